@@ -1,0 +1,147 @@
+//! The [`Float`] element trait: `f32` or `f64`.
+//!
+//! # Why a bridge type
+//!
+//! `ndarray-linalg`'s `Scalar` trait and `num_traits::Float` both define `sqrt`, `abs`, `exp`, ...
+//! If one trait carried both as supertraits, every `x.sqrt()` in generic code would be ambiguous.
+//! So `Float` carries the `num-traits`/ndarray bounds that algorithm code uses every day, and a
+//! hidden associated type [`Float::Lapack`] (always `Self`) that carries the LAPACK bounds. The
+//! linear-algebra facade ([`crate::linalg`]) converts views to that type with zero-cost identity
+//! functions; no other module ever sees it. This is recorded in `docs/decisions/0001-float-trait.md`.
+
+use std::fmt::{Debug, Display, LowerExp};
+use std::iter::Sum;
+use std::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
+
+use ndarray::{Array, ArrayView, ArrayViewMut, Dimension, NdFloat};
+use num_traits::{AsPrimitive, FromPrimitive, Signed, ToPrimitive};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// Element type of every ndlearn array: implemented for `f32` and `f64` only (sealed).
+///
+/// Hyperparameters are stored as `f64` and converted with [`Float::cast`].
+pub trait Float:
+    NdFloat
+    + num_traits::Float
+    + FromPrimitive
+    + ToPrimitive
+    + AsPrimitive<usize>
+    + AsPrimitive<f64>
+    + Signed
+    + Default
+    + Sum
+    + for<'a> Sum<&'a Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+    + Debug
+    + Display
+    + LowerExp
+    + Send
+    + Sync
+    + Unpin
+    + 'static
+    + sealed::Sealed
+{
+    /// The same type, seen with the LAPACK bounds of `ndarray-linalg` (used by [`crate::linalg`] only).
+    #[doc(hidden)]
+    type Lapack: ndarray_linalg::Lapack + ndarray_linalg::Scalar<Real = Self::Lapack> + NdFloat;
+
+    /// Name of the type ("f32" or "f64"), for reports.
+    const NAME: &'static str;
+
+    /// Converts any primitive number (e.g. an `f64` hyperparameter, a `usize` count).
+    ///
+    /// Values that do not fit (out of range of `f32`) become infinity, as `as` casts do.
+    fn cast<T: ToPrimitive>(x: T) -> Self;
+
+    /// The value as `f64`.
+    fn to_f64_lossless(self) -> f64 {
+        AsPrimitive::<f64>::as_(self)
+    }
+
+    #[doc(hidden)]
+    fn view_lapack<D: Dimension>(a: ArrayView<'_, Self, D>) -> ArrayView<'_, Self::Lapack, D>;
+    #[doc(hidden)]
+    fn view_mut_lapack<D: Dimension>(
+        a: ArrayViewMut<'_, Self, D>,
+    ) -> ArrayViewMut<'_, Self::Lapack, D>;
+    #[doc(hidden)]
+    fn into_lapack<D: Dimension>(a: Array<Self, D>) -> Array<Self::Lapack, D>;
+    #[doc(hidden)]
+    fn from_lapack<D: Dimension>(a: Array<Self::Lapack, D>) -> Array<Self, D>;
+    #[doc(hidden)]
+    fn from_lapack_scalar(x: Self::Lapack) -> Self;
+    #[doc(hidden)]
+    fn to_lapack_scalar(self) -> Self::Lapack;
+}
+
+macro_rules! impl_float {
+    ($t:ty, $name:expr) => {
+        impl Float for $t {
+            type Lapack = $t;
+            const NAME: &'static str = $name;
+
+            #[inline]
+            fn cast<T: ToPrimitive>(x: T) -> Self {
+                // `to_f64` is infallible for every primitive; `as` saturates to +-inf like a cast.
+                x.to_f64().map(|v| v as $t).unwrap_or(<$t>::NAN)
+            }
+            #[inline]
+            fn view_lapack<D: Dimension>(a: ArrayView<'_, Self, D>) -> ArrayView<'_, $t, D> {
+                a
+            }
+            #[inline]
+            fn view_mut_lapack<D: Dimension>(
+                a: ArrayViewMut<'_, Self, D>,
+            ) -> ArrayViewMut<'_, $t, D> {
+                a
+            }
+            #[inline]
+            fn into_lapack<D: Dimension>(a: Array<Self, D>) -> Array<$t, D> {
+                a
+            }
+            #[inline]
+            fn from_lapack<D: Dimension>(a: Array<$t, D>) -> Array<Self, D> {
+                a
+            }
+            #[inline]
+            fn from_lapack_scalar(x: $t) -> Self {
+                x
+            }
+            #[inline]
+            fn to_lapack_scalar(self) -> $t {
+                self
+            }
+        }
+    };
+}
+
+impl_float!(f32, "f32");
+impl_float!(f64, "f64");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generic_sqrt<F: Float>(x: F) -> F {
+        // Must compile without ambiguity: the point of the bridge design.
+        x.sqrt()
+    }
+
+    #[test]
+    fn cast_and_methods_are_unambiguous() {
+        assert_eq!(generic_sqrt(4.0f64), 2.0);
+        assert_eq!(generic_sqrt(9.0f32), 3.0);
+        assert_eq!(f32::cast(1e300f64), f32::INFINITY);
+        assert_eq!(f64::cast(3usize), 3.0);
+        assert_eq!(<f32 as Float>::NAME, "f32");
+        assert_eq!(2.5f32.to_f64_lossless(), 2.5);
+    }
+}

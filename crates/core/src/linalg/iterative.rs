@@ -1,0 +1,207 @@
+//! Iterative and randomized eigen/singular solvers: power iteration with deflation, the Rayleigh
+//! quotient, and randomized SVD.
+
+use ndarray::{s, Array1, Array2, ArrayRef1, ArrayRef2};
+
+use super::{check_symmetric, qr, svd_thin, Svd};
+use crate::random::{standard_normal, stream};
+use crate::validate::check_finite_2d;
+use crate::{Error, Float, Result};
+
+/// Rayleigh quotient `xᵀ A x / xᵀ x` (an eigenvalue when `x` is an eigenvector).
+pub fn rayleigh_quotient<F: Float>(a: &ArrayRef2<F>, x: &ArrayRef1<F>) -> Result<F> {
+    if a.nrows() != a.ncols() || a.ncols() != x.len() {
+        return Err(Error::ShapeMismatch {
+            context: "rayleigh_quotient",
+            expected: format!("square A and x of length {}", a.ncols()),
+            found: format!("A {}x{}, x of length {}", a.nrows(), a.ncols(), x.len()),
+        });
+    }
+    let xx = x.dot(x);
+    if !(xx > F::zero()) {
+        return Err(Error::invalid_param("x", "must be a non-zero finite vector"));
+    }
+    Ok(x.dot(&a.dot(x)) / xx)
+}
+
+/// Result of [`power_iteration`].
+#[derive(Debug, Clone)]
+pub struct PowerIteration<F: Float> {
+    /// Eigenvalues found, in the order found (decreasing magnitude).
+    pub values: Array1<F>,
+    /// Unit eigenvectors as columns, sign-normalised (largest-magnitude entry positive).
+    pub vectors: Array2<F>,
+    /// Iterations used for each eigenpair.
+    pub n_iter: Vec<usize>,
+    /// Whether every eigenpair met the tolerance within `max_iter`.
+    pub converged: bool,
+}
+
+/// Top-`k` eigenpairs of a symmetric matrix by power iteration with (Hotelling) deflation:
+/// after finding `(λ₁, u₁)`, iterate on `A − λ₁ u₁ u₁ᵀ`, and so on.
+///
+/// Finds the eigenvalues of largest *magnitude*; for positive semi-definite matrices
+/// (covariances, Gram matrices) those are the largest. Convergence is geometric with ratio
+/// `|λ_{j+1}/λ_j|`, so close eigenvalues converge slowly; a pair stops when
+/// `‖v_t − v_{t−1}‖ ≤ tol` (up to sign). Start vectors are standard normal from
+/// `random::stream(seed, j)`.
+pub fn power_iteration<F: Float>(
+    a: &ArrayRef2<F>,
+    k: usize,
+    max_iter: usize,
+    tol: F,
+    seed: u64,
+) -> Result<PowerIteration<F>> {
+    check_symmetric(a, "power_iteration")?;
+    let n = a.nrows();
+    if k == 0 || k > n {
+        return Err(Error::invalid_param("k", format!("must lie in 1..={n}, got {k}")));
+    }
+    if max_iter == 0 {
+        return Err(Error::invalid_param("max_iter", "must be >= 1"));
+    }
+    let mut values = Array1::zeros(k);
+    let mut vectors = Array2::zeros((n, k));
+    let mut n_iters = Vec::with_capacity(k);
+    let mut all_converged = true;
+    for j in 0..k {
+        let mut rng = stream(seed, j as u64);
+        let mut v: Array1<F> = Array1::from_shape_fn(n, |_| standard_normal(&mut rng));
+        normalize(&mut v);
+        let mut lambda = F::zero();
+        let mut converged = false;
+        let mut it = 0;
+        while it < max_iter {
+            it += 1;
+            let mut w = a.dot(&v);
+            // Deflation: subtract the found components λᵢ uᵢ (uᵢᵀ v).
+            for i in 0..j {
+                let ui = vectors.column(i);
+                let c: F = values[i] * ui.dot(&v);
+                w.scaled_add(-c, &ui);
+            }
+            lambda = v.dot(&w);
+            let norm = w.dot(&w).sqrt();
+            if !(norm > F::zero()) {
+                // v lies in the null space of the deflated matrix: eigenvalue 0.
+                converged = true;
+                break;
+            }
+            w /= norm;
+            let same = (&w - &v).mapv(|d| d * d).sum().sqrt();
+            let flipped = (&w + &v).mapv(|d| d * d).sum().sqrt();
+            v = w;
+            if same.min(flipped) <= tol {
+                converged = true;
+                break;
+            }
+        }
+        let lead = v.iter().fold(F::zero(), |b, &x| if x.abs() > b.abs() { x } else { b });
+        if lead < F::zero() {
+            v.mapv_inplace(|x| -x);
+        }
+        values[j] = lambda;
+        vectors.column_mut(j).assign(&v);
+        n_iters.push(it);
+        all_converged &= converged;
+    }
+    Ok(PowerIteration {
+        values,
+        vectors,
+        n_iter: n_iters,
+        converged: all_converged,
+    })
+}
+
+fn normalize<F: Float>(v: &mut Array1<F>) {
+    let n = v.dot(v).sqrt();
+    if n > F::zero() {
+        *v /= n;
+    }
+}
+
+/// Options of [`randomized_svd`] (defaults as scikit-learn's `randomized_svd`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct RandomizedSvdOptions {
+    /// Extra random directions beyond `k` (default 10).
+    pub n_oversamples: usize,
+    /// Power (subspace) iterations; `None` = 7 when `k < 0.1 · min(m, n)`, else 4.
+    pub n_iter: Option<usize>,
+    /// Seed of the Gaussian test matrix.
+    pub seed: u64,
+}
+
+impl Default for RandomizedSvdOptions {
+    fn default() -> Self {
+        Self {
+            n_oversamples: 10,
+            n_iter: None,
+            seed: 0,
+        }
+    }
+}
+
+impl RandomizedSvdOptions {
+    /// Sets `n_oversamples`.
+    pub fn n_oversamples(mut self, v: usize) -> Self {
+        self.n_oversamples = v;
+        self
+    }
+    /// Sets `n_iter`.
+    pub fn n_iter(mut self, v: usize) -> Self {
+        self.n_iter = Some(v);
+        self
+    }
+    /// Sets `seed`.
+    pub fn seed(mut self, v: u64) -> Self {
+        self.seed = v;
+        self
+    }
+}
+
+/// Approximate top-`k` SVD by the randomized range finder with subspace iteration
+/// (Halko, Martinsson & Tropp, *Finding structure with randomness*, SIAM Review 2011,
+/// Algorithms 4.4 and 5.1):
+///
+/// 1. `Ω` Gaussian `n × (k + p)`; `Q = orth(A Ω)`;
+/// 2. `q` times: `Q = orth(A orth(Aᵀ Q))` (re-orthonormalised by QR each half step);
+/// 3. `B = Qᵀ A` (small), `B = Û Σ Vᵀ` exactly, `U = Q Û`; keep `k`.
+///
+/// The error is close to the optimal `σ_{k+1}` when the spectrum decays. Signs are normalised
+/// (`u_based`) so the result is deterministic for a seed.
+pub fn randomized_svd<F: Float>(
+    a: &ArrayRef2<F>,
+    k: usize,
+    opts: RandomizedSvdOptions,
+) -> Result<Svd<F>> {
+    let (m, n) = a.dim();
+    let kmax = m.min(n);
+    if k == 0 || k > kmax {
+        return Err(Error::invalid_param(
+            "k",
+            format!("must lie in 1..={kmax} (min of the matrix dimensions), got {k}"),
+        ));
+    }
+    check_finite_2d(a, "matrix")?;
+    let l = (k + opts.n_oversamples).min(kmax);
+    let n_iter = opts
+        .n_iter
+        .unwrap_or(if (k as f64) < 0.1 * kmax as f64 { 7 } else { 4 });
+    let mut rng = stream(opts.seed, 0);
+    let omega: Array2<F> = Array2::from_shape_fn((n, l), |_| standard_normal(&mut rng));
+    let mut q = qr(&a.dot(&omega))?.0;
+    for _ in 0..n_iter {
+        let z = qr(&a.t().dot(&q))?.0;
+        q = qr(&a.dot(&z))?.0;
+    }
+    let b = q.t().dot(a);
+    let small = svd_thin(&b)?;
+    let mut out = Svd {
+        u: q.dot(&small.u.slice(s![.., ..k])),
+        s: small.s.slice(s![..k]).to_owned(),
+        vt: small.vt.slice(s![..k, ..]).to_owned(),
+    };
+    out.flip_signs(true);
+    Ok(out)
+}

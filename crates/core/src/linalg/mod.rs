@@ -1,0 +1,574 @@
+//! The linear-algebra facade: the only module of ndlearn that touches `ndarray-linalg`.
+//!
+//! Every function takes `&ArrayRef2<F>` (any owned array or view), checks shapes and finiteness
+//! first (LAPACK given NaN can loop or return garbage; given a wrong shape, `ndarray-linalg`
+//! panics), and maps LAPACK failures to [`Error::Linalg`] naming the operation and what failed.
+//! Matrix products go through ndarray's `dot`, which calls BLAS gemm.
+//!
+//! | function | LAPACK / BLAS | notes |
+//! |---|---|---|
+//! | [`solve`], [`solve_many`], [`inv`] | `getrf`/`getrs` | LU with partial pivoting |
+//! | [`cholesky`], [`CholeskyFactor`], [`cholesky_solve`], [`logdet_spd`] | `potrf`, `trtrs` | lower factor `A = L Lᵀ` |
+//! | [`qr`], [`lstsq_qr`] | `geqrf`/`orgqr`, `trtrs` | thin QR; full column rank required |
+//! | [`lstsq`], [`pinv`], [`matrix_rank`], [`null_space`] | `gesdd` | minimum-norm, `rcond` cut-off |
+//! | [`svd_full`], [`svd_thin`], [`svd_truncated`], [`singular_values`] | `gesvd` / `gesdd` | singular values descending |
+//! | [`randomized_svd`] | gemm + QR | Halko, Martinsson & Tropp (2011), Alg. 4.4 |
+//! | [`eigh`], [`eigh_descending`], [`eigvalsh`], [`eigh_generalized`] | `syevd` / `sygv` | ascending unless stated |
+//! | [`power_iteration`], [`rayleigh_quotient`] | gemv | top-k by deflation |
+//! | [`pairwise_sq_euclidean`] | gemm | Gram trick `‖x‖² + ‖y‖² − 2xᵀy`, clamped at 0 |
+//!
+//! Tolerances follow numpy: rank and pseudo-inverse cut singular values below
+//! `rcond · σ_max` with default `rcond = max(m, n) · ε`.
+
+mod distance;
+mod iterative;
+
+pub use distance::{pairwise_sq_euclidean, pairwise_sq_euclidean_self, row_sq_norms};
+pub use iterative::{
+    power_iteration, randomized_svd, rayleigh_quotient, PowerIteration, RandomizedSvdOptions,
+};
+
+use ndarray::{s, Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis};
+use ndarray_linalg::error::LinalgError;
+use ndarray_linalg::{
+    Cholesky, Diag, Eigh, EigValsh, Factorize, Inverse, JobSvd, Solve, SolveTriangular, QR, SVD,
+    SVDDC, UPLO,
+};
+
+use crate::validate::check_finite_2d;
+use crate::{Error, Float, LinalgErrorKind, Result};
+
+/// Translates an `ndarray-linalg` error. `on_failure` is what a LAPACK computational failure
+/// (positive `info`) means for this operation.
+fn map_err(op: &'static str, on_failure: LinalgErrorKind) -> impl FnOnce(LinalgError) -> Error {
+    move |e| {
+        let kind = match &e {
+            LinalgError::NotSquare { .. } => LinalgErrorKind::NotSquare,
+            LinalgError::Lapack(lax::error::Error::LapackComputationalFailure { .. }) => on_failure,
+            _ => LinalgErrorKind::Backend,
+        };
+        Error::Linalg {
+            op,
+            kind,
+            detail: Some(e.to_string()),
+        }
+    }
+}
+
+#[inline]
+fn lv<F: Float>(a: &ArrayRef2<F>) -> ArrayView2<'_, F::Lapack> {
+    F::view_lapack(a.view())
+}
+
+fn check_nonempty<F: Float>(a: &ArrayRef2<F>, op: &'static str) -> Result<()> {
+    if a.is_empty() {
+        return Err(Error::TooFewSamples {
+            context: op,
+            needed: 1,
+            found: 0,
+        });
+    }
+    Ok(())
+}
+
+fn check_square<F: Float>(a: &ArrayRef2<F>, op: &'static str) -> Result<()> {
+    check_nonempty(a, op)?;
+    if a.nrows() != a.ncols() {
+        return Err(Error::Linalg {
+            op,
+            kind: LinalgErrorKind::NotSquare,
+            detail: Some(format!("shape {}x{}", a.nrows(), a.ncols())),
+        });
+    }
+    check_finite_2d(a, "matrix")
+}
+
+/// Errors unless `a` is symmetric to `1e-8 · max|aᵢⱼ|` (LAPACK would silently read one triangle).
+fn check_symmetric<F: Float>(a: &ArrayRef2<F>, op: &'static str) -> Result<()> {
+    check_square(a, op)?;
+    let scale = a.iter().fold(F::zero(), |m, v| m.max(v.abs()));
+    let tol = F::cast(1e-8) * scale;
+    for i in 0..a.nrows() {
+        for j in (i + 1)..a.ncols() {
+            if (a[[i, j]] - a[[j, i]]).abs() > tol {
+                return Err(Error::invalid_param(
+                    "matrix",
+                    format!(
+                        "{op} needs a symmetric matrix; entries ({i},{j}) and ({j},{i}) differ: {} vs {}",
+                        a[[i, j]],
+                        a[[j, i]]
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_rhs_len(n: usize, len: usize, op: &'static str) -> Result<()> {
+    if n != len {
+        return Err(Error::ShapeMismatch {
+            context: op,
+            expected: format!("right-hand side with {n} rows"),
+            found: format!("{len} rows"),
+        });
+    }
+    Ok(())
+}
+
+fn check_finite_1d_rhs<F: Float>(b: &ArrayRef1<F>) -> Result<()> {
+    crate::validate::check_finite_1d(b, "right-hand side")
+}
+
+/// Default relative cut-off for singular values: `max(m, n) · ε`.
+pub fn default_rcond<F: Float>(m: usize, n: usize) -> F {
+    F::cast(m.max(n)) * F::epsilon()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linear systems
+
+/// Solves `A x = b` for square `A` (LU with partial pivoting).
+///
+/// Errors: [`LinalgErrorKind::Singular`] when `A` is exactly singular.
+pub fn solve<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef1<F>) -> Result<Array1<F>> {
+    check_square(a, "solve")?;
+    check_rhs_len(a.nrows(), b.len(), "solve")?;
+    check_finite_1d_rhs(b)?;
+    let bl = F::view_lapack(b.view());
+    let x = lv(a)
+        .solve(&bl)
+        .map_err(map_err("solve", LinalgErrorKind::Singular))?;
+    Ok(F::from_lapack(x))
+}
+
+/// Solves `A X = B` for every column of `B`, factorising `A` once.
+pub fn solve_many<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef2<F>) -> Result<Array2<F>> {
+    check_square(a, "solve_many")?;
+    check_rhs_len(a.nrows(), b.nrows(), "solve_many")?;
+    check_finite_2d(b, "right-hand side")?;
+    let lu = lv(a)
+        .factorize()
+        .map_err(map_err("solve_many", LinalgErrorKind::Singular))?;
+    let mut out = Array2::zeros(b.raw_dim());
+    for (j, col) in b.columns().into_iter().enumerate() {
+        let bl = F::view_lapack(col);
+        let x = lu
+            .solve(&bl)
+            .map_err(map_err("solve_many", LinalgErrorKind::Singular))?;
+        out.column_mut(j).assign(&F::from_lapack(x));
+    }
+    Ok(out)
+}
+
+/// Inverse of a square matrix. Prefer [`solve`] / [`CholeskyFactor`] where you can.
+pub fn inv<F: Float>(a: &ArrayRef2<F>) -> Result<Array2<F>> {
+    check_square(a, "inv")?;
+    let x = lv(a)
+        .inv()
+        .map_err(map_err("inv", LinalgErrorKind::Singular))?;
+    Ok(F::from_lapack(x))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cholesky
+
+/// Lower Cholesky factor `L` of a symmetric positive-definite `A = L Lᵀ`.
+///
+/// Errors: [`LinalgErrorKind::NotPositiveDefinite`].
+pub fn cholesky<F: Float>(a: &ArrayRef2<F>) -> Result<Array2<F>> {
+    Ok(CholeskyFactor::new(a)?.l)
+}
+
+/// A Cholesky factorisation kept for repeated solves.
+#[derive(Debug, Clone)]
+pub struct CholeskyFactor<F: Float> {
+    l: Array2<F>,
+}
+
+impl<F: Float> CholeskyFactor<F> {
+    /// Factorises a symmetric positive-definite matrix.
+    pub fn new(a: &ArrayRef2<F>) -> Result<Self> {
+        check_symmetric(a, "cholesky")?;
+        let l = lv(a)
+            .cholesky(UPLO::Lower)
+            .map_err(map_err("cholesky", LinalgErrorKind::NotPositiveDefinite))?;
+        Ok(Self {
+            l: F::from_lapack(l),
+        })
+    }
+
+    /// The lower factor `L`.
+    pub fn l(&self) -> &Array2<F> {
+        &self.l
+    }
+
+    /// Solves `A x = b` by two triangular solves.
+    pub fn solve(&self, b: &ArrayRef1<F>) -> Result<Array1<F>> {
+        check_rhs_len(self.l.nrows(), b.len(), "cholesky_solve")?;
+        check_finite_1d_rhs(b)?;
+        let bm = b.view().insert_axis(Axis(1));
+        Ok(self.solve_many(&bm)?.index_axis_move(Axis(1), 0))
+    }
+
+    /// Solves `A X = B` for every column of `B`.
+    pub fn solve_many(&self, b: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_rhs_len(self.l.nrows(), b.nrows(), "cholesky_solve")?;
+        check_finite_2d(b, "right-hand side")?;
+        let l = lv(&self.l);
+        let bl = F::view_lapack(b.view());
+        let y = l
+            .solve_triangular(UPLO::Lower, Diag::NonUnit, &bl.to_owned())
+            .map_err(map_err("cholesky_solve", LinalgErrorKind::Singular))?;
+        let lt = l.t();
+        let x = lt
+            .solve_triangular(UPLO::Upper, Diag::NonUnit, &y)
+            .map_err(map_err("cholesky_solve", LinalgErrorKind::Singular))?;
+        Ok(F::from_lapack(x))
+    }
+
+    /// `ln det A = 2 Σᵢ ln Lᵢᵢ`.
+    pub fn logdet(&self) -> F {
+        self.l.diag().iter().map(|d| d.ln()).sum::<F>() * F::cast(2.0)
+    }
+
+    /// `A⁻¹ = L⁻ᵀ L⁻¹`.
+    pub fn inverse(&self) -> Result<Array2<F>> {
+        let n = self.l.nrows();
+        self.solve_many(&Array2::eye(n))
+    }
+}
+
+/// Solves `A x = b` for symmetric positive-definite `A` by Cholesky.
+pub fn cholesky_solve<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef1<F>) -> Result<Array1<F>> {
+    CholeskyFactor::new(a)?.solve(b)
+}
+
+/// `ln det A` of a symmetric positive-definite matrix, by Cholesky (never forms `det A`, which
+/// under- or overflows for moderate sizes).
+pub fn logdet_spd<F: Float>(a: &ArrayRef2<F>) -> Result<F> {
+    Ok(CholeskyFactor::new(a)?.logdet())
+}
+
+/// `true` when `A` is symmetric and its Cholesky factorisation succeeds.
+pub fn is_positive_definite<F: Float>(a: &ArrayRef2<F>) -> Result<bool> {
+    check_square(a, "is_positive_definite")?;
+    if check_symmetric(a, "is_positive_definite").is_err() {
+        return Ok(false);
+    }
+    match CholeskyFactor::new(a) {
+        Ok(_) => Ok(true),
+        Err(Error::Linalg {
+            kind: LinalgErrorKind::NotPositiveDefinite,
+            ..
+        }) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// `true` when `A` is symmetric and `λ_min ≥ −tol`, with default
+/// `tol = n · ε · max|λ|`.
+pub fn is_positive_semidefinite<F: Float>(a: &ArrayRef2<F>, tol: Option<F>) -> Result<bool> {
+    check_square(a, "is_positive_semidefinite")?;
+    if check_symmetric(a, "is_positive_semidefinite").is_err() {
+        return Ok(false);
+    }
+    let w = eigvalsh(a)?;
+    let max_abs = w.iter().fold(F::zero(), |m, v| m.max(v.abs()));
+    let tol = tol.unwrap_or_else(|| F::cast(a.nrows()) * F::epsilon() * max_abs);
+    Ok(w[0] >= -tol)
+}
+
+// ---------------------------------------------------------------------------------------------
+// QR and least squares
+
+/// Thin QR: `A = Q R` with `Q` (`m × k`, orthonormal columns) and `R` (`k × n`, upper
+/// triangular), `k = min(m, n)`.
+pub fn qr<F: Float>(a: &ArrayRef2<F>) -> Result<(Array2<F>, Array2<F>)> {
+    check_nonempty(a, "qr")?;
+    check_finite_2d(a, "matrix")?;
+    let (q, r) = lv(a)
+        .qr()
+        .map_err(map_err("qr", LinalgErrorKind::Backend))?;
+    Ok((F::from_lapack(q), F::from_lapack(r)))
+}
+
+/// Least squares `min ‖A x − b‖` by thin QR, for `A` of full column rank (`m ≥ n`).
+///
+/// Faster than [`lstsq`] and as accurate for well-conditioned problems. Errors with
+/// [`LinalgErrorKind::Singular`] when a diagonal entry of `R` is below `max(m,n) · ε · max|Rᵢᵢ|`
+/// (rank-deficient `A`: use [`lstsq`] for the minimum-norm solution).
+pub fn lstsq_qr<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef1<F>) -> Result<Array1<F>> {
+    let (m, n) = a.dim();
+    check_rhs_len(m, b.len(), "lstsq_qr")?;
+    check_finite_1d_rhs(b)?;
+    if m < n {
+        return Err(Error::ShapeMismatch {
+            context: "lstsq_qr",
+            expected: "at least as many rows as columns".into(),
+            found: format!("{m}x{n}"),
+        });
+    }
+    let (q, r) = qr(a)?;
+    let dmax = r.diag().iter().fold(F::zero(), |mx, v| mx.max(v.abs()));
+    let tol = default_rcond::<F>(m, n) * dmax;
+    if let Some(i) = r.diag().iter().position(|v| v.abs() <= tol) {
+        return Err(Error::Linalg {
+            op: "lstsq_qr",
+            kind: LinalgErrorKind::Singular,
+            detail: Some(format!(
+                "column {i} is (numerically) a combination of the others; use lstsq for the minimum-norm solution"
+            )),
+        });
+    }
+    let qtb = q.t().dot(b).insert_axis(Axis(1));
+    let x = lv(&r)
+        .solve_triangular(UPLO::Upper, Diag::NonUnit, &F::into_lapack(qtb))
+        .map_err(map_err("lstsq_qr", LinalgErrorKind::Singular))?;
+    Ok(F::from_lapack(x).index_axis_move(Axis(1), 0))
+}
+
+/// Result of [`lstsq`].
+#[derive(Debug, Clone)]
+pub struct Lstsq<F: Float> {
+    /// The minimum-norm least-squares solution.
+    pub solution: Array1<F>,
+    /// Effective rank of `A` (singular values above the cut-off).
+    pub rank: usize,
+    /// Singular values of `A`, descending.
+    pub singular_values: Array1<F>,
+    /// Residual sum of squares `‖A x − b‖²`.
+    pub residual_ss: F,
+}
+
+/// Minimum-norm least squares `min ‖A x − b‖` by thin SVD (works for any shape and rank).
+///
+/// Singular values below `rcond · σ_max` are treated as zero; default `rcond = max(m,n) · ε`
+/// (numpy's `lstsq(rcond=None)`).
+pub fn lstsq<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef1<F>, rcond: Option<F>) -> Result<Lstsq<F>> {
+    let (m, n) = a.dim();
+    check_rhs_len(m, b.len(), "lstsq")?;
+    check_finite_1d_rhs(b)?;
+    let svd = svd_thin(a)?;
+    let cut = rcond.unwrap_or_else(|| default_rcond(m, n)) * svd.s[0];
+    let rank = svd.s.iter().filter(|&&v| v > cut).count();
+    let utb = svd.u.slice(s![.., ..rank]).t().dot(b);
+    let scaled = &utb / &svd.s.slice(s![..rank]);
+    let solution = svd.vt.slice(s![..rank, ..]).t().dot(&scaled);
+    let resid = a.dot(&solution) - b;
+    let residual_ss = resid.dot(&resid);
+    Ok(Lstsq {
+        solution,
+        rank,
+        singular_values: svd.s,
+        residual_ss,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// SVD
+
+/// A singular value decomposition `A = U diag(s) Vᵀ`, singular values descending.
+#[derive(Debug, Clone)]
+pub struct Svd<F: Float> {
+    /// Left singular vectors as columns.
+    pub u: Array2<F>,
+    /// Singular values, descending, non-negative.
+    pub s: Array1<F>,
+    /// Right singular vectors as rows.
+    pub vt: Array2<F>,
+}
+
+impl<F: Float> Svd<F> {
+    /// `U diag(s) Vᵀ`.
+    pub fn reconstruct(&self) -> Array2<F> {
+        let k = self.s.len();
+        let us = &self.u.slice(s![.., ..k]) * &self.s;
+        us.dot(&self.vt.slice(s![..k, ..]))
+    }
+
+    /// Makes the signs deterministic, as scikit-learn's `svd_flip`: with `u_based`, the entry of
+    /// largest magnitude in each column of `U` becomes positive; otherwise the entry of largest
+    /// magnitude in each row of `Vᵀ`. The paired vector is flipped with it, so `U diag(s) Vᵀ` is
+    /// unchanged.
+    pub fn flip_signs(&mut self, u_based: bool) {
+        let k = self.s.len().min(self.u.ncols()).min(self.vt.nrows());
+        for j in 0..k {
+            let lead = if u_based {
+                largest_abs(self.u.column(j).iter().copied())
+            } else {
+                largest_abs(self.vt.row(j).iter().copied())
+            };
+            if lead < F::zero() {
+                self.u.column_mut(j).mapv_inplace(|v| -v);
+                self.vt.row_mut(j).mapv_inplace(|v| -v);
+            }
+        }
+    }
+}
+
+/// The entry of largest magnitude (the first one on ties).
+fn largest_abs<F: Float>(it: impl Iterator<Item = F>) -> F {
+    it.fold(F::zero(), |best, v| if v.abs() > best.abs() { v } else { best })
+}
+
+/// Full SVD: `U` is `m × m`, `Vᵀ` is `n × n`.
+pub fn svd_full<F: Float>(a: &ArrayRef2<F>) -> Result<Svd<F>> {
+    check_nonempty(a, "svd_full")?;
+    check_finite_2d(a, "matrix")?;
+    let (u, s, vt) = lv(a)
+        .svd(true, true)
+        .map_err(map_err("svd_full", LinalgErrorKind::NoConvergence))?;
+    svd_from_parts("svd_full", u, s, vt)
+}
+
+fn svd_from_parts<F: Float>(
+    op: &'static str,
+    u: Option<Array2<F::Lapack>>,
+    s: Array1<F::Lapack>,
+    vt: Option<Array2<F::Lapack>>,
+) -> Result<Svd<F>> {
+    match (u, vt) {
+        (Some(u), Some(vt)) => Ok(Svd {
+            u: F::from_lapack(u),
+            s: F::from_lapack(s),
+            vt: F::from_lapack(vt),
+        }),
+        _ => Err(Error::Linalg {
+            op,
+            kind: LinalgErrorKind::Backend,
+            detail: Some("LAPACK returned no singular vectors".into()),
+        }),
+    }
+}
+
+/// Thin SVD (divide and conquer, `gesdd`): `U` is `m × k`, `Vᵀ` is `k × n`, `k = min(m, n)`.
+pub fn svd_thin<F: Float>(a: &ArrayRef2<F>) -> Result<Svd<F>> {
+    check_nonempty(a, "svd_thin")?;
+    check_finite_2d(a, "matrix")?;
+    let (u, s, vt) = lv(a)
+        .svddc(JobSvd::Some)
+        .map_err(map_err("svd_thin", LinalgErrorKind::NoConvergence))?;
+    svd_from_parts("svd_thin", u, s, vt)
+}
+
+/// Singular values only, descending.
+pub fn singular_values<F: Float>(a: &ArrayRef2<F>) -> Result<Array1<F>> {
+    check_nonempty(a, "singular_values")?;
+    check_finite_2d(a, "matrix")?;
+    let (_, s, _) = lv(a)
+        .svddc(JobSvd::None)
+        .map_err(map_err("singular_values", LinalgErrorKind::NoConvergence))?;
+    Ok(F::from_lapack(s))
+}
+
+/// The top `k` singular triplets (exact: thin SVD, then truncation). For large matrices and
+/// small `k` use [`randomized_svd`].
+///
+/// By Eckart–Young, `U_k diag(s_k) V_kᵀ` is the best rank-`k` approximation in Frobenius and
+/// spectral norm.
+pub fn svd_truncated<F: Float>(a: &ArrayRef2<F>, k: usize) -> Result<Svd<F>> {
+    let kmax = a.nrows().min(a.ncols());
+    if k == 0 || k > kmax {
+        return Err(Error::invalid_param(
+            "k",
+            format!("must lie in 1..={kmax} (min of the matrix dimensions), got {k}"),
+        ));
+    }
+    let full = svd_thin(a)?;
+    Ok(Svd {
+        u: full.u.slice(s![.., ..k]).to_owned(),
+        s: full.s.slice(s![..k]).to_owned(),
+        vt: full.vt.slice(s![..k, ..]).to_owned(),
+    })
+}
+
+/// Moore–Penrose pseudo-inverse `A⁺ = V diag(1/σ) Uᵀ` over the singular values above
+/// `rcond · σ_max` (default `rcond = max(m,n) · ε`).
+pub fn pinv<F: Float>(a: &ArrayRef2<F>, rcond: Option<F>) -> Result<Array2<F>> {
+    let (m, n) = a.dim();
+    let svd = svd_thin(a)?;
+    let cut = rcond.unwrap_or_else(|| default_rcond(m, n)) * svd.s[0];
+    let r = svd.s.iter().filter(|&&v| v > cut).count();
+    let inv_s = svd.s.slice(s![..r]).mapv(|v| F::one() / v);
+    let v_scaled = &svd.vt.slice(s![..r, ..]).t() * &inv_s;
+    Ok(v_scaled.dot(&svd.u.slice(s![.., ..r]).t()))
+}
+
+/// Numerical rank: the number of singular values above `tol` (absolute); default
+/// `tol = σ_max · max(m,n) · ε` (numpy's `matrix_rank`).
+pub fn matrix_rank<F: Float>(a: &ArrayRef2<F>, tol: Option<F>) -> Result<usize> {
+    let (m, n) = a.dim();
+    let s = singular_values(a)?;
+    let tol = tol.unwrap_or_else(|| s[0] * default_rcond(m, n));
+    Ok(s.iter().filter(|&&v| v > tol).count())
+}
+
+/// Orthonormal basis of the null space `{x : A x = 0}` as columns (`n × nullity`), from the full
+/// SVD; singular values at or below `rcond · σ_max` count as zero (default `max(m,n) · ε`).
+pub fn null_space<F: Float>(a: &ArrayRef2<F>, rcond: Option<F>) -> Result<Array2<F>> {
+    let (m, n) = a.dim();
+    let svd = svd_full(a)?;
+    let cut = rcond.unwrap_or_else(|| default_rcond(m, n)) * svd.s[0];
+    let r = svd.s.iter().filter(|&&v| v > cut).count();
+    Ok(svd.vt.slice(s![r.., ..]).t().to_owned())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Symmetric eigenproblems
+
+/// Eigen-decomposition of a symmetric matrix: eigenvalues **ascending** and orthonormal
+/// eigenvectors as columns (`A V = V diag(w)`), as numpy's `eigh`.
+///
+/// Errors when `A` is not symmetric (to `1e-8 · max|A|`), rather than reading one triangle.
+pub fn eigh<F: Float>(a: &ArrayRef2<F>) -> Result<(Array1<F>, Array2<F>)> {
+    check_symmetric(a, "eigh")?;
+    let (w, v) = lv(a)
+        .eigh(UPLO::Lower)
+        .map_err(map_err("eigh", LinalgErrorKind::NoConvergence))?;
+    Ok((F::from_lapack(w), F::from_lapack(v)))
+}
+
+/// [`eigh`] with eigenvalues **descending** (largest first, as PCA wants them).
+pub fn eigh_descending<F: Float>(a: &ArrayRef2<F>) -> Result<(Array1<F>, Array2<F>)> {
+    let (w, v) = eigh(a)?;
+    let n = w.len();
+    let w_desc = Array1::from_shape_fn(n, |i| w[n - 1 - i]);
+    let v_desc = Array2::from_shape_fn(v.dim(), |(r, c)| v[[r, n - 1 - c]]);
+    Ok((w_desc, v_desc))
+}
+
+/// Eigenvalues of a symmetric matrix, ascending.
+pub fn eigvalsh<F: Float>(a: &ArrayRef2<F>) -> Result<Array1<F>> {
+    check_symmetric(a, "eigvalsh")?;
+    let w = lv(a)
+        .eigvalsh(UPLO::Lower)
+        .map_err(map_err("eigvalsh", LinalgErrorKind::NoConvergence))?;
+    Ok(F::from_lapack(w))
+}
+
+/// Generalized symmetric-definite eigenproblem `A v = λ B v` (`A` symmetric, `B` symmetric
+/// positive definite): eigenvalues ascending, eigenvectors as columns normalised so that
+/// `Vᵀ B V = I` (scipy's `eigh(a, b)` convention).
+pub fn eigh_generalized<F: Float>(
+    a: &ArrayRef2<F>,
+    b: &ArrayRef2<F>,
+) -> Result<(Array1<F>, Array2<F>)> {
+    check_symmetric(a, "eigh_generalized")?;
+    check_symmetric(b, "eigh_generalized")?;
+    if a.dim() != b.dim() {
+        return Err(Error::ShapeMismatch {
+            context: "eigh_generalized",
+            expected: format!("B of shape {:?} (as A)", a.dim()),
+            found: format!("{:?}", b.dim()),
+        });
+    }
+    let pair = (lv(a), lv(b));
+    let (w, (v, _)) = pair
+        .eigh(UPLO::Lower)
+        .map_err(map_err("eigh_generalized", LinalgErrorKind::NotPositiveDefinite))?;
+    Ok((F::from_lapack(w), F::from_lapack(v)))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,184 @@
+//! Hand-checkable cases and error paths of the facade (golden comparisons against numpy/scipy
+//! live in `tests/linalg_golden.rs`, invariants in `tests/properties.rs`).
+
+use super::*;
+use ndarray::array;
+
+fn max_abs_diff(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
+    (a - b).iter().fold(0.0, |m, v| m.max(v.abs()))
+}
+
+#[test]
+fn solve_and_inverse() {
+    let a: Array2<f64> = array![[4.0, 1.0], [2.0, 3.0]];
+    let x = solve(&a, &array![1.0, 2.0]).expect("regular");
+    assert!((x[0] - 0.1).abs() < 1e-15 && (x[1] - 0.6).abs() < 1e-15);
+    let ai = inv(&a).expect("regular");
+    assert!(max_abs_diff(&a.dot(&ai), &Array2::eye(2)) < 1e-15);
+    let xs = solve_many(&a, &array![[1.0, 4.0], [2.0, 2.0]]).expect("regular");
+    assert!((xs[[0, 1]] - 1.0).abs() < 1e-15 && xs[[1, 1]].abs() < 1e-15);
+    let singular: Array2<f64> = array![[1.0, 2.0], [2.0, 4.0]];
+    assert!(matches!(
+        solve(&singular, &array![1.0, 1.0]),
+        Err(Error::Linalg { op: "solve", kind: LinalgErrorKind::Singular, .. })
+    ));
+    assert!(matches!(solve(&a, &array![1.0]), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(
+        solve(&array![[1.0, 2.0]], &array![1.0]),
+        Err(Error::Linalg { kind: LinalgErrorKind::NotSquare, .. })
+    ));
+    assert!(matches!(solve(&array![[f64::NAN]], &array![1.0]), Err(Error::NonFinite { .. })));
+}
+
+#[test]
+fn cholesky_by_hand() {
+    // A = L Lᵀ with L = [[2, 0], [1, 3]].
+    let a: Array2<f64> = array![[4.0, 2.0], [2.0, 10.0]];
+    let f = CholeskyFactor::new(&a).expect("SPD");
+    assert_eq!(f.l(), &array![[2.0, 0.0], [1.0, 3.0]]);
+    assert!((f.logdet() - 36.0f64.ln()).abs() < 1e-14);
+    let x = f.solve(&array![6.0, 12.0]).expect("ok");
+    assert!((x[0] - 1.0).abs() < 1e-14 && (x[1] - 1.0).abs() < 1e-14);
+    assert!(max_abs_diff(&f.inverse().expect("ok").dot(&a), &Array2::eye(2)) < 1e-14);
+    assert!(matches!(
+        cholesky(&array![[1.0, 2.0], [2.0, 1.0]]),
+        Err(Error::Linalg { kind: LinalgErrorKind::NotPositiveDefinite, .. })
+    ));
+    assert!(matches!(cholesky(&array![[1.0, 2.0], [0.0, 1.0]]), Err(Error::InvalidParam { .. })));
+    assert_eq!(is_positive_definite(&a).ok(), Some(true));
+    assert_eq!(is_positive_definite(&array![[1.0, 0.0], [0.0, 0.0]]).ok(), Some(false));
+    assert_eq!(is_positive_semidefinite(&array![[1.0, 0.0], [0.0, 0.0]], None).ok(), Some(true));
+    assert_eq!(is_positive_semidefinite(&array![[1.0, 0.0], [0.0, -1e-3]], None).ok(), Some(false));
+    let lf = logdet_spd(&array![[1e-200f64, 0.0], [0.0, 1e-200]]).expect("SPD");
+    assert!((lf - 2.0 * (1e-200f64).ln()).abs() < 1e-10, "no underflow through det");
+}
+
+#[test]
+fn least_squares_paths_agree() {
+    let a: Array2<f64> = array![[1.0, 0.0], [1.0, 1.0], [1.0, 2.0], [1.0, 3.0]];
+    let b: Array1<f64> = array![1.0, 3.0, 5.0, 7.0];
+    let x1 = lstsq_qr(&a, &b).expect("full rank");
+    let r = lstsq(&a, &b, None).expect("ok");
+    assert!((x1[0] - 1.0).abs() < 1e-13 && (x1[1] - 2.0).abs() < 1e-13);
+    assert!((&r.solution - &x1).iter().all(|d| d.abs() < 1e-13));
+    assert_eq!(r.rank, 2);
+    assert!(r.residual_ss < 1e-24);
+    // Rank-deficient: duplicated column. QR refuses, SVD gives the minimum-norm split.
+    let a2: Array2<f64> = array![[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]];
+    let b2: Array1<f64> = array![2.0, 4.0, 6.0];
+    assert!(matches!(lstsq_qr(&a2, &b2), Err(Error::Linalg { kind: LinalgErrorKind::Singular, .. })));
+    let r2 = lstsq(&a2, &b2, None).expect("ok");
+    assert_eq!(r2.rank, 1);
+    assert!((r2.solution[0] - 1.0).abs() < 1e-14 && (r2.solution[1] - 1.0).abs() < 1e-14);
+    assert!(lstsq_qr(&array![[1.0, 2.0]], &array![1.0]).is_err());
+}
+
+#[test]
+fn svd_variants() {
+    let a: Array2<f64> = array![[3.0, 0.0], [0.0, -2.0], [0.0, 0.0]];
+    let s = singular_values(&a).expect("ok");
+    assert!((s[0] - 3.0).abs() < 1e-14 && (s[1] - 2.0).abs() < 1e-14);
+    let full = svd_full(&a).expect("ok");
+    assert_eq!(full.u.dim(), (3, 3));
+    assert_eq!(full.vt.dim(), (2, 2));
+    let mut thin = svd_thin(&a).expect("ok");
+    assert_eq!(thin.u.dim(), (3, 2));
+    thin.flip_signs(true);
+    assert!(max_abs_diff(&thin.reconstruct(), &a) < 1e-15);
+    assert!(thin.u.column(0).iter().all(|&v| v >= 0.0));
+    let t = svd_truncated(&a, 1).expect("ok");
+    assert_eq!(t.s.len(), 1);
+    assert!((t.s[0] - 3.0).abs() < 1e-14);
+    assert!(svd_truncated(&a, 0).is_err());
+    assert!(svd_truncated(&a, 3).is_err());
+    assert!(matches!(svd_thin(&Array2::<f64>::zeros((0, 3))), Err(Error::TooFewSamples { .. })));
+}
+
+#[test]
+fn pinv_rank_null_space() {
+    let a: Array2<f64> = array![[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]];
+    assert_eq!(matrix_rank(&a, None).ok(), Some(1));
+    let p = pinv(&a, None).expect("ok");
+    // Penrose: A A⁺ A = A.
+    assert!(max_abs_diff(&a.dot(&p).dot(&a), &a) < 1e-13);
+    let ns = null_space(&a, None).expect("ok");
+    assert_eq!(ns.dim(), (3, 2));
+    assert!(a.dot(&ns).iter().all(|v| v.abs() < 1e-13));
+    assert!(max_abs_diff(&ns.t().dot(&ns), &Array2::eye(2)) < 1e-14);
+}
+
+#[test]
+fn symmetric_eigen() {
+    let a: Array2<f64> = array![[2.0, 1.0], [1.0, 2.0]];
+    let (w, v) = eigh(&a).expect("symmetric");
+    assert!((w[0] - 1.0).abs() < 1e-15 && (w[1] - 3.0).abs() < 1e-15);
+    assert!(max_abs_diff(&a.dot(&v), &(&v * &w)) < 1e-14);
+    let (wd, vd) = eigh_descending(&a).expect("symmetric");
+    assert_eq!(wd[0], w[1]);
+    assert_eq!(vd.column(0), v.column(1));
+    assert_eq!(eigvalsh(&a).expect("ok"), w);
+    assert!(eigh(&array![[1.0, 2.0], [0.0, 1.0]]).is_err());
+    // Generalized: A v = λ B v with B = diag(1, 2).
+    let b: Array2<f64> = array![[1.0, 0.0], [0.0, 2.0]];
+    let (gw, gv) = eigh_generalized(&array![[2.0, 0.0], [0.0, 2.0]], &b).expect("ok");
+    assert!((gw[0] - 1.0).abs() < 1e-15 && (gw[1] - 2.0).abs() < 1e-15);
+    assert!(max_abs_diff(&gv.t().dot(&b).dot(&gv), &Array2::eye(2)) < 1e-14);
+    assert!(matches!(
+        eigh_generalized(&a, &array![[1.0, 0.0], [0.0, -1.0]]),
+        Err(Error::Linalg { kind: LinalgErrorKind::NotPositiveDefinite, .. })
+    ));
+}
+
+#[test]
+fn power_iteration_matches_eigh() {
+    let a: Array2<f64> = array![[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.5, 1.0]];
+    let (w, v) = eigh_descending(&a).expect("ok");
+    let p = power_iteration(&a, 2, 10_000, 1e-12, 7).expect("ok");
+    assert!(p.converged);
+    for j in 0..2 {
+        assert!((p.values[j] - w[j]).abs() < 1e-10);
+        let dot = p.vectors.column(j).dot(&v.column(j)).abs();
+        assert!((dot - 1.0).abs() < 1e-10);
+        let rq = rayleigh_quotient(&a, &p.vectors.column(j)).expect("ok");
+        assert!((rq - w[j]).abs() < 1e-10);
+    }
+    assert!(power_iteration(&a, 4, 10, 1e-6, 0).is_err());
+    assert!(rayleigh_quotient(&a, &array![0.0, 0.0, 0.0]).is_err());
+}
+
+#[test]
+fn randomized_svd_recovers_low_rank() {
+    // Exact rank-3 matrix: the randomized range finder captures it exactly.
+    let u = Array2::from_shape_fn((40, 3), |(i, j)| ((i * (j + 1)) as f64 * 0.1).sin());
+    let vt = Array2::from_shape_fn((3, 25), |(i, j)| ((i + 2 * j) as f64 * 0.07).cos());
+    let a = u.dot(&vt);
+    let exact = singular_values(&a).expect("ok");
+    let r = randomized_svd(&a, 3, RandomizedSvdOptions::default().seed(3)).expect("ok");
+    for j in 0..3 {
+        assert!((r.s[j] - exact[j]).abs() < 1e-10 * exact[0]);
+    }
+    assert!(max_abs_diff(&r.reconstruct(), &a) < 1e-10);
+    let again = randomized_svd(&a, 3, RandomizedSvdOptions::default().seed(3)).expect("ok");
+    assert_eq!(r.u, again.u, "same seed, same result");
+    assert!(randomized_svd(&a, 26, RandomizedSvdOptions::default()).is_err());
+}
+
+#[test]
+fn pairwise_distances_by_hand() {
+    let x: Array2<f64> = array![[0.0, 0.0], [3.0, 4.0]];
+    let y: Array2<f64> = array![[0.0, 0.0], [1.0, 1.0], [3.0, 4.0]];
+    let d = pairwise_sq_euclidean(&x, &y).expect("ok");
+    assert_eq!(d, array![[0.0, 2.0, 25.0], [25.0, 13.0, 0.0]]);
+    let ds = pairwise_sq_euclidean_self(&y);
+    assert_eq!(ds, array![[0.0, 2.0, 25.0], [2.0, 0.0, 13.0], [25.0, 13.0, 0.0]]);
+    assert!(pairwise_sq_euclidean(&x, &array![[1.0]]).is_err());
+}
+
+#[test]
+fn f32_works_too() {
+    let a: Array2<f32> = array![[4.0f32, 2.0], [2.0, 10.0]];
+    let l = cholesky(&a).expect("SPD");
+    assert!((l[[1, 1]] - 3.0).abs() < 1e-6);
+    let s = singular_values(&a).expect("ok");
+    assert!(s[0] > s[1]);
+}

@@ -1,0 +1,276 @@
+//! Input validation shared by every estimator.
+//!
+//! Each estimator's `fit` calls [`check_fit_input`] (or the supervised variants) before any
+//! arithmetic, and its `predict`/`transform` calls [`check_predict_input`], so that bad input
+//! becomes a typed [`Error`] instead of a panic or silent garbage.
+
+use ndarray::{ArrayRef1, ArrayRef2};
+
+use crate::{Error, Float, Result};
+
+/// Finds the first non-finite entry of `x` (row-major order) and reports its row and column.
+pub fn check_finite_2d<F: Float>(x: &ArrayRef2<F>, context: &'static str) -> Result<()> {
+    // Fast path: a single pass summing is not enough (inf - inf), so check element-wise, but
+    // only walk rows to find the position once something is known to be wrong.
+    if x.iter().all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    for (row, r) in x.rows().into_iter().enumerate() {
+        if let Some(col) = r.iter().position(|v| !v.is_finite()) {
+            return Err(Error::NonFinite { context, row, col });
+        }
+    }
+    Ok(())
+}
+
+/// Finds the first non-finite entry of a vector (reported as column 0).
+pub fn check_finite_1d<F: Float>(x: &ArrayRef1<F>, context: &'static str) -> Result<()> {
+    match x.iter().position(|v| !v.is_finite()) {
+        Some(row) => Err(Error::NonFinite {
+            context,
+            row,
+            col: 0,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Requires at least `needed` samples.
+pub fn check_min_samples(found: usize, needed: usize, context: &'static str) -> Result<()> {
+    if found < needed {
+        Err(Error::TooFewSamples {
+            context,
+            needed,
+            found,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks a training matrix: at least `min_samples` rows, at least one column, all finite.
+pub fn check_fit_input<F: Float>(
+    x: &ArrayRef2<F>,
+    min_samples: usize,
+    context: &'static str,
+) -> Result<()> {
+    check_min_samples(x.nrows(), min_samples.max(1), context)?;
+    if x.ncols() == 0 {
+        return Err(Error::ShapeMismatch {
+            context,
+            expected: "at least one feature column".into(),
+            found: "0 columns".into(),
+        });
+    }
+    check_finite_2d(x, "X")
+}
+
+/// Checks a prediction matrix: the feature count seen at fit, all finite. Zero rows is allowed
+/// (the result is empty).
+pub fn check_predict_input<F: Float>(
+    x: &ArrayRef2<F>,
+    n_features: usize,
+    context: &'static str,
+) -> Result<()> {
+    check_n_features(x.ncols(), n_features, context)?;
+    check_finite_2d(x, "X")
+}
+
+/// Requires `found == expected` features.
+pub fn check_n_features(found: usize, expected: usize, context: &'static str) -> Result<()> {
+    if found != expected {
+        return Err(Error::ShapeMismatch {
+            context,
+            expected: format!("{expected} features (as at fit)"),
+            found: format!("{found} features"),
+        });
+    }
+    Ok(())
+}
+
+/// Requires a target of the same length as the number of rows.
+pub fn check_target_len(n_rows: usize, n_target: usize, context: &'static str) -> Result<()> {
+    if n_rows != n_target {
+        return Err(Error::ShapeMismatch {
+            context,
+            expected: format!("target of length {n_rows} (one per row of X)"),
+            found: format!("length {n_target}"),
+        });
+    }
+    Ok(())
+}
+
+/// Supervised regression input: [`check_fit_input`] plus a finite target of matching length.
+pub fn check_regression_input<F: Float>(
+    x: &ArrayRef2<F>,
+    y: &ArrayRef1<F>,
+    min_samples: usize,
+    context: &'static str,
+) -> Result<()> {
+    check_target_len(x.nrows(), y.len(), context)?;
+    check_fit_input(x, min_samples, context)?;
+    check_finite_1d(y, "y")
+}
+
+/// Supervised classification input: [`check_fit_input`] plus [`check_labels`].
+///
+/// Returns the number of classes (`max label + 1`).
+pub fn check_classification_input<F: Float>(
+    x: &ArrayRef2<F>,
+    y: &ArrayRef1<usize>,
+    min_classes: usize,
+    context: &'static str,
+) -> Result<usize> {
+    check_target_len(x.nrows(), y.len(), context)?;
+    check_fit_input(x, 1, context)?;
+    check_labels(y, min_classes, context)
+}
+
+/// Checks class labels: non-empty, at least `min_classes` distinct values. Labels are the
+/// indices `0..n_classes` with `n_classes = max + 1`; a class index with no sample is allowed
+/// (it gets zero prior), as long as `n_classes` stays below `y.len() + 1_000_000` (a guard
+/// against a raw label like `u32::MAX` passed without encoding).
+///
+/// Returns `n_classes`.
+pub fn check_labels(y: &ArrayRef1<usize>, min_classes: usize, context: &'static str) -> Result<usize> {
+    check_min_samples(y.len(), 1, context)?;
+    let max = y.iter().copied().max().unwrap_or(0);
+    let limit = y.len() + 1_000_000;
+    if max >= limit {
+        let index = y.iter().position(|&v| v == max).unwrap_or(0);
+        return Err(Error::InvalidLabel {
+            label: max,
+            index,
+            reason: "labels must be class indices 0..n_classes; encode raw labels with a label encoder first".into(),
+        });
+    }
+    let n_classes = max + 1;
+    let mut seen = vec![false; n_classes];
+    for &v in y.iter() {
+        seen[v] = true;
+    }
+    let distinct = seen.iter().filter(|&&s| s).count();
+    if distinct < min_classes {
+        return Err(Error::TooFewClasses {
+            context,
+            needed: min_classes,
+            found: distinct,
+        });
+    }
+    Ok(n_classes)
+}
+
+/// Checks per-sample weights: length `n`, finite, non-negative, positive sum.
+pub fn check_sample_weight<F: Float>(w: &ArrayRef1<F>, n: usize) -> Result<()> {
+    if w.len() != n {
+        return Err(Error::ShapeMismatch {
+            context: "sample_weight",
+            expected: format!("length {n}"),
+            found: format!("length {}", w.len()),
+        });
+    }
+    check_finite_1d(w, "sample_weight")?;
+    if let Some(i) = w.iter().position(|&v| v < F::zero()) {
+        return Err(Error::invalid_param(
+            "sample_weight",
+            format!("weights must be >= 0; entry {i} is {}", w[i]),
+        ));
+    }
+    if w.iter().copied().sum::<F>() <= F::zero() {
+        return Err(Error::invalid_param(
+            "sample_weight",
+            "weights must have a positive sum",
+        ));
+    }
+    Ok(())
+}
+
+/// Hyperparameter check: `value > 0` and finite.
+pub fn check_positive(name: &'static str, value: f64) -> Result<()> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid_param(name, format!("must be a finite number > 0, got {value}")))
+    }
+}
+
+/// Hyperparameter check: `value >= 0` and finite.
+pub fn check_non_negative(name: &'static str, value: f64) -> Result<()> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid_param(name, format!("must be a finite number >= 0, got {value}")))
+    }
+}
+
+/// Hyperparameter check: `lo <= value <= hi`.
+pub fn check_in_range(name: &'static str, value: f64, lo: f64, hi: f64) -> Result<()> {
+    if value.is_finite() && (lo..=hi).contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::invalid_param(name, format!("must lie in [{lo}, {hi}], got {value}")))
+    }
+}
+
+/// Hyperparameter check: a count of at least `min`.
+pub fn check_at_least(name: &'static str, value: usize, min: usize) -> Result<()> {
+    if value >= min {
+        Ok(())
+    } else {
+        Err(Error::invalid_param(name, format!("must be >= {min}, got {value}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn finite_reports_position() {
+        let x = array![[1.0, 2.0], [3.0, f64::NAN]];
+        match check_finite_2d(&x, "X") {
+            Err(Error::NonFinite { row, col, .. }) => assert_eq!((row, col), (1, 1)),
+            other => panic!("unexpected {other:?}"),
+        }
+        let y = array![0.0f32, f32::INFINITY];
+        assert!(matches!(check_finite_1d(&y, "y"), Err(Error::NonFinite { row: 1, col: 0, .. })));
+        assert!(check_finite_2d(&array![[1.0f32]], "X").is_ok());
+    }
+
+    #[test]
+    fn shapes_and_counts() {
+        let x = ndarray::Array2::<f64>::zeros((0, 3));
+        assert!(matches!(check_fit_input(&x, 1, "t"), Err(Error::TooFewSamples { found: 0, .. })));
+        let x = ndarray::Array2::<f64>::zeros((3, 0));
+        assert!(matches!(check_fit_input(&x, 1, "t"), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(check_n_features(2, 3, "p"), Err(Error::ShapeMismatch { .. })));
+        let x = ndarray::Array2::<f64>::zeros((3, 2));
+        assert!(matches!(
+            check_regression_input(&x, &array![1.0, 2.0], 1, "t"),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        assert!(check_predict_input(&ndarray::Array2::<f64>::zeros((0, 2)), 2, "p").is_ok());
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(check_labels(&array![0usize, 2, 1, 2], 2, "c").ok(), Some(3));
+        assert!(matches!(check_labels(&array![1usize, 1], 2, "c"), Err(Error::TooFewClasses { found: 1, .. })));
+        assert!(matches!(check_labels(&array![0usize, usize::MAX], 2, "c"), Err(Error::InvalidLabel { index: 1, .. })));
+        assert!(check_labels(&ndarray::Array1::<usize>::zeros(0), 1, "c").is_err());
+    }
+
+    #[test]
+    fn weights_and_params() {
+        assert!(check_sample_weight(&array![1.0, 0.0], 2).is_ok());
+        assert!(check_sample_weight(&array![1.0, -1.0], 2).is_err());
+        assert!(check_sample_weight(&array![0.0, 0.0], 2).is_err());
+        assert!(check_sample_weight(&array![1.0], 2).is_err());
+        assert!(check_positive("alpha", 0.0).is_err());
+        assert!(check_positive("alpha", f64::NAN).is_err());
+        assert!(check_non_negative("alpha", 0.0).is_ok());
+        assert!(check_in_range("p", 1.5, 0.0, 1.0).is_err());
+        assert!(check_at_least("k", 0, 1).is_err());
+    }
+}
