@@ -1,0 +1,629 @@
+//! `cargo xtask` — developer automation for the ndlearn workspace.
+//!
+//! Run `cargo xtask help` for the list of commands. The crate uses `std` only (no dependencies,
+//! no BLAS) so that it builds in seconds on a fresh machine, before OpenBLAS is even installed.
+//!
+//! Every command runs with the workspace root as its current directory, and invokes the same
+//! `cargo` binary that launched it (the `CARGO` environment variable set by `cargo run`).
+
+use std::env;
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+/// Usage text printed by `cargo xtask help`, with no arguments, or on an unknown command.
+const USAGE: &str = "\
+cargo xtask — ndlearn developer tasks
+
+USAGE:
+    cargo xtask <COMMAND> [ARGS...]
+
+COMMANDS:
+    setup            Check that OpenBLAS and pkg-config are installed; install them with
+                     apt-get when running as root, otherwise print the command to run.
+    test [ARGS...]   setup, then the whole test suite. With cargo-nextest installed:
+                     `cargo nextest run --workspace --no-fail-fast ARGS` followed by
+                     `cargo test --workspace --doc`; without it:
+                     `cargo test --workspace --no-fail-fast ARGS`.
+    bench [ARGS...]  setup, then `cargo run --release -p ndlearn-bench --bin compare -- ARGS`
+                     (results under target/ndlearn-bench/). OPENBLAS_CORETYPE and
+                     OPENBLAS_L2_SIZE are removed from the benchmark's environment.
+    golden           Regenerate golden reference data: create target/golden-venv if missing,
+                     pip-install scripts/golden/requirements.txt, then run every
+                     scripts/golden/*.py except common.py, extract_datasets.py first, then in sorted order.
+    ci               setup, `cargo fmt --all --check`, `cargo clippy --workspace --all-targets
+                     -- -D warnings`, test, `cargo doc --workspace --no-deps` with
+                     RUSTDOCFLAGS=\"-D warnings\". Runs every step, then reports the failures.
+    help             Print this text.
+
+ENVIRONMENT:
+    PROPTEST_CASES   cases per property test in `test` and `ci` (default here: 32)
+    NEXTEST_PROFILE  nextest profile, passed through unchanged
+";
+
+/// Environment variables that slow OpenBLAS down on some machines; removed for benchmarks only.
+const BENCH_UNSET_VARS: [&str; 2] = ["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"];
+
+/// Default number of proptest cases per property when `PROPTEST_CASES` is not set.
+const DEFAULT_PROPTEST_CASES: &str = "32";
+
+/// Result type of the commands: the error is a message for the user.
+type Result<T, E = String> = std::result::Result<T, E>;
+
+fn main() -> ExitCode {
+    let mut args = env::args_os().skip(1);
+    let command = args.next();
+    let rest: Vec<OsString> = args.collect();
+
+    let ctx = match Ctx::new() {
+        Ok(ctx) => ctx,
+        Err(msg) => return fail(&msg),
+    };
+
+    let outcome = match command.as_deref().map(OsStr::to_str) {
+        None | Some(Some("help" | "-h" | "--help")) => {
+            print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Some("setup")) => no_args("setup", &rest)
+            .and_then(|()| setup(&ctx, true))
+            .map(|_| ExitCode::SUCCESS),
+        Some(Some("test")) => test(&ctx, &rest),
+        Some(Some("bench")) => bench(&ctx, &rest),
+        Some(Some("golden")) => no_args("golden", &rest).and_then(|()| golden(&ctx)),
+        Some(Some("ci")) => no_args("ci", &rest).and_then(|()| ci(&ctx)),
+        Some(_) => {
+            let name = command.unwrap_or_default();
+            eprintln!("xtask: unknown command `{}`\n", name.to_string_lossy());
+            eprint!("{USAGE}");
+            Ok(ExitCode::from(2))
+        }
+    };
+    outcome.unwrap_or_else(|msg| fail(&msg))
+}
+
+/// Prints an error message and returns the failure exit code (1).
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("xtask: error: {msg}");
+    ExitCode::FAILURE
+}
+
+/// Rejects extra arguments for commands that take none.
+fn no_args(command: &str, rest: &[OsString]) -> Result<()> {
+    if rest.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`cargo xtask {command}` takes no arguments (got {rest:?})"
+        ))
+    }
+}
+
+/// Where the commands run and which cargo they use.
+struct Ctx {
+    /// Workspace root (the parent of this crate's directory).
+    root: PathBuf,
+    /// The cargo binary: `$CARGO` when set (it is under `cargo run`), else `cargo` from `PATH`.
+    cargo: OsString,
+}
+
+impl Ctx {
+    /// Locates the workspace root from `CARGO_MANIFEST_DIR` (`xtask/..`).
+    fn new() -> Result<Self> {
+        let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = manifest_dir
+            .parent()
+            .ok_or_else(|| format!("{} has no parent directory", manifest_dir.display()))?
+            .to_path_buf();
+        if !root.join("Cargo.toml").is_file() {
+            return Err(format!(
+                "workspace root {} has no Cargo.toml (was xtask moved after it was built?)",
+                root.display()
+            ));
+        }
+        let cargo = env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+        Ok(Self { root, cargo })
+    }
+
+    /// A `cargo` command that runs in the workspace root.
+    fn cargo<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(&self.cargo);
+        cmd.args(args).current_dir(&self.root);
+        cmd
+    }
+
+    /// Any command, run in the workspace root.
+    fn command(&self, program: impl AsRef<OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root);
+        cmd
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running steps
+// ---------------------------------------------------------------------------------------------
+
+/// Renders a command for display: environment overrides, program file name, arguments.
+fn describe(cmd: &Command) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for (key, value) in cmd.get_envs() {
+        if let Some(value) = value {
+            parts.push(format!(
+                "{}={}",
+                key.to_string_lossy(),
+                quote(&value.to_string_lossy())
+            ));
+        }
+    }
+    let program = Path::new(cmd.get_program())
+        .file_name()
+        .unwrap_or_else(|| cmd.get_program());
+    parts.push(program.to_string_lossy().into_owned());
+    parts.extend(cmd.get_args().map(|a| quote(&a.to_string_lossy())));
+    parts.join(" ")
+}
+
+/// Quotes a word for display when it contains spaces or is empty.
+fn quote(word: &str) -> String {
+    if word.is_empty() || word.contains(char::is_whitespace) {
+        format!("\"{word}\"")
+    } else {
+        word.to_owned()
+    }
+}
+
+/// Runs a command with inherited stdio; `Ok(true)` when it exits successfully.
+fn status_ok(cmd: &mut Command) -> Result<bool> {
+    cmd.status()
+        .map(|s| s.success())
+        .map_err(|e| format!("could not run `{}`: {e}", describe(cmd)))
+}
+
+/// Runs a command quietly (no output) and tells whether it succeeded; `false` if it cannot run.
+fn quietly_ok(cmd: &mut Command) -> bool {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The outcome of each step of a multi-step command, for the final summary.
+#[derive(Default)]
+struct Steps {
+    /// `(description, succeeded)` in run order.
+    done: Vec<(String, bool)>,
+}
+
+impl Steps {
+    /// Prints a header, runs the command with inherited stdio and records the outcome.
+    /// A command that cannot be started counts as failed; later steps still run.
+    fn run(&mut self, title: &str, cmd: &mut Command) -> bool {
+        let shown = describe(cmd);
+        println!("\n==> {title}: {shown}");
+        let ok = status_ok(cmd).unwrap_or_else(|msg| {
+            eprintln!("xtask: error: {msg}");
+            false
+        });
+        if !ok {
+            println!("==> {title}: FAILED");
+        }
+        self.done.push((format!("{title}: {shown}"), ok));
+        ok
+    }
+
+    /// Prints the summary table and returns the exit code: failure if any step failed.
+    fn finish(&self, what: &str) -> ExitCode {
+        println!("\n==> {what} summary");
+        for (name, ok) in &self.done {
+            println!("    {:<7} {name}", if *ok { "ok" } else { "FAILED" });
+        }
+        let failed: Vec<&str> = self
+            .done
+            .iter()
+            .filter(|(_, ok)| !ok)
+            .map(|(name, _)| name.as_str())
+            .collect();
+        if failed.is_empty() {
+            println!("==> {what}: all {} steps passed", self.done.len());
+            ExitCode::SUCCESS
+        } else {
+            println!(
+                "==> {what}: {} of {} steps FAILED",
+                failed.len(),
+                self.done.len()
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// setup
+// ---------------------------------------------------------------------------------------------
+
+/// Packages to install with apt-get on Debian/Ubuntu.
+const APT_PACKAGES: [&str; 2] = ["libopenblas-dev", "pkg-config"];
+
+/// Checks (and on Debian as root, installs) OpenBLAS and pkg-config.
+///
+/// With `check_nextest`, also reports whether `cargo nextest` is available and returns that.
+fn setup(ctx: &Ctx, check_nextest: bool) -> Result<bool> {
+    println!("==> setup: checking system prerequisites");
+    let mut pkg_config = has_pkg_config();
+    let mut openblas = find_openblas();
+    report_prerequisites(pkg_config, openblas.as_deref());
+
+    if !pkg_config || openblas.is_none() {
+        install_prerequisites(ctx)?;
+        pkg_config = has_pkg_config();
+        openblas = find_openblas();
+        report_prerequisites(pkg_config, openblas.as_deref());
+        if !pkg_config || openblas.is_none() {
+            return Err("OpenBLAS / pkg-config still missing after the installation".into());
+        }
+    }
+
+    let nextest = check_nextest && quietly_ok(&mut ctx.cargo(["nextest", "--version"]));
+    if check_nextest && !nextest {
+        println!(
+            "    note: cargo-nextest is not installed (`cargo nextest --version` failed); \
+             the plain `cargo test` runner will be used"
+        );
+    }
+    println!("==> setup: ok");
+    Ok(nextest)
+}
+
+/// Prints what was found.
+fn report_prerequisites(pkg_config: bool, openblas: Option<&str>) {
+    println!(
+        "    pkg-config: {}",
+        if pkg_config { "found" } else { "MISSING" }
+    );
+    match openblas {
+        Some(place) => println!("    OpenBLAS:   found ({place})"),
+        None => println!("    OpenBLAS:   MISSING"),
+    }
+}
+
+/// Whether `pkg-config` runs.
+fn has_pkg_config() -> bool {
+    quietly_ok(Command::new("pkg-config").arg("--version"))
+}
+
+/// Looks for a linkable OpenBLAS the same way `ndlearn-core`'s build script does; returns where
+/// it was found.
+fn find_openblas() -> Option<String> {
+    if let Some(dir) = env::var_os("OPENBLAS_LIB_DIR") {
+        let dir = PathBuf::from(dir);
+        if let Some(lib) = lib_in(&dir) {
+            return Some(format!("{} via OPENBLAS_LIB_DIR", lib.display()));
+        }
+    }
+    if quietly_ok(Command::new("pkg-config").args(["--exists", "openblas"])) {
+        let version = Command::new("pkg-config")
+            .args(["--modversion", "openblas"])
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap_or_default();
+        return Some(
+            format!("pkg-config openblas {version}")
+                .trim_end()
+                .to_owned(),
+        );
+    }
+    let multiarch = format!("/usr/lib/{}-linux-gnu", env::consts::ARCH);
+    let dirs = [
+        multiarch.as_str(),
+        "/usr/lib",
+        "/usr/lib64",
+        "/usr/local/lib",
+        "/usr/local/lib64",
+        "/opt/OpenBLAS/lib",
+        // Homebrew (keg-only, so pkg-config does not see it by default).
+        "/opt/homebrew/opt/openblas/lib",
+        "/usr/local/opt/openblas/lib",
+    ];
+    if let Some(lib) = dirs.iter().find_map(|d| lib_in(Path::new(d))) {
+        return Some(lib.display().to_string());
+    }
+    // Last resort: the dynamic loader cache must list the unversioned development link.
+    let listed = Command::new("ldconfig")
+        .arg("-p")
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|l| l.split_whitespace().next() == Some("libopenblas.so"))
+        });
+    listed.then(|| "ldconfig cache".to_owned())
+}
+
+/// The OpenBLAS library file in `dir`, if any.
+fn lib_in(dir: &Path) -> Option<PathBuf> {
+    ["libopenblas.so", "libopenblas.a", "libopenblas.dylib"]
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|path| path.exists())
+}
+
+/// Installs the prerequisites with apt-get when possible, otherwise explains what to install.
+fn install_prerequisites(ctx: &Ctx) -> Result<()> {
+    let packages = APT_PACKAGES.join(" ");
+    if find_in_path("apt-get").is_some() {
+        if !is_root() {
+            return Err(format!(
+                "OpenBLAS (development files) and pkg-config are required. Run:\n\n    \
+                 sudo apt-get install {packages}\n\nthen `cargo xtask setup` again."
+            ));
+        }
+        println!("==> setup: running as root, installing {packages} with apt-get");
+        let mut update = ctx.command("apt-get");
+        update.args(["update", "-qq"]);
+        println!("    $ {}", describe(&update));
+        if !status_ok(&mut update)? {
+            return Err("`apt-get update -qq` failed".into());
+        }
+        let mut install = ctx.command("apt-get");
+        install
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .args(["install", "-y", "-qq"])
+            .args(APT_PACKAGES);
+        println!("    $ {}", describe(&install));
+        if !status_ok(&mut install)? {
+            return Err(format!("`apt-get install {packages}` failed"));
+        }
+        return Ok(());
+    }
+    let hint = if find_in_path("dnf").is_some() {
+        "on Fedora/RHEL run:\n\n    sudo dnf install openblas-devel pkgconf-pkg-config"
+    } else if find_in_path("brew").is_some() {
+        "with Homebrew run:\n\n    brew install openblas pkg-config\n\n\
+         (openblas is keg-only: you may need \
+         PKG_CONFIG_PATH=\"$(brew --prefix openblas)/lib/pkgconfig\")"
+    } else {
+        "install them with your package manager: libopenblas-dev + pkg-config on Debian/Ubuntu, \
+         openblas-devel + pkgconf-pkg-config on Fedora, openblas + pkg-config on Homebrew"
+    };
+    Err(format!(
+        "OpenBLAS (development files) and pkg-config are required; {hint}\n\n\
+         then run `cargo xtask setup` again."
+    ))
+}
+
+/// Whether we run as root (`id -u` prints 0).
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Finds an executable on `PATH`.
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = env::var_os("PATH")?;
+    env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+// ---------------------------------------------------------------------------------------------
+// test
+// ---------------------------------------------------------------------------------------------
+
+/// `cargo xtask test [ARGS...]`.
+fn test(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
+    let nextest = setup(ctx, true)?;
+    let mut steps = Steps::default();
+    run_tests(ctx, nextest, extra, &mut steps);
+    Ok(steps.finish("test"))
+}
+
+/// Runs the test suite steps (no setup), recording each in `steps`.
+fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
+    let proptest_default = env::var_os("PROPTEST_CASES").is_none();
+    if proptest_default {
+        println!(
+            "\n==> test: PROPTEST_CASES={DEFAULT_PROPTEST_CASES} (set PROPTEST_CASES to change)"
+        );
+    }
+    let with_env = |mut cmd: Command| {
+        if proptest_default {
+            cmd.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
+        }
+        cmd
+    };
+    if nextest {
+        let mut run = with_env(ctx.cargo(["nextest", "run", "--workspace", "--no-fail-fast"]));
+        run.args(extra);
+        steps.run("test (nextest)", &mut run);
+        let mut doc = with_env(ctx.cargo(["test", "--workspace", "--doc"]));
+        steps.run("test (doctests)", &mut doc);
+    } else {
+        let mut run = with_env(ctx.cargo(["test", "--workspace", "--no-fail-fast"]));
+        run.args(extra);
+        steps.run("test", &mut run);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// bench
+// ---------------------------------------------------------------------------------------------
+
+/// `cargo xtask bench [ARGS...]`: forwards to the `compare` binary and its exit status.
+fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
+    setup(ctx, false)?;
+    let mut cmd = ctx.cargo([
+        "run",
+        "--release",
+        "-p",
+        "ndlearn-bench",
+        "--bin",
+        "compare",
+        "--",
+    ]);
+    cmd.args(extra);
+    for var in BENCH_UNSET_VARS {
+        if let Some(value) = env::var_os(var) {
+            println!(
+                "==> bench: unset {var} (was {}) for the benchmark run; it slows OpenBLAS",
+                value.to_string_lossy()
+            );
+        }
+        cmd.env_remove(var);
+    }
+    println!("\n==> bench: {}", describe(&cmd));
+    let status = cmd
+        .status()
+        .map_err(|e| format!("could not run `{}`: {e}", describe(&cmd)))?;
+    Ok(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        None => {
+            eprintln!("xtask: benchmark terminated by a signal ({status})");
+            ExitCode::FAILURE
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// golden
+// ---------------------------------------------------------------------------------------------
+
+/// `cargo xtask golden`: regenerates golden data with the Python reference scripts.
+fn golden(ctx: &Ctx) -> Result<ExitCode> {
+    let scripts_dir = ctx.root.join("scripts").join("golden");
+    let requirements = scripts_dir.join("requirements.txt");
+    let venv = ctx.root.join("target").join("golden-venv");
+    let python = if cfg!(windows) {
+        venv.join("Scripts").join("python.exe")
+    } else {
+        venv.join("bin").join("python")
+    };
+
+    let stamp = venv.join(".ndlearn-requirements.txt");
+    if !python.exists() {
+        // A fresh venv has nothing installed, whatever an old stamp says.
+        let _ = fs::remove_file(&stamp);
+        let mut create = ctx.command("python3");
+        create.arg("-m").arg("venv").arg(&venv);
+        println!("==> golden: creating venv: {}", describe(&create));
+        if !status_ok(&mut create)? {
+            return Err(format!("could not create the venv {}", venv.display()));
+        }
+    }
+
+    // Install the requirements unless this exact requirements file was installed already.
+    let wanted = fs::read_to_string(&requirements)
+        .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
+    if fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+        println!(
+            "==> golden: requirements already installed in {}",
+            venv.display()
+        );
+    } else {
+        let mut pip = ctx.command(&python);
+        pip.args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(&requirements);
+        println!("==> golden: {}", describe(&pip));
+        if !status_ok(&mut pip)? {
+            return Err("pip install of scripts/golden/requirements.txt failed".into());
+        }
+        fs::write(&stamp, &wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    }
+
+    let mut scripts: Vec<PathBuf> = fs::read_dir(&scripts_dir)
+        .map_err(|e| format!("cannot list {}: {e}", scripts_dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.extension() == Some(OsStr::new("py"))
+                && p.file_name() != Some(OsStr::new("common.py"))
+        })
+        .collect();
+    // The data sets come first: every other script reads datasets/data/*.csv.
+    scripts.sort_by_key(|p| {
+        (
+            p.file_name() != Some(OsStr::new("extract_datasets.py")),
+            p.clone(),
+        )
+    });
+    if scripts.is_empty() {
+        return Err(format!(
+            "no golden scripts (*.py) in {}",
+            scripts_dir.display()
+        ));
+    }
+
+    for (i, script) in scripts.iter().enumerate() {
+        let relative = script.strip_prefix(&ctx.root).unwrap_or(script);
+        let mut cmd = ctx.command(&python);
+        cmd.arg(relative);
+        println!(
+            "\n==> golden [{}/{}]: {}",
+            i + 1,
+            scripts.len(),
+            relative.display()
+        );
+        if !status_ok(&mut cmd)? {
+            return Err(format!("golden script {} failed", relative.display()));
+        }
+    }
+    println!("\n==> golden: all {} scripts succeeded", scripts.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+// ---------------------------------------------------------------------------------------------
+// ci
+// ---------------------------------------------------------------------------------------------
+
+/// `cargo xtask ci`: every check the CI runs; all steps run, failures are reported at the end.
+fn ci(ctx: &Ctx) -> Result<ExitCode> {
+    // Without the system libraries nothing below can build, so a setup failure stops here.
+    let nextest = setup(ctx, true)?;
+    let mut steps = Steps::default();
+
+    steps.run("fmt", &mut ctx.cargo(["fmt", "--all", "--check"]));
+    steps.run(
+        "clippy",
+        &mut ctx.cargo([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    );
+    run_tests(ctx, nextest, &[], &mut steps);
+
+    let mut rustdocflags = env::var_os("RUSTDOCFLAGS").unwrap_or_default();
+    if !rustdocflags.is_empty() {
+        rustdocflags.push(" ");
+    }
+    rustdocflags.push("-D warnings");
+    let mut doc = ctx.cargo(["doc", "--workspace", "--no-deps"]);
+    doc.env("RUSTDOCFLAGS", rustdocflags);
+    steps.run("doc", &mut doc);
+
+    Ok(steps.finish("ci"))
+}
