@@ -475,6 +475,19 @@ fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
         "--",
     ]);
     cmd.args(extra);
+    // The reference side (numpy / scikit-learn, pinned) runs in the golden venv; without it the
+    // table still prints, with the reference columns empty.
+    if !extra.iter().any(|a| a == "--no-python" || a == "--python") {
+        match ensure_venv(ctx) {
+            Ok(python) => {
+                cmd.arg("--python").arg(python);
+            }
+            Err(e) => {
+                println!("==> bench: numpy/scikit-learn side unavailable ({e}); ndlearn only");
+                cmd.arg("--no-python");
+            }
+        }
+    }
     for var in BENCH_UNSET_VARS {
         if let Some(value) = env::var_os(var) {
             println!(
@@ -502,8 +515,10 @@ fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
 // golden
 // ---------------------------------------------------------------------------------------------
 
-/// `cargo xtask golden`: regenerates golden data with the Python reference scripts.
-fn golden(ctx: &Ctx) -> Result<ExitCode> {
+/// Creates `target/golden-venv` if missing and installs `scripts/golden/requirements.txt`
+/// (pinned numpy, scipy, scikit-learn) unless that exact file was installed already.
+/// Returns the venv's python.
+fn ensure_venv(ctx: &Ctx) -> Result<PathBuf> {
     let scripts_dir = ctx.root.join("scripts").join("golden");
     let requirements = scripts_dir.join("requirements.txt");
     let venv = ctx.root.join("target").join("golden-venv");
@@ -519,7 +534,7 @@ fn golden(ctx: &Ctx) -> Result<ExitCode> {
         let _ = fs::remove_file(&stamp);
         let mut create = ctx.command("python3");
         create.arg("-m").arg("venv").arg(&venv);
-        println!("==> golden: creating venv: {}", describe(&create));
+        println!("==> venv: creating venv: {}", describe(&create));
         if !status_ok(&mut create)? {
             return Err(format!("could not create the venv {}", venv.display()));
         }
@@ -530,7 +545,7 @@ fn golden(ctx: &Ctx) -> Result<ExitCode> {
         .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
     if fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
         println!(
-            "==> golden: requirements already installed in {}",
+            "==> venv: requirements already installed in {}",
             venv.display()
         );
     } else {
@@ -544,13 +559,20 @@ fn golden(ctx: &Ctx) -> Result<ExitCode> {
             "-r",
         ])
         .arg(&requirements);
-        println!("==> golden: {}", describe(&pip));
+        println!("==> venv: {}", describe(&pip));
         if !status_ok(&mut pip)? {
             return Err("pip install of scripts/golden/requirements.txt failed".into());
         }
         fs::write(&stamp, &wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     }
 
+    Ok(python)
+}
+
+/// `cargo xtask golden`: regenerates golden data with the Python reference scripts.
+fn golden(ctx: &Ctx) -> Result<ExitCode> {
+    let scripts_dir = ctx.root.join("scripts").join("golden");
+    let python = ensure_venv(ctx)?;
     let mut scripts: Vec<PathBuf> = fs::read_dir(&scripts_dir)
         .map_err(|e| format!("cannot list {}: {e}", scripts_dir.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))

@@ -16,14 +16,17 @@
 //! | [`eigh`], [`eigh_descending`], [`eigvalsh`], [`eigh_generalized`] | `syevd` / `sygv` | ascending unless stated |
 //! | [`power_iteration`], [`rayleigh_quotient`] | gemv | top-k by deflation |
 //! | [`pairwise_sq_euclidean`] | gemm | Gram trick `‖x‖² + ‖y‖² − 2xᵀy`, clamped at 0 |
+//! | [`gram_schmidt`], [`projection_matrix`], [`residual_maker`], [`project_onto`] | BLAS-1/3 | modified Gram–Schmidt; hat matrix `UUᵀ` |
 //!
 //! Tolerances follow numpy: rank and pseudo-inverse cut singular values below
 //! `rcond · σ_max` with default `rcond = max(m, n) · ε`.
 
 mod distance;
 mod iterative;
+mod projection;
 
 pub use distance::{pairwise_sq_euclidean, pairwise_sq_euclidean_self, row_sq_norms};
+pub use projection::{gram_schmidt, project_onto, projection_matrix, residual_maker};
 pub use iterative::{
     power_iteration, randomized_svd, rayleigh_quotient, PowerIteration, RandomizedSvdOptions,
 };

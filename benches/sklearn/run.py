@@ -1,0 +1,154 @@
+"""numpy / scikit-learn side of the ndlearn `compare` runner.
+
+Times the reference equivalent of every case of the Rust suites (same algorithm names, data
+sets and shapes; synthetic data of the same shape) and prints one JSON line per case in the
+same record format as `ndlearn_bench::Record`. Run by `cargo xtask bench` through the
+`compare` binary, in the same environment (OpenBLAS variables unset for both sides).
+"""
+
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def load(name):
+    with open(os.path.join(ROOT, "datasets", "data", name + ".csv")) as f:
+        rows = list(csv.reader(f))
+    data = np.array(rows[1:], dtype=float)
+    return data[:, :-1], data[:, -1]
+
+
+def time_median(repeat, fn):
+    last = fn()
+    times = []
+    for _ in range(max(repeat, 1)):
+        t = time.perf_counter()
+        last = fn()
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return times[len(times) // 2], last
+
+
+def threads():
+    try:
+        from threadpoolctl import threadpool_info
+
+        info = [i for i in threadpool_info() if i.get("internal_api") == "openblas"]
+        if info:
+            return int(info[0]["num_threads"])
+    except Exception:  # threadpoolctl missing: fall back to the CPU count
+        pass
+    return os.cpu_count() or 1
+
+
+def record(algo, dataset, shape, seconds, flops, metric, value, impl="numpy"):
+    return {
+        "suite": "linalg",
+        "algo": algo,
+        "dataset": dataset,
+        "n": int(shape[0]),
+        "d": int(shape[1]),
+        "fit_s": seconds,
+        "predict_s": 0.0,
+        "metric": metric,
+        "value": float(value),
+        "gflops": None if flops is None else flops / seconds / 1e9,
+        "implementation": impl,
+        "threads": threads(),
+    }
+
+
+def linalg_suite(repeat, quick):
+    rng = np.random.default_rng(0)
+    out = []
+    big = 512 if quick else 1024
+    for n in (256, big):
+        a = rng.standard_normal((n, n))
+        b = rng.standard_normal((n, n))
+        t, c = time_median(repeat, lambda: a @ b)
+        ones = np.ones(n)
+        err = np.abs(c @ ones - a @ (b @ ones)).sum() / np.abs(a @ (b @ ones)).sum()
+        out.append(record("gemm", "synthetic", (n, n), t, 2.0 * n**3, "rel_check", err))
+
+    n = 500 if quick else 1000
+    g = rng.standard_normal((n, n))
+    spd = g.T @ g / n + np.eye(n)
+    t, l = time_median(repeat, lambda: np.linalg.cholesky(spd))
+    res = np.linalg.norm(l @ l.T - spd) / np.linalg.norm(spd)
+    out.append(record("cholesky", "synthetic", (n, n), t, n**3 / 3.0, "rel_residual", res))
+
+    digits, _ = load("digits")
+    tall = rng.standard_normal((1000 if quick else 2000, 200))
+    for name, a in (("digits", digits), ("synthetic", tall)):
+        t, (u, s, vt) = time_median(repeat, lambda: np.linalg.svd(a, full_matrices=False))
+        res = np.linalg.norm((u * s) @ vt - a) / np.linalg.norm(a)
+        out.append(record("svd_thin", name, a.shape, t, None, "rel_residual", res))
+
+    from sklearn.utils.extmath import randomized_svd
+
+    t, (u, s, vt) = time_median(repeat, lambda: randomized_svd(digits, 10, random_state=0))
+    exact = np.linalg.svd(digits, compute_uv=False)
+    err = np.max(np.abs(s - exact[:10]) / exact[:10])
+    out.append(record("randomized_svd_k10", "digits", digits.shape, t, None, "max_rel_err_s", err, "scikit-learn"))
+
+    t, cov = time_median(repeat, lambda: np.cov(digits, rowvar=False))
+    nd, dd = digits.shape
+    out.append(record("covariance", "digits", digits.shape, t, 2.0 * nd * dd**2, "trace", np.trace(cov)))
+    sym_n = 300 if quick else 500
+    gs = rng.standard_normal((sym_n, sym_n))
+    sym = gs + gs.T
+    for name, a in (("digits_cov", cov), ("synthetic", sym)):
+        t, (w, v) = time_median(repeat, lambda: np.linalg.eigh(a))
+        res = np.linalg.norm(a @ v - v * w) / np.linalg.norm(a)
+        out.append(record("eigh", name, a.shape, t, None, "rel_residual", res))
+
+    # Diabetes with scikit-learn's default scaling, plus an intercept column.
+    x, y = load("diabetes")
+    x = x - x.mean(axis=0)
+    x = x / np.sqrt((x**2).sum(axis=0))
+    xa = np.hstack([np.ones((x.shape[0], 1)), x])
+    tss = ((y - y.mean()) ** 2).sum()
+    t, sol = time_median(repeat, lambda: np.linalg.lstsq(xa, y, rcond=None))
+    out.append(record("lstsq_svd", "diabetes", xa.shape, t, None, "r2", 1.0 - sol[1][0] / tss))
+
+    def qr_solve():
+        q, r = np.linalg.qr(xa)
+        return np.linalg.solve(r, q.T @ y)  # r is triangular; scipy's solve_triangular is not numpy
+
+    t, coef = time_median(repeat, qr_solve)
+    resid = xa @ coef - y
+    out.append(record("lstsq_qr", "diabetes", xa.shape, t, None, "r2", 1.0 - resid @ resid / tss))
+
+    from sklearn.metrics.pairwise import euclidean_distances
+
+    syn = rng.standard_normal((2000 if quick else 4000, 64))
+    for name, a in (("digits", digits), ("synthetic", syn)):
+        t, d = time_median(repeat, lambda: euclidean_distances(a, a, squared=True))
+        direct = ((a - a[0]) ** 2).sum(axis=1)
+        err = np.max(np.abs(d[0] - direct))
+        n, dim = a.shape
+        out.append(record("pairwise_sq_euclidean", name, a.shape, t, 2.0 * n * n * dim, "max_abs_err_row0", err, "scikit-learn"))
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--suite", default="linalg")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--quick", action="store_true")
+    args = p.parse_args()
+    if args.suite not in ("linalg", "all"):
+        sys.exit(f"unknown suite {args.suite}")
+    for r in linalg_suite(args.repeat, args.quick):
+        print(json.dumps(r))
+
+
+if __name__ == "__main__":
+    main()
