@@ -43,6 +43,7 @@ pub use ndarray;
 mod error;
 mod float;
 pub mod linalg;
+pub mod optim;
 pub mod par;
 pub mod random;
 pub mod stats;
