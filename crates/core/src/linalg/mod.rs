@@ -123,6 +123,38 @@ fn check_finite_1d_rhs<F: Float>(b: &ArrayRef1<F>) -> Result<()> {
     crate::validate::check_finite_1d(b, "right-hand side")
 }
 
+/// Size above which LU factorisations run on a helper thread with a large stack.
+///
+/// OpenBLAS 0.3.21 (Debian 12's) switches `getrf` to its parallel path around n ≈ 100 and then
+/// uses several MiB of the *calling* thread's stack; on a 2 MiB thread (test threads, rayon
+/// workers) that is a segfault. Other LAPACK drivers used here (potrf, syevd, sygv, gesdd, gesvd,
+/// geqrf) are not affected (`tests/linalg_threads.rs`).
+const LU_BIG_STACK_N: usize = 64;
+const LU_STACK_BYTES: usize = 64 << 20;
+
+/// Runs `f` on a scoped thread with a 64 MiB stack when `n > LU_BIG_STACK_N`, else in place.
+/// Errors (`Linalg`/`Backend`) only when the OS refuses to create the thread.
+fn lu_guard<T: Send>(op: &'static str, n: usize, f: impl FnOnce() -> T + Send) -> Result<T> {
+    if n <= LU_BIG_STACK_N {
+        return Ok(f());
+    }
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("ndlearn-lu".into())
+            .stack_size(LU_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .map_err(|e| Error::Linalg {
+                op,
+                kind: LinalgErrorKind::Backend,
+                detail: Some(format!("cannot start the LU helper thread: {e}")),
+            })?;
+        match handle.join() {
+            Ok(v) => Ok(v),
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    })
+}
+
 /// Default relative cut-off for singular values: `max(m, n) · ε`.
 pub fn default_rcond<F: Float>(m: usize, n: usize) -> F {
     F::cast(m.max(n)) * F::epsilon()
@@ -138,9 +170,7 @@ pub fn solve<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef1<F>) -> Result<Array1<F>> 
     check_square(a, "solve")?;
     check_rhs_len(a.nrows(), b.len(), "solve")?;
     check_finite_1d_rhs(b)?;
-    let bl = F::view_lapack(b.view());
-    let x = lv(a)
-        .solve(&bl)
+    let x = lu_guard("solve", a.nrows(), || lv(a).solve(&F::view_lapack(b.view())))?
         .map_err(map_err("solve", LinalgErrorKind::Singular))?;
     Ok(F::from_lapack(x))
 }
@@ -150,8 +180,7 @@ pub fn solve_many<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef2<F>) -> Result<Array2
     check_square(a, "solve_many")?;
     check_rhs_len(a.nrows(), b.nrows(), "solve_many")?;
     check_finite_2d(b, "right-hand side")?;
-    let lu = lv(a)
-        .factorize()
+    let lu = lu_guard("solve_many", a.nrows(), || lv(a).factorize())?
         .map_err(map_err("solve_many", LinalgErrorKind::Singular))?;
     let mut out = Array2::zeros(b.raw_dim());
     for (j, col) in b.columns().into_iter().enumerate() {
@@ -167,8 +196,7 @@ pub fn solve_many<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef2<F>) -> Result<Array2
 /// Inverse of a square matrix. Prefer [`solve`] / [`CholeskyFactor`] where you can.
 pub fn inv<F: Float>(a: &ArrayRef2<F>) -> Result<Array2<F>> {
     check_square(a, "inv")?;
-    let x = lv(a)
-        .inv()
+    let x = lu_guard("inv", a.nrows(), || lv(a).inv())?
         .map_err(map_err("inv", LinalgErrorKind::Singular))?;
     Ok(F::from_lapack(x))
 }
