@@ -52,11 +52,36 @@ pub trait StochasticObjective<F: Float> {
 }
 
 /// An [`Objective`] from closures: `FnObjective::new(d, f, grad)`, optionally `.with_hessian(h)`.
-pub struct FnObjective<V, G, H = fn(&ArrayRef1<f64>) -> Array2<f64>> {
+///
+/// Works for `f32` and `f64` alike: without a Hessian closure the type parameter `H` is
+/// [`NoHessian`].
+pub struct FnObjective<V, G, H = NoHessian> {
     dim: usize,
     value: V,
     gradient: G,
-    hessian: Option<H>,
+    hessian: H,
+}
+
+/// Marker for an [`FnObjective`] without a Hessian.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoHessian;
+
+/// A Hessian source for [`FnObjective`]: [`NoHessian`] or a closure `w -> ∇²f(w)`.
+pub trait HessianFn<F: Float> {
+    /// The Hessian at `w`, if this source has one.
+    fn hessian_at(&self, w: &ArrayRef1<F>) -> Option<Array2<F>>;
+}
+
+impl<F: Float> HessianFn<F> for NoHessian {
+    fn hessian_at(&self, _w: &ArrayRef1<F>) -> Option<Array2<F>> {
+        None
+    }
+}
+
+impl<F: Float, H: Fn(&ArrayRef1<F>) -> Array2<F>> HessianFn<F> for H {
+    fn hessian_at(&self, w: &ArrayRef1<F>) -> Option<Array2<F>> {
+        Some(self(w))
+    }
 }
 
 impl<V, G> FnObjective<V, G> {
@@ -66,7 +91,7 @@ impl<V, G> FnObjective<V, G> {
             dim,
             value,
             gradient,
-            hessian: None,
+            hessian: NoHessian,
         }
     }
 
@@ -76,7 +101,7 @@ impl<V, G> FnObjective<V, G> {
             dim: self.dim,
             value: self.value,
             gradient: self.gradient,
-            hessian: Some(hessian),
+            hessian,
         }
     }
 }
@@ -86,7 +111,7 @@ where
     F: Float,
     V: Fn(&ArrayRef1<F>) -> F,
     G: Fn(&ArrayRef1<F>) -> Array1<F>,
-    H: Fn(&ArrayRef1<F>) -> Array2<F>,
+    H: HessianFn<F>,
 {
     fn dim(&self) -> usize {
         self.dim
@@ -98,7 +123,7 @@ where
         (self.gradient)(w)
     }
     fn hessian(&self, w: &ArrayRef1<F>) -> Option<Array2<F>> {
-        self.hessian.as_ref().map(|h| h(w))
+        self.hessian.hessian_at(w)
     }
 }
 
@@ -272,6 +297,13 @@ mod tests {
         assert_eq!(f.gradient(&w), array![2.0, 6.0]);
         assert!(f.hessian(&w).is_none());
         let h = f.with_hessian(|_: &ArrayRef1<f64>| array![[2.0, 0.0], [0.0, 6.0]]);
+        let f32_obj = FnObjective::new(
+            1,
+            |w: &ArrayRef1<f32>| w[0] * w[0],
+            |w: &ArrayRef1<f32>| array![2.0 * w[0]],
+        );
+        assert_eq!(f32_obj.value(&array![3.0f32]), 9.0);
+        assert!(f32_obj.hessian(&array![3.0f32]).is_none());
         assert_eq!(h.hessian_vector(&w, &w), Some(array![2.0, 6.0]));
 
         let s = StopCriteria::default().f_tol(1e-3).x_tol(0.0).g_tol(0.0);
