@@ -169,17 +169,22 @@ mod tests {
 
     /// `S_μ(z) = sign(z)·max(|z| − μ, 0)` (the proximal operator lives in `proximal.rs`).
     fn soft_threshold<F: Float>(z: F, mu: F) -> F {
-    if z > mu {
-        z - mu
-    } else if z < -mu {
-        z + mu
-    } else {
-        F::zero()
-    }
+        if z > mu {
+            z - mu
+        } else if z < -mu {
+            z + mu
+        } else {
+            F::zero()
+        }
     }
 
     /// Lasso `(1/2n)‖y − Xw‖² + α‖w‖₁` by coordinate descent with a maintained residual.
-    fn lasso(x: &Array2<f64>, y: &Array1<f64>, alpha: f64, order: CdOrder) -> (Array1<f64>, CdResult<f64>) {
+    fn lasso(
+        x: &Array2<f64>,
+        y: &Array1<f64>,
+        alpha: f64,
+        order: CdOrder,
+    ) -> (Array1<f64>, CdResult<f64>) {
         let n = x.nrows() as f64;
         let col_sq: Vec<f64> = x.columns().into_iter().map(|c| c.dot(&c) / n).collect();
         let mut w = Array1::zeros(x.ncols());
@@ -231,7 +236,10 @@ mod tests {
                     assert!(c[j].abs() <= alpha + 1e-10, "j={j}: {c}");
                 }
             }
-            assert!(w.iter().any(|&v| v != 0.0), "alpha is below max|Xᵀy|/n: {w}");
+            assert!(
+                w.iter().any(|&v| v != 0.0),
+                "alpha is below max|Xᵀy|/n: {w}"
+            );
         }
         // α ≥ max|Xᵀy|/n gives w = 0 after one sweep.
         let alpha_max = x.t().dot(&y).iter().fold(0.0f64, |m, v| m.max(v.abs())) / n;
@@ -249,7 +257,13 @@ mod tests {
         let mut w = array![0.0, 0.0];
         let r = coordinate_descent(
             &mut w,
-            |j, w| if j == 0 { 1.0 - w[1] / 2.0 } else { 2.0 - w[0] / 2.0 },
+            |j, w| {
+                if j == 0 {
+                    1.0 - w[1] / 2.0
+                } else {
+                    2.0 - w[0] / 2.0
+                }
+            },
             &CoordinateDescent::default().max_iter(2).tol(0.0),
         )
         .expect("ok");
@@ -260,13 +274,27 @@ mod tests {
     fn errors_and_soft_threshold() {
         let mut w = array![0.0, 1.0];
         let e = coordinate_descent(&mut w, |_, _| f64::NAN, &CoordinateDescent::default());
-        assert!(matches!(e, Err(Error::NonFinite { context: "coordinate update", .. })));
+        assert!(matches!(
+            e,
+            Err(Error::NonFinite {
+                context: "coordinate update",
+                ..
+            })
+        ));
         let mut bad = array![f64::INFINITY];
         assert!(coordinate_descent(&mut bad, |_, _| 0.0, &CoordinateDescent::default()).is_err());
-        assert!(coordinate_descent(&mut w, |_, _| 0.0, &CoordinateDescent::default().max_iter(0))
-            .is_err());
-        assert!(coordinate_descent(&mut w, |_, _| 0.0, &CoordinateDescent::default().tol(-1.0))
-            .is_err());
+        assert!(
+            coordinate_descent(
+                &mut w,
+                |_, _| 0.0,
+                &CoordinateDescent::default().max_iter(0)
+            )
+            .is_err()
+        );
+        assert!(
+            coordinate_descent(&mut w, |_, _| 0.0, &CoordinateDescent::default().tol(-1.0))
+                .is_err()
+        );
         assert_eq!(soft_threshold(3.0, 1.0), 2.0);
         assert_eq!(soft_threshold(-3.0, 1.0), -2.0);
         assert_eq!(soft_threshold(0.5, 1.0), 0.0);

@@ -194,7 +194,9 @@ where
         });
     }
     let half = F::cast(0.5);
-    Ok(Array2::from_shape_fn((n, n), |(i, j)| half * (jac[[i, j]] + jac[[j, i]])))
+    Ok(Array2::from_shape_fn((n, n), |(i, j)| {
+        half * (jac[[i, j]] + jac[[j, i]])
+    }))
 }
 
 /// Compares an objective's analytic gradient with central differences at `x` and returns the
@@ -358,7 +360,10 @@ mod tests {
         array![2.0 * w[0] * w[1] + w[0].cos(), w[0] * w[0] + w[1].exp()]
     }
     fn hess(w: &ArrayRef1<f64>) -> Array2<f64> {
-        array![[2.0 * w[1] - w[0].sin(), 2.0 * w[0]], [2.0 * w[0], w[1].exp()]]
+        array![
+            [2.0 * w[1] - w[0].sin(), 2.0 * w[0]],
+            [2.0 * w[0], w[1].exp()]
+        ]
     }
 
     #[test]
@@ -371,8 +376,11 @@ mod tests {
         let hg = hessian_from_gradient(grad, &x).expect("consistent lengths");
         assert!((&hg - &hess(&x)).iter().all(|d| d.abs() < 1e-8), "{hg}");
         // Jacobian of r(x) = (x0 x1, x0 + x1²): [[x1, x0], [1, 2 x1]].
-        let j = jacobian(|w: &ArrayRef1<f64>| array![w[0] * w[1], w[0] + w[1] * w[1]], &x)
-            .expect("fixed output length");
+        let j = jacobian(
+            |w: &ArrayRef1<f64>| array![w[0] * w[1], w[0] + w[1] * w[1]],
+            &x,
+        )
+        .expect("fixed output length");
         let exact = array![[x[1], x[0]], [1.0, 2.0 * x[1]]];
         assert!((&j - &exact).iter().all(|d| d.abs() < 1e-9), "{j}");
         // Large coordinates: the step scales with |x|.
@@ -380,16 +388,26 @@ mod tests {
         let gb = gradient(f, &big);
         assert!(((gb[1] - grad(&big)[1]) / grad(&big)[1]).abs() < 1e-8);
         // f32 works too.
-        let g32 = gradient(|w: &ArrayRef1<f32>| w[0] * w[0] + 3.0 * w[1], &array![1.0f32, 2.0]);
+        let g32 = gradient(
+            |w: &ArrayRef1<f32>| w[0] * w[0] + 3.0 * w[1],
+            &array![1.0f32, 2.0],
+        );
         assert!((g32[0] - 2.0).abs() < 1e-3 && (g32[1] - 3.0).abs() < 1e-3);
     }
 
     #[test]
     fn jacobian_rejects_changing_output_length() {
         let r = |w: &ArrayRef1<f64>| {
-            if w[0] > 0.5 { array![1.0] } else { array![1.0, 2.0] }
+            if w[0] > 0.5 {
+                array![1.0]
+            } else {
+                array![1.0, 2.0]
+            }
         };
-        assert!(matches!(jacobian(r, &array![0.5]), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            jacobian(r, &array![0.5]),
+            Err(Error::ShapeMismatch { .. })
+        ));
         let bad_grad = |_: &ArrayRef1<f64>| array![1.0];
         assert!(matches!(
             hessian_from_gradient(bad_grad, &array![0.5, 1.0]),
@@ -407,13 +425,19 @@ mod tests {
             array![2.0 * w[0] * w[1], w[0] * w[0] + w[1].exp()]
         });
         assert!(check_gradient(&wrong, &x).expect("valid") > 0.5);
-        assert!(matches!(check_gradient(&good, &array![1.0]), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            check_gradient(&good, &array![1.0]),
+            Err(Error::ShapeMismatch { .. })
+        ));
         assert!(matches!(
             check_gradient(&good, &array![f64::NAN, 1.0]),
             Err(Error::NonFinite { .. })
         ));
         let short = FnObjective::new(2, f, |_: &ArrayRef1<f64>| array![1.0]);
-        assert!(matches!(check_gradient(&short, &x), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            check_gradient(&short, &x),
+            Err(Error::ShapeMismatch { .. })
+        ));
     }
 
     #[test]
@@ -428,11 +452,17 @@ mod tests {
         // xy at 0: Hessian [[0,1],[1,0]] has eigenvalues ±1.
         assert_eq!(c(array![[0.0, 1.0], [1.0, 0.0]]), Saddle);
         // The FD Hessian of x² + 3y² − xy at its minimum (0, 0).
-        let h = hessian(|w: &ArrayRef1<f64>| w[0] * w[0] + 3.0 * w[1] * w[1] - w[0] * w[1], &array![0.0, 0.0]);
+        let h = hessian(
+            |w: &ArrayRef1<f64>| w[0] * w[0] + 3.0 * w[1] * w[1] - w[0] * w[1],
+            &array![0.0, 0.0],
+        );
         assert_eq!(c(h), Minimum);
         // With an explicit tolerance, small eigenvalues become zero.
         let tiny = array![[1e-3, 0.0], [0.0, 1.0]];
-        assert_eq!(classify_stationary_point(&tiny, Some(1e-2)).expect("ok"), Degenerate);
+        assert_eq!(
+            classify_stationary_point(&tiny, Some(1e-2)).expect("ok"),
+            Degenerate
+        );
         assert!(classify_stationary_point(&tiny, Some(-1.0)).is_err());
         assert!(classify_stationary_point(&array![[1.0, 2.0], [0.0, 1.0]], None).is_err());
         assert!(classify_stationary_point(&Array2::<f64>::zeros((2, 3)), None).is_err());
@@ -443,7 +473,11 @@ mod tests {
         let lo = array![-2.0, -2.0];
         let hi = array![2.0, 2.0];
         let convex = |w: &ArrayRef1<f64>| (w[0].exp() + w[1].exp()).ln() + w[0] * w[0];
-        assert!(check_convexity_chords(convex, &lo, &hi, 300, 1e-12, 1).expect("valid").is_none());
+        assert!(
+            check_convexity_chords(convex, &lo, &hi, 300, 1e-12, 1)
+                .expect("valid")
+                .is_none()
+        );
         let nonconvex = |w: &ArrayRef1<f64>| w[0].sin() + w[1] * w[1];
         let v = check_convexity_chords(nonconvex, &lo, &hi, 300, 1e-12, 1)
             .expect("valid")

@@ -89,10 +89,16 @@ where
     V: Fn(F) -> F,
 {
     if !(a.is_finite() && b.is_finite()) {
-        return Err(Error::invalid_param("a", format!("bracket ends must be finite, got [{a}, {b}]")));
+        return Err(Error::invalid_param(
+            "a",
+            format!("bracket ends must be finite, got [{a}, {b}]"),
+        ));
     }
     if a >= b {
-        return Err(Error::invalid_param("a", format!("need a < b, got a = {a}, b = {b}")));
+        return Err(Error::invalid_param(
+            "a",
+            format!("need a < b, got a = {a}, b = {b}"),
+        ));
     }
     crate::validate::check_positive("tol", tol)?;
     crate::validate::check_at_least("max_iter", max_iter, 1)?;
@@ -105,7 +111,7 @@ where
     let mut n_iter = 0;
     let mut converged = false;
     while n_iter < max_iter {
-        if b - a <= tol || !(c < d) {
+        if b - a <= tol || c >= d {
             converged = true;
             break;
         }
@@ -126,7 +132,7 @@ where
         }
         n_iter += 1;
     }
-    if !converged && (b - a <= tol || !(c < d)) {
+    if !converged && (b - a <= tol || c >= d) {
         converged = true;
     }
     let (x, fx) = if fc <= fd { (c, fc) } else { (d, fd) };
@@ -306,8 +312,14 @@ mod tests {
         assert!(golden_section(f, 0.0, 1.0, 0.0, 10).is_err());
         assert!(golden_section(f, 0.0, 1.0, 1e-6, 0).is_err());
         // NaN values are treated as +∞ (no panic).
-        let r = golden_section(|x: f64| if x > 0.5 { f64::NAN } else { -x }, 0.0, 1.0, 1e-6, 100)
-            .expect("ok");
+        let r = golden_section(
+            |x: f64| if x > 0.5 { f64::NAN } else { -x },
+            0.0,
+            1.0,
+            1e-6,
+            100,
+        )
+        .expect("ok");
         assert!((r.x - 0.5).abs() < 1e-5);
     }
 

@@ -121,7 +121,10 @@ impl LbfgsOptions {
         if !(self.c1 > 0.0 && self.c1 < self.c2 && self.c2 < 1.0) {
             return Err(Error::invalid_param(
                 "c1",
-                format!("need 0 < c1 < c2 < 1, got c1 = {}, c2 = {}", self.c1, self.c2),
+                format!(
+                    "need 0 < c1 < c2 < 1, got c1 = {}, c2 = {}",
+                    self.c1, self.c2
+                ),
             ));
         }
         Ok(())
@@ -167,7 +170,11 @@ impl<F: Float, O: Objective<F> + ?Sized> LineSearcher<'_, F, O> {
             .and(self.d)
             .for_each(|b, &x, &d| *b = x + a * d);
         let (f, g) = self.obj.value_and_gradient(&*self.buf);
-        let dphi = if g.len() == self.d.len() { g.dot(self.d) } else { F::nan() };
+        let dphi = if g.len() == self.d.len() {
+            g.dot(self.d)
+        } else {
+            F::nan()
+        };
         let ok = f.is_finite() && dphi.is_finite();
         Trial {
             a,
@@ -223,7 +230,11 @@ impl<F: Float, O: Objective<F> + ?Sized> LineSearcher<'_, F, O> {
             prev = cur;
             first = false;
         }
-        if prev.a > F::zero() { LineSearch::Decrease(prev) } else { LineSearch::Failed }
+        if prev.a > F::zero() {
+            LineSearch::Decrease(prev)
+        } else {
+            LineSearch::Failed
+        }
     }
 
     /// N&W Algorithm 3.6. Invariants: `lo` has sufficient decrease and the lowest `f` so far;
@@ -234,7 +245,11 @@ impl<F: Float, O: Objective<F> + ?Sized> LineSearcher<'_, F, O> {
             if width <= F::epsilon() * F::one().max(lo.a.abs().max(hi.a.abs())) {
                 break;
             }
-            let (left, right) = if lo.a < hi.a { (lo.a, hi.a) } else { (hi.a, lo.a) };
+            let (left, right) = if lo.a < hi.a {
+                (lo.a, hi.a)
+            } else {
+                (hi.a, lo.a)
+            };
             let guard = F::cast(0.1) * width;
             let inside = |c: F| c > left + guard && c < right - guard;
             let a = match cubic_min(&lo, &hi) {
@@ -258,7 +273,11 @@ impl<F: Float, O: Objective<F> + ?Sized> LineSearcher<'_, F, O> {
                 }
             }
         }
-        if lo.a > F::zero() && lo.g.is_some() { LineSearch::Decrease(lo) } else { LineSearch::Failed }
+        if lo.a > F::zero() && lo.g.is_some() {
+            LineSearch::Decrease(lo)
+        } else {
+            LineSearch::Failed
+        }
     }
 }
 
@@ -332,10 +351,16 @@ impl<F: Float> Memory<F> {
     /// Stores `s = a·d`, `y = g_new − g_old` with `sᵀy = sy`, `yᵀy = yy`.
     fn push(&mut self, a: F, d: &Array1<F>, g_new: &Array1<F>, g_old: &Array1<F>, sy: F, yy: F) {
         let m = self.capacity();
-        self.head = if self.len == 0 { 0 } else { (self.head + 1) % m };
+        self.head = if self.len == 0 {
+            0
+        } else {
+            (self.head + 1) % m
+        };
         self.len = (self.len + 1).min(m);
         let slot = self.head;
-        Zip::from(self.s.row_mut(slot)).and(d).for_each(|s, &d| *s = a * d);
+        Zip::from(self.s.row_mut(slot))
+            .and(d)
+            .for_each(|s, &d| *s = a * d);
         Zip::from(self.y.row_mut(slot))
             .and(g_new)
             .and(g_old)
@@ -405,7 +430,13 @@ where
     let mut history = vec![fx];
     let mut g_norm = norm2(&g);
     if stop.g_tol > 0.0 && g_norm <= F::cast(stop.g_tol) {
-        return Ok(OptimResult::new(x, fx, 0, StopReason::GradientNorm, history));
+        return Ok(OptimResult::new(
+            x,
+            fx,
+            0,
+            StopReason::GradientNorm,
+            history,
+        ));
     }
     let mut mem = Memory::new(opts.memory, n);
     let mut d = Array1::zeros(n);
@@ -418,7 +449,8 @@ where
         let mut steepest = mem.len == 0;
         if !steepest {
             mem.direction(&g, &mut d);
-            if !(g.dot(&d) < F::zero()) {
+            let slope = g.dot(&d);
+            if slope >= F::zero() || slope.is_nan() {
                 mem.clear();
                 steepest = true;
             }
@@ -428,7 +460,11 @@ where
                 d.assign(&g);
                 d.mapv_inplace(|v| -v);
             }
-            let a_init = if steepest { F::one().min(F::one() / g_norm) } else { F::one() };
+            let a_init = if steepest {
+                F::one().min(F::one() / g_norm)
+            } else {
+                F::one()
+            };
             let mut ls = LineSearcher {
                 obj,
                 x: &x,
@@ -451,11 +487,23 @@ where
         let trial = match outcome {
             LineSearch::Wolfe(t) | LineSearch::Decrease(t) => t,
             LineSearch::Failed => {
-                return Ok(OptimResult::new(x, fx, it - 1, StopReason::LineSearchFailed, history));
+                return Ok(OptimResult::new(
+                    x,
+                    fx,
+                    it - 1,
+                    StopReason::LineSearchFailed,
+                    history,
+                ));
             }
         };
         let Some(g_new) = trial.g else {
-            return Ok(OptimResult::new(x, fx, it - 1, StopReason::LineSearchFailed, history));
+            return Ok(OptimResult::new(
+                x,
+                fx,
+                it - 1,
+                StopReason::LineSearchFailed,
+                history,
+            ));
         };
         let a = trial.a;
         // sᵀy = a dᵀ(g_new − g) and yᵀy, without forming s or y.
@@ -477,7 +525,13 @@ where
             return Ok(OptimResult::new(x, fx, it, reason, history));
         }
     }
-    Ok(OptimResult::new(x, fx, stop.max_iter, StopReason::MaxIter, history))
+    Ok(OptimResult::new(
+        x,
+        fx,
+        stop.max_iter,
+        StopReason::MaxIter,
+        history,
+    ))
 }
 
 #[cfg(test)]
@@ -508,7 +562,11 @@ mod tests {
         let r = lbfgs(&rosenbrock(), &array![-1.2, 1.0], &tight()).expect("ok");
         assert!(r.converged, "{r:?}");
         assert_eq!(r.stop, StopReason::GradientNorm);
-        assert!((r.x[0] - 1.0).abs() < 1e-9 && (r.x[1] - 1.0).abs() < 1e-9, "{}", r.x);
+        assert!(
+            (r.x[0] - 1.0).abs() < 1e-9 && (r.x[1] - 1.0).abs() < 1e-9,
+            "{}",
+            r.x
+        );
         assert!(r.n_iter < 100, "{} iterations", r.n_iter);
         // The Wolfe line search never increases f.
         assert!(r.history.windows(2).all(|w| w[1] <= w[0]));
@@ -526,9 +584,13 @@ mod tests {
             |x: &ArrayRef1<f64>| &lam * &(x - &*target),
         );
         // ‖g‖ ≤ 1e-7: the gradient's own rounding error is about λ_max·ε·max|xᵢ| ≈ 1e-10.
-        let opts = LbfgsOptions::default()
-            .memory(5)
-            .stop(StopCriteria::default().g_tol(1e-7).f_tol(0.0).x_tol(0.0).max_iter(3000));
+        let opts = LbfgsOptions::default().memory(5).stop(
+            StopCriteria::default()
+                .g_tol(1e-7)
+                .f_tol(0.0)
+                .x_tol(0.0)
+                .max_iter(3000),
+        );
         let r = lbfgs(&obj, &Array1::zeros(n), &opts).expect("ok");
         assert!(r.converged, "{:?} {} {}", r.stop, r.n_iter, r.value);
         // (scipy's L-BFGS-B needs about 990 iterations with maxcor = 5 here.)
@@ -585,14 +647,19 @@ mod tests {
         )
         .expect("ok");
         assert!(r.converged && rn.converged);
-        assert!((&r.x - &rn.x).iter().all(|d| d.abs() < 1e-9), "{} vs {}", r.x, rn.x);
+        assert!(
+            (&r.x - &rn.x).iter().all(|d| d.abs() < 1e-9),
+            "{} vs {}",
+            r.x,
+            rn.x
+        );
         assert!(norm2(&grad(&r.x)) <= 1e-10);
     }
 
     #[test]
     fn stops_on_f_tol_and_max_iter() {
-        let opts = LbfgsOptions::default()
-            .stop(StopCriteria::default().g_tol(0.0).x_tol(0.0).f_tol(1e-3));
+        let opts =
+            LbfgsOptions::default().stop(StopCriteria::default().g_tol(0.0).x_tol(0.0).f_tol(1e-3));
         let r = lbfgs(&rosenbrock(), &array![-1.2, 1.0], &opts).expect("ok");
         assert_eq!(r.stop, StopReason::ValueChange);
         let opts = LbfgsOptions::default().stop(StopCriteria::default().max_iter(3));
@@ -607,14 +674,28 @@ mod tests {
     #[test]
     fn unbounded_and_broken_objectives_do_not_panic() {
         // Linear f = −x: unbounded below. The search keeps extrapolating; it must end.
-        let lin = FnObjective::new(1, |w: &ArrayRef1<f64>| -w[0], |_: &ArrayRef1<f64>| array![-1.0]);
-        let r = lbfgs(&lin, &array![0.0], &LbfgsOptions::default().stop(StopCriteria::default().max_iter(20)))
-            .expect("ok");
+        let lin = FnObjective::new(
+            1,
+            |w: &ArrayRef1<f64>| -w[0],
+            |_: &ArrayRef1<f64>| array![-1.0],
+        );
+        let r = lbfgs(
+            &lin,
+            &array![0.0],
+            &LbfgsOptions::default().stop(StopCriteria::default().max_iter(20)),
+        )
+        .expect("ok");
         assert!(!r.converged || r.value < -1e10);
         // NaN beyond x > 1: the line search backs off.
         let nanny = FnObjective::new(
             1,
-            |w: &ArrayRef1<f64>| if w[0] > 1.0 { f64::NAN } else { (w[0] - 2.0).powi(2) },
+            |w: &ArrayRef1<f64>| {
+                if w[0] > 1.0 {
+                    f64::NAN
+                } else {
+                    (w[0] - 2.0).powi(2)
+                }
+            },
             |w: &ArrayRef1<f64>| array![2.0 * (w[0] - 2.0)],
         );
         let r = lbfgs(&nanny, &array![0.0], &LbfgsOptions::default()).expect("ok");
@@ -639,9 +720,16 @@ mod tests {
             LbfgsOptions::default().max_line_search(0),
             LbfgsOptions::default().curvature_eps(-1.0),
         ] {
-            assert!(matches!(lbfgs(&obj, &array![0.0, 0.0], &bad), Err(Error::InvalidParam { .. })));
+            assert!(matches!(
+                lbfgs(&obj, &array![0.0, 0.0], &bad),
+                Err(Error::InvalidParam { .. })
+            ));
         }
-        let short = FnObjective::new(2, |_: &ArrayRef1<f64>| 0.0, |_: &ArrayRef1<f64>| array![0.0]);
+        let short = FnObjective::new(
+            2,
+            |_: &ArrayRef1<f64>| 0.0,
+            |_: &ArrayRef1<f64>| array![0.0],
+        );
         assert!(matches!(
             lbfgs(&short, &array![0.0, 0.0], &LbfgsOptions::default()),
             Err(Error::ShapeMismatch { .. })
@@ -669,6 +757,9 @@ mod tests {
     fn f32_rosenbrock() {
         let opts = LbfgsOptions::default().stop(StopCriteria::default().g_tol(1e-4));
         let r = lbfgs(&Rosen32, &array![-1.2f32, 1.0], &opts).expect("ok");
-        assert!((r.x[0] - 1.0).abs() < 1e-3 && (r.x[1] - 1.0).abs() < 1e-3, "{r:?}");
+        assert!(
+            (r.x[0] - 1.0).abs() < 1e-3 && (r.x[1] - 1.0).abs() < 1e-3,
+            "{r:?}"
+        );
     }
 }

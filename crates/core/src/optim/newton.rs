@@ -151,7 +151,11 @@ where
         g: gx,
         n_iter: stop.max_iter,
         converged,
-        stop: if converged { StopReason::GradientNorm } else { StopReason::MaxIter },
+        stop: if converged {
+            StopReason::GradientNorm
+        } else {
+            StopReason::MaxIter
+        },
     })
 }
 
@@ -217,7 +221,10 @@ impl NewtonOptions {
     pub fn validate(&self) -> Result<()> {
         self.stop.validate()?;
         if !(self.c1 > 0.0 && self.c1 < 1.0) {
-            return Err(Error::invalid_param("c1", format!("must lie in (0, 1), got {}", self.c1)));
+            return Err(Error::invalid_param(
+                "c1",
+                format!("must lie in (0, 1), got {}", self.c1),
+            ));
         }
         Ok(())
     }
@@ -284,7 +291,9 @@ pub(crate) fn damped_cholesky<F: Float>(h: &Array2<F>, damping: bool) -> Result<
     Err(Error::Linalg {
         op: "newton",
         kind: LinalgErrorKind::NotPositiveDefinite,
-        detail: Some(format!("Hessian + {added}·I is still not positive definite")),
+        detail: Some(format!(
+            "Hessian + {added}·I is still not positive definite"
+        )),
     })
 }
 
@@ -328,7 +337,13 @@ where
     check_value_grad(fx, &g, n)?;
     let mut history = vec![fx];
     if stop.g_tol > 0.0 && norm2(&g) <= F::cast(stop.g_tol) {
-        return Ok(OptimResult::new(x, fx, 0, StopReason::GradientNorm, history));
+        return Ok(OptimResult::new(
+            x,
+            fx,
+            0,
+            StopReason::GradientNorm,
+            history,
+        ));
     }
     let mut x_trial = Array1::zeros(n);
     for it in 1..=stop.max_iter {
@@ -351,7 +366,13 @@ where
             t *= F::cast(0.5);
         }
         let Some(f_new) = accepted else {
-            return Ok(OptimResult::new(x, fx, it - 1, StopReason::LineSearchFailed, history));
+            return Ok(OptimResult::new(
+                x,
+                fx,
+                it - 1,
+                StopReason::LineSearchFailed,
+                history,
+            ));
         };
         let step_norm = t.abs() * norm2(&d);
         std::mem::swap(&mut x, &mut x_trial);
@@ -371,7 +392,13 @@ where
             return Ok(OptimResult::new(x, fx, it, reason, history));
         }
     }
-    Ok(OptimResult::new(x, fx, stop.max_iter, StopReason::MaxIter, history))
+    Ok(OptimResult::new(
+        x,
+        fx,
+        stop.max_iter,
+        StopReason::MaxIter,
+        history,
+    ))
 }
 
 pub(crate) fn check_value_grad<F: Float>(f: F, g: &Array1<F>, n: usize) -> Result<()> {
@@ -430,8 +457,13 @@ mod tests {
         assert_eq!(q.x, 3.0);
         assert!(q.n_iter <= 2);
         // f32.
-        let r32 = newton_1d(|x: f32| x * x - 2.0, |x: f32| 2.0 * x, 1.0, &stop.g_tol(1e-6))
-            .expect("ok");
+        let r32 = newton_1d(
+            |x: f32| x * x - 2.0,
+            |x: f32| 2.0 * x,
+            1.0,
+            &stop.g_tol(1e-6),
+        )
+        .expect("ok");
         assert!((r32.x - 2f32.sqrt()).abs() < 1e-6);
         // Only x_tol (the notes' |x − x0| ≤ ε rule).
         let s = StopCriteria::default().g_tol(0.0).x_tol(1e-12);
@@ -449,7 +481,10 @@ mod tests {
         // g'(0) = 0 at the start.
         assert!(matches!(
             newton_1d(|x: f64| x * x - 2.0, |x: f64| 2.0 * x, 0.0, &stop),
-            Err(Error::Linalg { kind: LinalgErrorKind::Singular, .. })
+            Err(Error::Linalg {
+                kind: LinalgErrorKind::Singular,
+                ..
+            })
         ));
         assert!(matches!(
             newton_1d(|x: f64| x, |_| 1.0, f64::NAN, &stop),
@@ -484,7 +519,10 @@ mod tests {
         let expect = array![2.0 / 9.0, 1.0 / 9.0, 13.0 / 9.0];
         assert!((&r.x - &expect).iter().all(|d| d.abs() < 1e-12), "{}", r.x);
         assert!(r.converged);
-        assert!(r.n_iter <= 2, "one step solves it; the next sees a zero gradient");
+        assert!(
+            r.n_iter <= 2,
+            "one step solves it; the next sees a zero gradient"
+        );
         assert_eq!(r.history.len(), r.n_iter + 1);
     }
 
@@ -493,17 +531,31 @@ mod tests {
         let obj = rosenbrock();
         let r = newton(&obj, &array![-1.2, 1.0], &NewtonOptions::default()).expect("ok");
         assert!(r.converged, "{r:?}");
-        assert!((r.x[0] - 1.0).abs() < 1e-8 && (r.x[1] - 1.0).abs() < 1e-8, "{}", r.x);
+        assert!(
+            (r.x[0] - 1.0).abs() < 1e-8 && (r.x[1] - 1.0).abs() < 1e-8,
+            "{}",
+            r.x
+        );
         assert!(r.n_iter < 40);
         // History is non-increasing with backtracking.
         assert!(r.history.windows(2).all(|w| w[1] <= w[0]));
         // Finite-difference Hessian gives the same answer.
-        let no_h = FnObjective::new(2, |w: &ArrayRef1<f64>| obj.value(w), |w: &ArrayRef1<f64>| {
-            obj.gradient(w)
-        });
-        let r2 = newton(&no_h, &array![-1.2, 1.0], &NewtonOptions::default().fd_hessian(true))
-            .expect("ok");
-        assert!((r2.x[0] - 1.0).abs() < 1e-6 && (r2.x[1] - 1.0).abs() < 1e-6, "{}", r2.x);
+        let no_h = FnObjective::new(
+            2,
+            |w: &ArrayRef1<f64>| obj.value(w),
+            |w: &ArrayRef1<f64>| obj.gradient(w),
+        );
+        let r2 = newton(
+            &no_h,
+            &array![-1.2, 1.0],
+            &NewtonOptions::default().fd_hessian(true),
+        )
+        .expect("ok");
+        assert!(
+            (r2.x[0] - 1.0).abs() < 1e-6 && (r2.x[1] - 1.0).abs() < 1e-6,
+            "{}",
+            r2.x
+        );
     }
 
     #[test]
@@ -517,34 +569,63 @@ mod tests {
         )
         .with_hessian(|w: &ArrayRef1<f64>| array![[3.0 * w[0] * w[0] - 1.0, 0.0], [0.0, 2.0]]);
         let r = newton(&obj, &array![0.1, 1.0], &NewtonOptions::default()).expect("ok");
-        assert!((r.x[0].abs() - 1.0).abs() < 1e-9 && r.x[1].abs() < 1e-9, "{}", r.x);
+        assert!(
+            (r.x[0].abs() - 1.0).abs() < 1e-9 && r.x[1].abs() < 1e-9,
+            "{}",
+            r.x
+        );
         assert!(r.value < obj.value(&array![0.1, 1.0]));
         // Without damping the indefinite Hessian is a typed error.
-        let e = newton(&obj, &array![0.1, 1.0], &NewtonOptions::default().damping(false));
-        assert!(matches!(e, Err(Error::Linalg { kind: LinalgErrorKind::NotPositiveDefinite, .. })));
+        let e = newton(
+            &obj,
+            &array![0.1, 1.0],
+            &NewtonOptions::default().damping(false),
+        );
+        assert!(matches!(
+            e,
+            Err(Error::Linalg {
+                kind: LinalgErrorKind::NotPositiveDefinite,
+                ..
+            })
+        ));
     }
 
     #[test]
     fn errors_are_typed() {
-        let no_h = FnObjective::new(1, |w: &ArrayRef1<f64>| w[0] * w[0], |w: &ArrayRef1<f64>| {
-            array![2.0 * w[0]]
-        });
+        let no_h = FnObjective::new(
+            1,
+            |w: &ArrayRef1<f64>| w[0] * w[0],
+            |w: &ArrayRef1<f64>| array![2.0 * w[0]],
+        );
         let e = newton(&no_h, &array![1.0], &NewtonOptions::default());
-        assert!(matches!(e, Err(Error::InvalidParam { name: "objective", .. })), "{e:?}");
+        assert!(
+            matches!(
+                e,
+                Err(Error::InvalidParam {
+                    name: "objective",
+                    ..
+                })
+            ),
+            "{e:?}"
+        );
         assert!(newton(&no_h, &array![1.0, 2.0], &NewtonOptions::default()).is_err());
         assert!(newton(&no_h, &array![f64::INFINITY], &NewtonOptions::default()).is_err());
         assert!(newton(&no_h, &array![1.0], &NewtonOptions::default().c1(1.5)).is_err());
-        let bad_shape = FnObjective::new(1, |w: &ArrayRef1<f64>| w[0] * w[0], |w: &ArrayRef1<f64>| {
-            array![2.0 * w[0]]
-        })
+        let bad_shape = FnObjective::new(
+            1,
+            |w: &ArrayRef1<f64>| w[0] * w[0],
+            |w: &ArrayRef1<f64>| array![2.0 * w[0]],
+        )
         .with_hessian(|_: &ArrayRef1<f64>| Array2::<f64>::eye(2));
         assert!(matches!(
             newton(&bad_shape, &array![1.0], &NewtonOptions::default()),
             Err(Error::ShapeMismatch { .. })
         ));
-        let nan_start = FnObjective::new(1, |_: &ArrayRef1<f64>| f64::NAN, |_: &ArrayRef1<f64>| {
-            array![1.0]
-        })
+        let nan_start = FnObjective::new(
+            1,
+            |_: &ArrayRef1<f64>| f64::NAN,
+            |_: &ArrayRef1<f64>| array![1.0],
+        )
         .with_hessian(|_: &ArrayRef1<f64>| Array2::<f64>::eye(1));
         assert!(matches!(
             newton(&nan_start, &array![1.0], &NewtonOptions::default()),

@@ -41,7 +41,12 @@ pub struct RestartsResult<F: Float> {
 }
 
 /// Draws start `i` uniformly from the box `[lo, hi]` with `random::stream(seed, i)`.
-pub fn random_start<F: Float>(lo: &ArrayRef1<F>, hi: &ArrayRef1<F>, seed: u64, i: usize) -> Array1<F> {
+pub fn random_start<F: Float>(
+    lo: &ArrayRef1<F>,
+    hi: &ArrayRef1<F>,
+    seed: u64,
+    i: usize,
+) -> Array1<F> {
     let mut rng = random::stream(seed, i as u64);
     Array1::from_shape_fn(lo.len(), |j| random::uniform(&mut rng, lo[j], hi[j]))
 }
@@ -99,7 +104,9 @@ where
                 let better = match &best {
                     None => true,
                     // Strictly lower wins (ties keep the lower index); NaN never wins.
-                    Some((_, b)) => res.value < b.value || (b.value.is_nan() && !res.value.is_nan()),
+                    Some((_, b)) => {
+                        res.value < b.value || (b.value.is_nan() && !res.value.is_nan())
+                    }
                 };
                 if better {
                     best = Some((i, res));
@@ -120,9 +127,8 @@ where
             values,
             n_failed,
         }),
-        None => Err(first_err.unwrap_or_else(|| {
-            Error::invalid_param("n_restarts", "no restart produced a result")
-        })),
+        None => Err(first_err
+            .unwrap_or_else(|| Error::invalid_param("n_restarts", "no restart produced a result"))),
     }
 }
 
@@ -137,7 +143,9 @@ mod tests {
         FnObjective::new(
             2,
             |w: &ArrayRef1<f64>| {
-                (w[0] * w[0] + w[1] - 11.0).powi(2) + (w[0] + w[1] * w[1] - 7.0).powi(2) + 0.1 * w[0]
+                (w[0] * w[0] + w[1] - 11.0).powi(2)
+                    + (w[0] + w[1] * w[1] - 7.0).powi(2)
+                    + 0.1 * w[0]
             },
             |w: &ArrayRef1<f64>| {
                 let a = w[0] * w[0] + w[1] - 11.0;
@@ -154,7 +162,9 @@ mod tests {
         let hi = array![5.0, 5.0];
         let run = |threads| {
             par::with_threads(threads, || {
-                random_restarts(&lo, &hi, 12, 2024, |_, x0| lbfgs(&obj, &x0, &LbfgsOptions::default()))
+                random_restarts(&lo, &hi, 12, 2024, |_, x0| {
+                    lbfgs(&obj, &x0, &LbfgsOptions::default())
+                })
             })
             .expect("pool")
             .expect("some start succeeds")
@@ -170,7 +180,10 @@ mod tests {
         let vals: Vec<f64> = r1.values.iter().map(|v| v.expect("all succeed")).collect();
         let min = vals.iter().cloned().fold(f64::INFINITY, f64::min);
         assert_eq!(r1.best.value, min);
-        assert_eq!(r1.best_index, vals.iter().position(|&v| v == min).expect("present"));
+        assert_eq!(
+            r1.best_index,
+            vals.iter().position(|&v| v == min).expect("present")
+        );
         // Starts lie in the box.
         assert!(r1.starts.iter().all(|&v| (-5.0..5.0).contains(&v)));
         // It beats at least one other local minimum (the four minima differ by the 0.1x tilt).
@@ -209,7 +222,9 @@ mod tests {
 
     #[test]
     fn invalid_inputs() {
-        let ok = |_: usize, x0: Array1<f64>| Ok(OptimResult::new(x0, 0.0, 0, StopReason::Optimal, vec![]));
+        let ok = |_: usize, x0: Array1<f64>| {
+            Ok(OptimResult::new(x0, 0.0, 0, StopReason::Optimal, vec![]))
+        };
         assert!(random_restarts(&array![0.0], &array![1.0], 0, 1, ok).is_err());
         assert!(random_restarts(&array![2.0], &array![1.0], 1, 1, ok).is_err());
         assert!(random_restarts(&array![0.0, 0.0], &array![1.0], 1, 1, ok).is_err());

@@ -1,0 +1,1101 @@
+//! Linear programming: `min cᵀx  s.t.  A_ub x ≤ b_ub,  A_eq x = b_eq,  loⱼ ≤ xⱼ ≤ hiⱼ` by a
+//! dense two-phase simplex method with an anti-cycling pivot rule.
+//!
+//! # The math (catalog O-10; seeds 000 L269-274, L342-373)
+//!
+//! The notes state the LP `min cᵀx + d s.t. Ax ≤ e, Bx = f`, that its optimum lies at a vertex
+//! of the feasible polytope, and that `v* = +∞` when infeasible and `−∞` when unbounded. They
+//! name no algorithm; this module implements the textbook simplex method (implementation choice;
+//! Nocedal & Wright ch. 13, Bertsimas & Tsitsiklis ch. 3):
+//!
+//! 1. **Standard form** `min c̃ᵀz s.t. Ãz = b̃, z ≥ 0`: a variable with a finite lower bound is
+//!    shifted, `x = lo + z` (a finite upper bound adds the row `z + s = hi − lo`); one with only
+//!    an upper bound is mirrored, `x = hi − z`; a free one is split, `x = z⁺ − z⁻`. Inequality
+//!    rows get slacks `s ≥ 0`. Rows are negated so that `b̃ ≥ 0`.
+//! 2. **Starting basis**: each row takes a column that is a positive unit vector in it (a slack,
+//!    or a structural column with a single non-zero, e.g. LAD's residual parts), else an
+//!    artificial variable.
+//! 3. **Phase 1** minimises the sum of the artificials; a positive optimum proves infeasibility.
+//!    Artificials left in the basis at zero are pivoted out, or their row is dropped as
+//!    redundant.
+//! 4. **Phase 2** minimises `c̃ᵀz`. An entering column without a positive entry proves
+//!    unboundedness.
+//!
+//! **Pivot rule.** [`PivotRule::Bland`] (lowest-index entering column with negative reduced
+//! cost, ties in the ratio test broken by the lowest basic index) never cycles. The default
+//! [`PivotRule::Largest`] takes the most negative reduced cost (fewer iterations) and switches to
+//! Bland's rule after 20 consecutive degenerate pivots, until the objective strictly improves;
+//! since the objective never increases and strictly decreases between Bland phases, no basis
+//! repeats, so it terminates too.
+//!
+//! **Duals.** At an optimum the multipliers are recovered from the final basis `B` by solving
+//! `Bᵀy = c_B` and reported in the KKT sign convention of the Lagrangian
+//! `L = cᵀx + μᵀ(A_ub x − b_ub) + λᵀ(A_eq x − b_eq) + ν_loᵀ(lo − x) + ν_hiᵀ(x − hi)`:
+//! stationarity `c + A_ubᵀμ + A_eqᵀλ − ν_lo + ν_hi = 0`, `μ, ν ≥ 0` ([`LpDuals`]). scipy's
+//! `linprog` reports `ineqlin.marginals = −μ`, `eqlin.marginals = −λ`, `lower.marginals = ν_lo`,
+//! `upper.marginals = −ν_hi`. Check them with [`LinearProgram::kkt_residuals`].
+//!
+//! # Complexity
+//!
+//! Each pivot costs `O(m·k)` on the dense `m × (n + slacks + artificials)` tableau, `k` = the
+//! non-zeros of the pivot row (LAD tableaux are sparse). The number of pivots is usually a small
+//! multiple of `m + n` (worst case exponential). Fine for the intended sizes (LAD regression with
+//! `n ≤ ~1000` rows, feasibility checks); large LPs need an interior-point or revised simplex
+//! code.
+//!
+//! # Tolerances
+//!
+//! Pivot elements and reduced costs below `10⁻¹·√ε` (times `max(1, max|c|)` for reduced costs)
+//! count as zero; phase 1 declares infeasibility when the artificial sum exceeds
+//! `√ε·max(1, max|b̃|)`.
+
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
+
+use super::kkt::{KktResiduals, linear_kkt};
+use crate::{Error, Float, Result, linalg};
+
+/// Outcome of a linear program. Infeasible and unbounded problems are answers, not errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum LpStatus {
+    /// An optimal vertex was found.
+    Optimal,
+    /// No point satisfies the constraints (`v* = +∞`).
+    Infeasible,
+    /// The objective is unbounded below on the feasible set (`v* = −∞`).
+    Unbounded,
+    /// The pivot limit was reached.
+    MaxIter,
+}
+
+/// Anti-cycling pivot rule of the simplex method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum PivotRule {
+    /// Bland's rule throughout (provably finite, often slow).
+    Bland,
+    /// Most negative reduced cost (Dantzig), switching to Bland's rule while pivots are
+    /// degenerate (finite as well; the default).
+    Largest,
+}
+
+/// Lagrange multipliers of an optimal LP (KKT sign convention, see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct LpDuals<F: Float> {
+    /// `μ ≥ 0`, one per inequality row.
+    pub ineq: Array1<F>,
+    /// `λ` (free sign), one per equality row.
+    pub eq: Array1<F>,
+    /// `ν_lo ≥ 0`, one per variable (0 where `lo = −∞`).
+    pub lower: Array1<F>,
+    /// `ν_hi ≥ 0`, one per variable (0 where `hi = +∞`).
+    pub upper: Array1<F>,
+}
+
+/// Result of [`linprog`] / [`LinearProgram::solve`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct LpResult<F: Float> {
+    /// What was found.
+    pub status: LpStatus,
+    /// The optimal vertex for [`LpStatus::Optimal`]; otherwise the last basic solution (not
+    /// meaningful for `Infeasible`; a feasible vertex where the unbounded ray starts for
+    /// `Unbounded`).
+    pub x: Array1<F>,
+    /// `cᵀx` (`+∞` for infeasible, `−∞` for unbounded problems, as in the notes).
+    pub objective: F,
+    /// Simplex pivots performed (both phases).
+    pub n_iter: usize,
+    /// Multipliers at an optimum (`None` otherwise).
+    pub duals: Option<LpDuals<F>>,
+}
+
+/// A linear program, built step by step:
+///
+/// ```
+/// use ndlearn_core::ndarray::array;
+/// use ndlearn_core::optim::{LinearProgram, LpStatus};
+/// // max x + y s.t. x + 2y ≤ 4, 3x + y ≤ 6, x, y ≥ 0  ⇒  min −x − y; optimum (1.6, 1.2).
+/// let r = LinearProgram::new(&array![-1.0, -1.0])
+///     .inequalities(&array![[1.0, 2.0], [3.0, 1.0]], &array![4.0, 6.0])
+///     .solve()?;
+/// assert_eq!(r.status, LpStatus::Optimal);
+/// assert!((r.x[0] - 1.6).abs() < 1e-12 && (r.x[1] - 1.2).abs() < 1e-12);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct LinearProgram<F: Float> {
+    c: Array1<F>,
+    a_ub: Array2<F>,
+    b_ub: Array1<F>,
+    a_eq: Array2<F>,
+    b_eq: Array1<F>,
+    bounds: Vec<(F, F)>,
+    max_iter: usize,
+    rule: PivotRule,
+}
+
+impl<F: Float> LinearProgram<F> {
+    /// `min cᵀx` with default bounds `0 ≤ x < ∞` (as scipy) and no constraints.
+    pub fn new(c: &ArrayRef1<F>) -> Self {
+        let n = c.len();
+        Self {
+            c: c.to_owned(),
+            a_ub: Array2::zeros((0, n)),
+            b_ub: Array1::zeros(0),
+            a_eq: Array2::zeros((0, n)),
+            b_eq: Array1::zeros(0),
+            bounds: Vec::new(),
+            max_iter: 50_000,
+            rule: PivotRule::Largest,
+        }
+    }
+    /// Sets the inequality constraints `A_ub x ≤ b_ub`.
+    pub fn inequalities(mut self, a: &ArrayRef2<F>, b: &ArrayRef1<F>) -> Self {
+        self.a_ub = a.to_owned();
+        self.b_ub = b.to_owned();
+        self
+    }
+    /// Sets the equality constraints `A_eq x = b_eq`.
+    pub fn equalities(mut self, a: &ArrayRef2<F>, b: &ArrayRef1<F>) -> Self {
+        self.a_eq = a.to_owned();
+        self.b_eq = b.to_owned();
+        self
+    }
+    /// Sets the bounds: empty = `(0, +∞)` for every variable, one pair = the same for all,
+    /// else one `(lo, hi)` per variable; `lo = −∞` and `hi = +∞` are allowed.
+    pub fn bounds(mut self, bounds: Vec<(F, F)>) -> Self {
+        self.bounds = bounds;
+        self
+    }
+    /// Sets the pivot limit (default 50 000).
+    pub fn max_iter(mut self, v: usize) -> Self {
+        self.max_iter = v;
+        self
+    }
+    /// Sets the pivot rule (default [`PivotRule::Largest`]).
+    pub fn pivot_rule(mut self, v: PivotRule) -> Self {
+        self.rule = v;
+        self
+    }
+
+    /// Solves the program.
+    ///
+    /// Errors: empty or non-finite `c`; constraint matrices without `n` columns or with a
+    /// right-hand side of the wrong length; non-finite matrix entries; NaN bounds,
+    /// `lo = +∞` or `hi = −∞`; a bounds list that is not of length 0, 1 or `n`;
+    /// `max_iter = 0`. (`lo > hi` is reported as [`LpStatus::Infeasible`].)
+    pub fn solve(&self) -> Result<LpResult<F>> {
+        let bounds = self.validate()?;
+        let n = self.c.len();
+        if bounds.iter().any(|&(lo, hi)| lo > hi) {
+            return Ok(LpResult {
+                status: LpStatus::Infeasible,
+                x: Array1::zeros(n),
+                objective: F::infinity(),
+                n_iter: 0,
+                duals: None,
+            });
+        }
+        let sf = StandardForm::build(self, &bounds);
+        sf.solve(self)
+    }
+
+    /// KKT residuals ([`KktResiduals`]) of an optimal result of this program, from its
+    /// multipliers ([`LpResult::duals`]).
+    ///
+    /// Errors: `res` without multipliers (not optimal) or with `x` of the wrong length; the
+    /// program's own validation errors.
+    pub fn kkt_residuals(&self, res: &LpResult<F>) -> Result<KktResiduals<F>> {
+        let bounds = self.validate()?;
+        let d = res.duals.as_ref().ok_or_else(|| {
+            Error::invalid_param("res", "no multipliers: the LP was not solved to optimality")
+        })?;
+        if res.x.len() != self.c.len() {
+            return Err(Error::ShapeMismatch {
+                context: "LinearProgram::kkt_residuals: x",
+                expected: self.c.len().to_string(),
+                found: res.x.len().to_string(),
+            });
+        }
+        let lo: Vec<F> = bounds.iter().map(|b| b.0).collect();
+        let hi: Vec<F> = bounds.iter().map(|b| b.1).collect();
+        linear_kkt(
+            &self.c,
+            &res.x,
+            (&self.a_ub, &self.b_ub, &d.ineq),
+            (&self.a_eq, &self.b_eq, &d.eq),
+            &lo,
+            &hi,
+            &d.lower,
+            &d.upper,
+        )
+    }
+
+    fn validate(&self) -> Result<Vec<(F, F)>> {
+        let n = self.c.len();
+        if n == 0 {
+            return Err(Error::TooFewSamples {
+                context: "linprog: number of variables (length of c)",
+                needed: 1,
+                found: 0,
+            });
+        }
+        crate::validate::check_finite_1d(&self.c, "c")?;
+        for (a, b, name) in [
+            (&self.a_ub, &self.b_ub, "A_ub"),
+            (&self.a_eq, &self.b_eq, "A_eq"),
+        ] {
+            if a.ncols() != n || a.nrows() != b.len() {
+                return Err(Error::ShapeMismatch {
+                    context: "linprog: constraint matrix / right-hand side",
+                    expected: format!("{name} with {n} columns and as many rows as b"),
+                    found: format!("{}x{} with b of length {}", a.nrows(), a.ncols(), b.len()),
+                });
+            }
+            crate::validate::check_finite_2d(a, name)?;
+            crate::validate::check_finite_1d(b, if name == "A_ub" { "b_ub" } else { "b_eq" })?;
+        }
+        crate::validate::check_at_least("max_iter", self.max_iter, 1)?;
+        let bounds = match self.bounds.len() {
+            0 => vec![(F::zero(), F::infinity()); n],
+            1 => vec![self.bounds[0]; n],
+            k if k == n => self.bounds.clone(),
+            k => {
+                return Err(Error::ShapeMismatch {
+                    context: "linprog: bounds",
+                    expected: format!("0, 1 or {n} (lo, hi) pairs"),
+                    found: k.to_string(),
+                });
+            }
+        };
+        for (j, &(lo, hi)) in bounds.iter().enumerate() {
+            if lo.is_nan() || hi.is_nan() || lo == F::infinity() || hi == F::neg_infinity() {
+                return Err(Error::invalid_param(
+                    "bounds",
+                    format!(
+                        "variable {j}: bounds ({lo}, {hi}) must be numbers with lo < +inf, hi > -inf"
+                    ),
+                ));
+            }
+        }
+        Ok(bounds)
+    }
+}
+
+/// Solves `min cᵀx s.t. A_ub x ≤ b_ub, A_eq x = b_eq, bounds` (scipy's argument order). Pass
+/// `0 × n` matrices and empty vectors for absent constraints and `&[]` for the default bounds
+/// `0 ≤ x < ∞`; see [`LinearProgram`] for the rest.
+pub fn linprog<F: Float>(
+    c: &ArrayRef1<F>,
+    a_ub: &ArrayRef2<F>,
+    b_ub: &ArrayRef1<F>,
+    a_eq: &ArrayRef2<F>,
+    b_eq: &ArrayRef1<F>,
+    bounds: &[(F, F)],
+) -> Result<LpResult<F>> {
+    LinearProgram::new(c)
+        .inequalities(a_ub, b_ub)
+        .equalities(a_eq, b_eq)
+        .bounds(bounds.to_vec())
+        .solve()
+}
+
+/// How an original variable maps to standard-form columns.
+#[derive(Debug, Clone, Copy)]
+enum VarMap<F> {
+    /// `x = lo + z[col]`.
+    Shift { col: usize, lo: F },
+    /// `x = hi − z[col]`.
+    Mirror { col: usize, hi: F },
+    /// `x = z[pos] − z[neg]`.
+    Split { pos: usize, neg: usize },
+}
+
+#[derive(Debug, Clone, Copy)]
+enum RowKind {
+    Ub(usize),
+    Eq(usize),
+    Bound(usize),
+}
+
+/// The standard form `min c̃ᵀz s.t. Ãz = b̃, z ≥ 0` (before row normalisation).
+struct StandardForm<F: Float> {
+    a: Array2<F>,
+    b: Array1<F>,
+    c: Array1<F>,
+    vars: Vec<VarMap<F>>,
+    rows: Vec<RowKind>,
+}
+
+impl<F: Float> StandardForm<F> {
+    fn build(lp: &LinearProgram<F>, bounds: &[(F, F)]) -> Self {
+        let n = lp.c.len();
+        let mut vars = Vec::with_capacity(n);
+        let mut n_struct = 0;
+        let mut bound_rows = Vec::new();
+        for (j, &(lo, hi)) in bounds.iter().enumerate() {
+            if lo.is_finite() {
+                vars.push(VarMap::Shift { col: n_struct, lo });
+                if hi.is_finite() {
+                    bound_rows.push((j, n_struct, hi - lo));
+                }
+                n_struct += 1;
+            } else if hi.is_finite() {
+                vars.push(VarMap::Mirror { col: n_struct, hi });
+                n_struct += 1;
+            } else {
+                vars.push(VarMap::Split {
+                    pos: n_struct,
+                    neg: n_struct + 1,
+                });
+                n_struct += 2;
+            }
+        }
+        let (m_ub, m_eq) = (lp.a_ub.nrows(), lp.a_eq.nrows());
+        let m = m_ub + m_eq + bound_rows.len();
+        let n_slack = m_ub + bound_rows.len();
+        let mut a = Array2::zeros((m, n_struct + n_slack));
+        let mut b = Array1::zeros(m);
+        let mut rows = Vec::with_capacity(m);
+        let mut put = |r: usize, coefs: ndarray::ArrayView1<'_, F>, rhs: F, a: &mut Array2<F>| {
+            let mut rhs = rhs;
+            for (j, &v) in coefs.iter().enumerate() {
+                if v == F::zero() {
+                    continue;
+                }
+                match vars[j] {
+                    VarMap::Shift { col, lo } => {
+                        a[[r, col]] += v;
+                        rhs -= v * lo;
+                    }
+                    VarMap::Mirror { col, hi } => {
+                        a[[r, col]] -= v;
+                        rhs -= v * hi;
+                    }
+                    VarMap::Split { pos, neg } => {
+                        a[[r, pos]] += v;
+                        a[[r, neg]] -= v;
+                    }
+                }
+            }
+            b[r] = rhs;
+        };
+        for k in 0..m_ub {
+            put(k, lp.a_ub.row(k), lp.b_ub[k], &mut a);
+            a[[k, n_struct + k]] = F::one();
+            rows.push(RowKind::Ub(k));
+        }
+        for k in 0..m_eq {
+            put(m_ub + k, lp.a_eq.row(k), lp.b_eq[k], &mut a);
+            rows.push(RowKind::Eq(k));
+        }
+        for (t, &(j, col, width)) in bound_rows.iter().enumerate() {
+            let r = m_ub + m_eq + t;
+            a[[r, col]] = F::one();
+            a[[r, n_struct + m_ub + t]] = F::one();
+            b[r] = width;
+            rows.push(RowKind::Bound(j));
+        }
+        let mut c = Array1::zeros(n_struct + n_slack);
+        for (j, v) in vars.iter().enumerate() {
+            match *v {
+                VarMap::Shift { col, .. } => c[col] = lp.c[j],
+                VarMap::Mirror { col, .. } => c[col] = -lp.c[j],
+                VarMap::Split { pos, neg } => {
+                    c[pos] = lp.c[j];
+                    c[neg] = -lp.c[j];
+                }
+            }
+        }
+        Self {
+            a,
+            b,
+            c,
+            vars,
+            rows,
+        }
+    }
+
+    fn solve(&self, lp: &LinearProgram<F>) -> Result<LpResult<F>> {
+        let (m, nz) = self.a.dim();
+        let eps_sqrt = F::epsilon().sqrt();
+        let piv_tol = F::cast(0.1) * eps_sqrt;
+        let c_scale = self.c.iter().fold(F::one(), |s, v| s.max(v.abs()));
+        let opt_tol = piv_tol * c_scale;
+
+        // Row multipliers D (normalised row = D · built row) and the starting basis.
+        let mut a0 = self.a.clone();
+        let mut b0 = self.b.clone();
+        let mut dmul = Array1::from_elem(m, F::one());
+        for r in 0..m {
+            if b0[r] < F::zero() {
+                a0.row_mut(r).mapv_inplace(|v| -v);
+                b0[r] = -b0[r];
+                dmul[r] = -F::one();
+            }
+        }
+        let nnz_col: Vec<usize> = (0..nz)
+            .map(|j| a0.column(j).iter().filter(|&&v| v != F::zero()).count())
+            .collect();
+        let mut basis: Vec<Option<usize>> = vec![None; m];
+        let mut used = vec![false; nz];
+        for r in 0..m {
+            let row_max = a0.row(r).iter().fold(F::zero(), |s, v| s.max(v.abs()));
+            let cand = (0..nz)
+                .find(|&j| !used[j] && nnz_col[j] == 1 && a0[[r, j]] > F::cast(1e-6) * row_max);
+            if let Some(j) = cand {
+                let s = F::one() / a0[[r, j]];
+                a0.row_mut(r).mapv_inplace(|v| v * s);
+                a0[[r, j]] = F::one();
+                b0[r] *= s;
+                dmul[r] *= s;
+                basis[r] = Some(j);
+                used[j] = true;
+            } else if row_max > F::zero() {
+                // Normalise rows that get an artificial to max |coefficient| = 1.
+                let s = F::one() / row_max;
+                a0.row_mut(r).mapv_inplace(|v| v * s);
+                b0[r] *= s;
+                dmul[r] *= s;
+            }
+        }
+        let art_rows: Vec<usize> = (0..m).filter(|&r| basis[r].is_none()).collect();
+        let n_art = art_rows.len();
+        let b_scale = b0.iter().fold(F::one(), |s, v| s.max(v.abs()));
+        let feas_tol = eps_sqrt * b_scale;
+
+        // Phase-1 tableau: [a0 | artificials | b0], objective row last.
+        let width = nz + n_art + 1;
+        let mut t = Tableau::new(m, width);
+        for r in 0..m {
+            for j in 0..nz {
+                t.set(r, j, a0[[r, j]]);
+            }
+            t.set(r, width - 1, b0[r]);
+        }
+        let mut bas: Vec<usize> = vec![0; m];
+        for r in 0..m {
+            if let Some(j) = basis[r] {
+                bas[r] = j;
+            }
+        }
+        for (k, &r) in art_rows.iter().enumerate() {
+            t.set(r, nz + k, F::one());
+            bas[r] = nz + k;
+        }
+        let mut n_iter = 0;
+        let mut removed = vec![false; m];
+        if n_art > 0 {
+            // Reduced costs of phase 1: d = −Σ_{artificial rows} row.
+            for &r in &art_rows {
+                for j in 0..nz {
+                    let v = t.get(m, j) - t.get(r, j);
+                    t.set(m, j, v);
+                }
+                let v = t.get(m, width - 1) - t.get(r, width - 1);
+                t.set(m, width - 1, v);
+            }
+            let out = t.run(
+                &mut bas,
+                nz,
+                lp.rule,
+                lp.max_iter,
+                piv_tol,
+                piv_tol,
+                &mut n_iter,
+            );
+            let infeas = -t.get(m, width - 1);
+            if out == Run::MaxIter {
+                return Ok(self.result(lp, LpStatus::MaxIter, &t, &bas, &removed, n_iter));
+            }
+            if infeas > feas_tol {
+                return Ok(self.result(lp, LpStatus::Infeasible, &t, &bas, &removed, n_iter));
+            }
+            // Drive remaining artificials out of the basis, or drop their (redundant) rows.
+            for r in 0..m {
+                if bas[r] < nz {
+                    continue;
+                }
+                let best = (0..nz)
+                    .map(|j| (j, t.get(r, j).abs()))
+                    .filter(|&(_, v)| v > piv_tol)
+                    .fold(None, |acc: Option<(usize, F)>, (j, v)| match acc {
+                        Some((_, bv)) if bv >= v => acc,
+                        _ => Some((j, v)),
+                    });
+                match best {
+                    Some((j, _)) => {
+                        t.pivot(r, j);
+                        bas[r] = j;
+                    }
+                    None => removed[r] = true,
+                }
+            }
+        }
+        // Phase 2 on the kept rows, without artificial columns.
+        let kept: Vec<usize> = (0..m).filter(|&r| !removed[r]).collect();
+        let m2 = kept.len();
+        let width2 = nz + 1;
+        let mut t2 = Tableau::new(m2, width2);
+        let mut bas2 = Vec::with_capacity(m2);
+        for (i, &r) in kept.iter().enumerate() {
+            for j in 0..nz {
+                t2.set(i, j, t.get(r, j));
+            }
+            t2.set(i, nz, t.get(r, width - 1));
+            bas2.push(bas[r]);
+        }
+        drop(t);
+        for j in 0..nz {
+            t2.set(m2, j, self.c[j]);
+        }
+        for (i, &bj) in bas2.iter().enumerate() {
+            let cb = self.c[bj];
+            if cb != F::zero() {
+                for j in 0..width2 {
+                    let v = t2.get(m2, j) - cb * t2.get(i, j);
+                    t2.set(m2, j, v);
+                }
+            }
+        }
+        let remaining = lp.max_iter.saturating_sub(n_iter).max(1);
+        let out = t2.run(
+            &mut bas2,
+            nz,
+            lp.rule,
+            remaining,
+            piv_tol,
+            opt_tol,
+            &mut n_iter,
+        );
+        let status = match out {
+            Run::Optimal => LpStatus::Optimal,
+            Run::Unbounded => LpStatus::Unbounded,
+            Run::MaxIter => LpStatus::MaxIter,
+        };
+        let removed2 = vec![false; m2];
+        let mut res = self.result(lp, status, &t2, &bas2, &removed2, n_iter);
+        if status == LpStatus::Optimal {
+            res.duals = self.duals(&a0, &dmul, &kept, &bas2).ok();
+        }
+        Ok(res)
+    }
+
+    /// Maps the basic solution of a tableau back to `x`.
+    fn result(
+        &self,
+        lp: &LinearProgram<F>,
+        status: LpStatus,
+        t: &Tableau<F>,
+        bas: &[usize],
+        removed: &[bool],
+        n_iter: usize,
+    ) -> LpResult<F> {
+        let nz = self.c.len();
+        let mut z = Array1::<F>::zeros(nz);
+        let rhs_col = t.width - 1;
+        for (r, &j) in bas.iter().enumerate() {
+            if j < nz && !removed[r] {
+                z[j] = t.get(r, rhs_col).max(F::zero());
+            }
+        }
+        let x = Array1::from_shape_fn(self.vars.len(), |j| match self.vars[j] {
+            VarMap::Shift { col, lo } => lo + z[col],
+            VarMap::Mirror { col, hi } => hi - z[col],
+            VarMap::Split { pos, neg } => z[pos] - z[neg],
+        });
+        let objective = match status {
+            LpStatus::Infeasible => F::infinity(),
+            LpStatus::Unbounded => F::neg_infinity(),
+            _ => lp.c.dot(&x),
+        };
+        LpResult {
+            status,
+            x,
+            objective,
+            n_iter,
+            duals: None,
+        }
+    }
+
+    /// Solves `Bᵀy = c_B` on the normalised rows and maps `y` to the KKT multipliers.
+    fn duals(
+        &self,
+        a0: &Array2<F>,
+        dmul: &Array1<F>,
+        kept: &[usize],
+        bas: &[usize],
+    ) -> Result<LpDuals<F>> {
+        let m2 = kept.len();
+        let mut y_built = Array1::<F>::zeros(self.a.nrows());
+        if m2 > 0 {
+            let bt = Array2::from_shape_fn((m2, m2), |(i, k)| a0[[kept[k], bas[i]]]);
+            let cb = Array1::from_shape_fn(m2, |i| self.c[bas[i]]);
+            let y = linalg::solve(&bt, &cb)?;
+            for (k, &r) in kept.iter().enumerate() {
+                y_built[r] = dmul[r] * y[k];
+            }
+        }
+        // Reduced costs of the built (unnormalised) standard form.
+        let d = &self.c - &self.a.t().dot(&y_built);
+        let n = self.vars.len();
+        let mut lower = Array1::zeros(n);
+        let mut upper = Array1::zeros(n);
+        let n_ub = self
+            .rows
+            .iter()
+            .filter(|r| matches!(r, RowKind::Ub(_)))
+            .count();
+        let n_eq = self
+            .rows
+            .iter()
+            .filter(|r| matches!(r, RowKind::Eq(_)))
+            .count();
+        let mut ineq = Array1::zeros(n_ub);
+        let mut eq = Array1::zeros(n_eq);
+        for (r, kind) in self.rows.iter().enumerate() {
+            match *kind {
+                RowKind::Ub(k) => ineq[k] = -y_built[r],
+                RowKind::Eq(k) => eq[k] = -y_built[r],
+                RowKind::Bound(j) => upper[j] = -y_built[r],
+            }
+        }
+        for (j, v) in self.vars.iter().enumerate() {
+            match *v {
+                VarMap::Shift { col, .. } => lower[j] = d[col],
+                VarMap::Mirror { col, .. } => upper[j] = d[col],
+                VarMap::Split { .. } => {}
+            }
+        }
+        Ok(LpDuals {
+            ineq,
+            eq,
+            lower,
+            upper,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Run {
+    Optimal,
+    Unbounded,
+    MaxIter,
+}
+
+/// A dense simplex tableau: `m` constraint rows and the reduced-cost row `m`, each `width`
+/// wide (last column = right-hand side; the objective row holds `−z` there).
+struct Tableau<F: Float> {
+    data: Vec<F>,
+    m: usize,
+    width: usize,
+    pivot_row: Vec<F>,
+    nz_idx: Vec<usize>,
+}
+
+impl<F: Float> Tableau<F> {
+    fn new(m: usize, width: usize) -> Self {
+        Self {
+            data: vec![F::zero(); (m + 1) * width],
+            m,
+            width,
+            pivot_row: vec![F::zero(); width],
+            nz_idx: Vec::with_capacity(width),
+        }
+    }
+
+    #[inline]
+    fn get(&self, r: usize, c: usize) -> F {
+        self.data[r * self.width + c]
+    }
+
+    #[inline]
+    fn set(&mut self, r: usize, c: usize, v: F) {
+        self.data[r * self.width + c] = v;
+    }
+
+    /// Gauss–Jordan pivot on `(r, q)`, touching only the non-zeros of the pivot row.
+    fn pivot(&mut self, r: usize, q: usize) {
+        let w = self.width;
+        let inv = F::one() / self.get(r, q);
+        self.nz_idx.clear();
+        for k in 0..w {
+            let v = self.data[r * w + k] * inv;
+            self.data[r * w + k] = v;
+            self.pivot_row[k] = v;
+            if v != F::zero() {
+                self.nz_idx.push(k);
+            }
+        }
+        self.data[r * w + q] = F::one();
+        self.pivot_row[q] = F::one();
+        for i in 0..=self.m {
+            if i == r {
+                continue;
+            }
+            let f = self.data[i * w + q];
+            if f == F::zero() {
+                continue;
+            }
+            let row = &mut self.data[i * w..(i + 1) * w];
+            for &k in &self.nz_idx {
+                row[k] -= f * self.pivot_row[k];
+            }
+            row[q] = F::zero();
+        }
+    }
+
+    /// Simplex iterations on columns `0..n_cols` (the others never enter).
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        bas: &mut [usize],
+        n_cols: usize,
+        rule: PivotRule,
+        max_iter: usize,
+        piv_tol: F,
+        opt_tol: F,
+        n_iter: &mut usize,
+    ) -> Run {
+        let m = self.m;
+        let rhs = self.width - 1;
+        let mut degenerate_streak = 0usize;
+        let mut local = 0usize;
+        loop {
+            let bland = rule == PivotRule::Bland || degenerate_streak >= 20;
+            // Entering column.
+            let mut q = None;
+            let mut best = -opt_tol;
+            for j in 0..n_cols {
+                let d = self.get(m, j);
+                if d < best {
+                    q = Some(j);
+                    if bland {
+                        break;
+                    }
+                    best = d;
+                }
+            }
+            let Some(q) = q else { return Run::Optimal };
+            if local >= max_iter {
+                return Run::MaxIter;
+            }
+            // Ratio test.
+            let mut theta = F::infinity();
+            for i in 0..m {
+                let a = self.get(i, q);
+                if a > piv_tol {
+                    theta = theta.min(self.get(i, rhs).max(F::zero()) / a);
+                }
+            }
+            if theta == F::infinity() {
+                return Run::Unbounded;
+            }
+            let slack = theta * F::cast(1e-12) + F::min_positive_value();
+            let mut leave: Option<usize> = None;
+            for i in 0..m {
+                let a = self.get(i, q);
+                if a <= piv_tol || self.get(i, rhs).max(F::zero()) / a > theta + slack {
+                    continue;
+                }
+                leave = match leave {
+                    None => Some(i),
+                    Some(l) if bland && bas[i] < bas[l] => Some(i),
+                    Some(l) if !bland && a > self.get(l, q) => Some(i),
+                    keep => keep,
+                };
+            }
+            let Some(r) = leave else {
+                return Run::Unbounded;
+            };
+            self.pivot(r, q);
+            bas[r] = q;
+            *n_iter += 1;
+            local += 1;
+            if theta <= piv_tol {
+                degenerate_streak += 1;
+            } else {
+                degenerate_streak = 0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    fn empty(n: usize) -> (Array2<f64>, Array1<f64>) {
+        (Array2::zeros((0, n)), Array1::zeros(0))
+    }
+
+    #[test]
+    fn textbook_maximisation() {
+        // max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18 (Hillier–Lieberman): optimum (2, 6), 36.
+        let a = array![[1.0, 0.0], [0.0, 2.0], [3.0, 2.0]];
+        let b = array![4.0, 12.0, 18.0];
+        for rule in [PivotRule::Bland, PivotRule::Largest] {
+            let r = LinearProgram::new(&array![-3.0f64, -5.0])
+                .inequalities(&a, &b)
+                .pivot_rule(rule)
+                .solve()
+                .expect("valid");
+            assert_eq!(r.status, LpStatus::Optimal);
+            assert!(
+                (r.x[0] - 2.0).abs() < 1e-12 && (r.x[1] - 6.0).abs() < 1e-12,
+                "{}",
+                r.x
+            );
+            assert!((r.objective + 36.0).abs() < 1e-12);
+            // Duals (by hand): y = (0, 1.5, 1) for the rows of max; here μ = (0, 1.5, 1).
+            let d = r.duals.expect("optimal");
+            assert!(
+                (&d.ineq - &array![0.0, 1.5, 1.0])
+                    .iter()
+                    .all(|v| v.abs() < 1e-12),
+                "{}",
+                d.ineq
+            );
+        }
+    }
+
+    #[test]
+    fn equalities_free_variables_and_bounds() {
+        // min x + 2y − z s.t. x + y + z = 4, x − y ≥ −1 (as −x + y ≤ 1), −2 ≤ x ≤ 3, y free,
+        // z ≤ 2 (lo = −∞). z wants to be large: z = 2; then x + y = 2, minimise x + 2y with
+        // y ≤ x + 1: y as small as possible → x = 3, y = −1: objective 3 − 2 − 2 = −1.
+        let (a_ub, b_ub) = (array![[-1.0, 1.0, 0.0]], array![1.0]);
+        let (a_eq, b_eq) = (array![[1.0, 1.0, 1.0]], array![4.0]);
+        let bounds = [
+            (-2.0, 3.0),
+            (f64::NEG_INFINITY, f64::INFINITY),
+            (f64::NEG_INFINITY, 2.0),
+        ];
+        let r = linprog(&array![1.0, 2.0, -1.0], &a_ub, &b_ub, &a_eq, &b_eq, &bounds).expect("ok");
+        assert_eq!(r.status, LpStatus::Optimal);
+        assert!(
+            (&r.x - &array![3.0, -1.0, 2.0])
+                .iter()
+                .all(|v| v.abs() < 1e-12),
+            "{}",
+            r.x
+        );
+        assert!((r.objective + 1.0).abs() < 1e-12);
+        let d = r.duals.expect("optimal");
+        // Stationarity: c + A_ubᵀμ + A_eqᵀλ − ν_lo + ν_hi = 0.
+        let st = array![1.0, 2.0, -1.0] + a_ub.t().dot(&d.ineq) + a_eq.t().dot(&d.eq) - &d.lower
+            + &d.upper;
+        assert!(st.iter().all(|v| v.abs() < 1e-12), "{st}");
+        assert!(
+            d.ineq
+                .iter()
+                .chain(d.lower.iter())
+                .chain(d.upper.iter())
+                .all(|&v| v >= -1e-12)
+        );
+    }
+
+    #[test]
+    fn infeasible_unbounded_and_empty_bounds() {
+        // x + y ≤ 1 and x + y ≥ 3 (as −x − y ≤ −3), x, y ≥ 0.
+        let a = array![[1.0, 1.0], [-1.0, -1.0]];
+        let r = LinearProgram::new(&array![1.0, 1.0])
+            .inequalities(&a, &array![1.0, -3.0])
+            .solve()
+            .expect("ok");
+        assert_eq!(r.status, LpStatus::Infeasible);
+        assert_eq!(r.objective, f64::INFINITY);
+        assert!(r.duals.is_none());
+        // min −x s.t. x − y ≤ 1, x, y ≥ 0: unbounded along (1, 1).
+        let r = LinearProgram::new(&array![-1.0, 0.0])
+            .inequalities(&array![[1.0, -1.0]], &array![1.0])
+            .solve()
+            .expect("ok");
+        assert_eq!(r.status, LpStatus::Unbounded);
+        assert_eq!(r.objective, f64::NEG_INFINITY);
+        // lo > hi: infeasible without pivoting.
+        let r = LinearProgram::new(&array![1.0])
+            .bounds(vec![(2.0, 1.0)])
+            .solve()
+            .expect("ok");
+        assert_eq!((r.status, r.n_iter), (LpStatus::Infeasible, 0));
+        // Inconsistent equalities 0·x = 1.
+        let r = LinearProgram::new(&array![1.0])
+            .equalities(&array![[0.0]], &array![1.0])
+            .solve()
+            .expect("ok");
+        assert_eq!(r.status, LpStatus::Infeasible);
+    }
+
+    #[test]
+    fn redundant_equalities_and_degenerate_vertex() {
+        // x + y = 2 twice (redundant), min x − y, 0 ≤ x, y ≤ 5: optimum (0, 2), −2.
+        let (a_ub, b_ub) = empty(2);
+        let r = linprog(
+            &array![1.0, -1.0],
+            &a_ub,
+            &b_ub,
+            &array![[1.0, 1.0], [2.0, 2.0]],
+            &array![2.0, 4.0],
+            &[(0.0, 5.0)],
+        )
+        .expect("ok");
+        assert_eq!(r.status, LpStatus::Optimal);
+        assert!(
+            (r.x[0]).abs() < 1e-12 && (r.x[1] - 2.0).abs() < 1e-12,
+            "{}",
+            r.x
+        );
+        // Degenerate: many constraints through the optimum (0, 0) of min x + y.
+        let a = array![
+            [-1.0, 0.0],
+            [0.0, -1.0],
+            [-1.0, -1.0],
+            [-1.0, -2.0],
+            [-2.0, -1.0]
+        ];
+        let r = LinearProgram::new(&array![1.0, 1.0])
+            .inequalities(&a, &Array1::zeros(5))
+            .bounds(vec![(f64::NEG_INFINITY, f64::INFINITY)])
+            .solve()
+            .expect("ok");
+        assert_eq!(r.status, LpStatus::Optimal);
+        assert!(r.x.iter().all(|v| v.abs() < 1e-12), "{}", r.x);
+    }
+
+    #[test]
+    fn beale_cycling_example_terminates() {
+        // Beale's (1955) example, which cycles under the largest-coefficient rule without
+        // anti-cycling: min −3/4 x4 + 20 x5 − 1/2 x6 + 6 x7 with three rows. By hand, at
+        // x4 = 1, x6 = 1 (x5 = x7 = 0) the rows are −3/4 ≤ 0, 0 ≤ 0, 1 ≤ 1 and the objective
+        // is −3/4 − 1/2 = −5/4, the known optimum.
+        let c = array![-0.75f64, 20.0, -0.5, 6.0];
+        let a = array![
+            [0.25, -8.0, -1.0, 9.0],
+            [0.5, -12.0, -0.5, 3.0],
+            [0.0, 0.0, 1.0, 0.0]
+        ];
+        let b = array![0.0, 0.0, 1.0];
+        for rule in [PivotRule::Bland, PivotRule::Largest] {
+            let r = LinearProgram::new(&c)
+                .inequalities(&a, &b)
+                .pivot_rule(rule)
+                .solve()
+                .expect("ok");
+            assert_eq!(r.status, LpStatus::Optimal);
+            assert!(
+                (r.objective + 1.25).abs() < 1e-12,
+                "{rule:?}: {}",
+                r.objective
+            );
+        }
+    }
+
+    #[test]
+    fn max_iter_and_errors() {
+        let r = LinearProgram::new(&array![-3.0, -5.0])
+            .inequalities(
+                &array![[1.0, 0.0], [0.0, 2.0], [3.0, 2.0]],
+                &array![4.0, 12.0, 18.0],
+            )
+            .max_iter(1)
+            .solve()
+            .expect("ok");
+        assert_eq!(r.status, LpStatus::MaxIter);
+        let c = array![1.0, 1.0];
+        assert!(
+            LinearProgram::new(&Array1::<f64>::zeros(0))
+                .solve()
+                .is_err()
+        );
+        assert!(LinearProgram::new(&array![f64::NAN]).solve().is_err());
+        assert!(
+            LinearProgram::new(&c)
+                .inequalities(&array![[1.0]], &array![1.0])
+                .solve()
+                .is_err()
+        );
+        assert!(
+            LinearProgram::new(&c)
+                .equalities(&array![[1.0, 1.0]], &array![1.0, 2.0])
+                .solve()
+                .is_err()
+        );
+        assert!(
+            LinearProgram::new(&c)
+                .inequalities(&array![[1.0, f64::INFINITY]], &array![1.0])
+                .solve()
+                .is_err()
+        );
+        assert!(
+            LinearProgram::new(&c)
+                .bounds(vec![(0.0, 1.0); 3])
+                .solve()
+                .is_err()
+        );
+        assert!(
+            LinearProgram::new(&c)
+                .bounds(vec![(f64::NAN, 1.0)])
+                .solve()
+                .is_err()
+        );
+        assert!(
+            LinearProgram::new(&c)
+                .bounds(vec![(f64::INFINITY, f64::INFINITY)])
+                .solve()
+                .is_err()
+        );
+        assert!(LinearProgram::new(&c).max_iter(0).solve().is_err());
+    }
+
+    #[test]
+    fn lad_regression_and_f32() {
+        // Least absolute deviations through 5 points with one outlier: min Σ|yᵢ − a − b xᵢ|
+        // as an LP over (a, b free; u⁺, u⁻ ≥ 0). The LAD line passes through two data points;
+        // (0,1), (1,3), (2,5), (3,7) are collinear (y = 1 + 2x), so it is that line.
+        let xs = [0.0, 1.0, 2.0, 3.0, 4.0];
+        let ys = [1.0, 3.0, 5.0, 7.0, 30.0];
+        let n = xs.len();
+        let mut a_eq = Array2::zeros((n, 2 + 2 * n));
+        let mut c = Array1::zeros(2 + 2 * n);
+        for i in 0..n {
+            a_eq[[i, 0]] = 1.0;
+            a_eq[[i, 1]] = xs[i];
+            a_eq[[i, 2 + i]] = 1.0;
+            a_eq[[i, 2 + n + i]] = -1.0;
+            c[2 + i] = 1.0;
+            c[2 + n + i] = 1.0;
+        }
+        let mut bounds = vec![(0.0, f64::INFINITY); 2 + 2 * n];
+        bounds[0] = (f64::NEG_INFINITY, f64::INFINITY);
+        bounds[1] = (f64::NEG_INFINITY, f64::INFINITY);
+        let (a_ub, b_ub) = empty(2 + 2 * n);
+        let y = Array1::from(ys.to_vec());
+        let r = linprog(&c, &a_ub, &b_ub, &a_eq, &y, &bounds).expect("ok");
+        assert_eq!(r.status, LpStatus::Optimal);
+        assert!(
+            (r.x[0] - 1.0).abs() < 1e-12 && (r.x[1] - 2.0).abs() < 1e-12,
+            "{}",
+            r.x
+        );
+        assert!((r.objective - 21.0).abs() < 1e-12);
+        // f32.
+        let bounds32: Vec<(f32, f32)> = bounds.iter().map(|&(l, h)| (l as f32, h as f32)).collect();
+        let r32 = linprog(
+            &c.mapv(|v| v as f32),
+            &a_ub.mapv(|v| v as f32),
+            &b_ub.mapv(|v| v as f32),
+            &a_eq.mapv(|v| v as f32),
+            &y.mapv(|v| v as f32),
+            &bounds32,
+        )
+        .expect("ok");
+        assert_eq!(r32.status, LpStatus::Optimal);
+        assert!((r32.x[0] - 1.0).abs() < 1e-4 && (r32.x[1] - 2.0).abs() < 1e-4);
+    }
+}
