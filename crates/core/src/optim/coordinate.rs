@@ -109,10 +109,10 @@ pub struct CdResult<F: Float> {
 /// use ndlearn_core::ndarray::array;
 /// use ndlearn_core::optim::{coordinate_descent, CoordinateDescent};
 /// // min (w0 − 1)² + (w1 − 2)² + w0·w1: exact updates w0 = 1 − w1/2, w1 = 2 − w0/2.
-/// let mut w = array![0.0, 0.0];
+/// let mut w = array![0.0f64, 0.0];
 /// let r = coordinate_descent(&mut w, |j, w| if j == 0 { 1.0 - w[1] / 2.0 } else { 2.0 - w[0] / 2.0 },
 ///                            &CoordinateDescent::default().tol(1e-12))?;
-/// assert!(r.converged && (w[0] - 0.0).abs() < 1e-11 && (w[1] - 2.0).abs() < 1e-11);
+/// assert!(r.converged && w[0].abs() < 1e-11 && (w[1] - 2.0).abs() < 1e-11);
 /// # Ok::<(), ndlearn_core::Error>(())
 /// ```
 pub fn coordinate_descent<F, U>(

@@ -19,7 +19,7 @@
 //!
 //! The step `xₖ₊₁ = xₖ + aₖdₖ` satisfies the **strong Wolfe conditions**
 //! `f(xₖ + a dₖ) ≤ f(xₖ) + c₁ a ∇fₖᵀdₖ` and `|∇f(xₖ + a dₖ)ᵀdₖ| ≤ c₂ |∇fₖᵀdₖ|` (`c₁ = 10⁻⁴`,
-//! `c₂ = 0.9`), found by bracketing and zoom (N&W Alg. 3.5 and 3.6) with safeguarded cubic
+//! `c₂ = 0.9`; the first test gets a slack of `4ε|f(xₖ)|` for rounding noise), found by bracketing and zoom (N&W Alg. 3.5 and 3.6) with safeguarded cubic
 //! interpolation (eq. 3.59), falling back to a quadratic and then to bisection. The curvature
 //! condition guarantees `sᵀy > 0`, so `Hₖ` stays positive definite; a pair is nevertheless
 //! skipped when `sᵀy ≤ ε‖s‖‖y‖` (`ε` = [`LbfgsOptions::curvature_eps`]), which can only happen
@@ -185,8 +185,12 @@ impl<F: Float, O: Objective<F> + ?Sized> LineSearcher<'_, F, O> {
         }
     }
 
+    /// Sufficient decrease, with a slack of a few ulps of `f₀` so that rounding noise in `f`
+    /// does not reject steps once the predicted decrease is below it (the curvature test on
+    /// the gradient still forces progress).
     fn armijo(&self, t: &Trial<F>) -> bool {
-        t.f <= self.f0 + self.c1 * t.a * self.dphi0
+        let noise = F::cast(4.0) * F::epsilon() * self.f0.abs();
+        t.f <= self.f0 + self.c1 * t.a * self.dphi0 + noise
     }
 
     fn curvature(&self, t: &Trial<F>) -> bool {

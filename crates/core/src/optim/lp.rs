@@ -29,7 +29,7 @@
 //! repeats, so it terminates too.
 //!
 //! **Duals.** At an optimum the multipliers are recovered from the final basis `B` by solving
-//! `Bᵀy = c_B` and reported in the KKT sign convention of the Lagrangian
+//! `Bᵀy = c_B` (by QR) and reported in the KKT sign convention of the Lagrangian
 //! `L = cᵀx + μᵀ(A_ub x − b_ub) + λᵀ(A_eq x − b_eq) + ν_loᵀ(lo − x) + ν_hiᵀ(x − hi)`:
 //! stationarity `c + A_ubᵀμ + A_eqᵀλ − ν_lo + ν_hi = 0`, `μ, ν ≥ 0` ([`LpDuals`]). scipy's
 //! `linprog` reports `ineqlin.marginals = −μ`, `eqlin.marginals = −λ`, `lower.marginals = ν_lo`,
@@ -119,7 +119,7 @@ pub struct LpResult<F: Float> {
 /// use ndlearn_core::ndarray::array;
 /// use ndlearn_core::optim::{LinearProgram, LpStatus};
 /// // max x + y s.t. x + 2y ≤ 4, 3x + y ≤ 6, x, y ≥ 0  ⇒  min −x − y; optimum (1.6, 1.2).
-/// let r = LinearProgram::new(&array![-1.0, -1.0])
+/// let r = LinearProgram::new(&array![-1.0f64, -1.0])
 ///     .inequalities(&array![[1.0, 2.0], [3.0, 1.0]], &array![4.0, 6.0])
 ///     .solve()?;
 /// assert_eq!(r.status, LpStatus::Optimal);
@@ -635,7 +635,12 @@ impl<F: Float> StandardForm<F> {
         if m2 > 0 {
             let bt = Array2::from_shape_fn((m2, m2), |(i, k)| a0[[kept[k], bas[i]]]);
             let cb = Array1::from_shape_fn(m2, |i| self.c[bas[i]]);
-            let y = linalg::solve(&bt, &cb)?;
+            // QR rather than LU: OpenBLAS's threaded getrf keeps large arrays on the stack and
+            // overflows 2 MiB thread stacks (test and rayon threads) for m ≳ 100.
+            let y = match linalg::lstsq_qr(&bt, &cb) {
+                Ok(y) => y,
+                Err(_) => linalg::lstsq(&bt, &cb, None)?.solution,
+            };
             for (k, &r) in kept.iter().enumerate() {
                 y_built[r] = dmul[r] * y[k];
             }

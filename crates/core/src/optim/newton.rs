@@ -21,8 +21,9 @@
 //!    Cholesky factorisation fails and `μI` is added, `μ = 10⁻³·max(1, maxᵢ|Hᵢᵢ|)` first and
 //!    ×10 until `Hₖ + μI` factorises, so `d` is always a descent direction;
 //! 2. **backtracking** (implementation choice): the step `t ∈ {1, ½, ¼, …}` must satisfy the
-//!    Armijo condition `f(xₖ + t d) ≤ f(xₖ) + c₁ t gₖᵀd` with `c₁ = 10⁻⁴`. Near a strict
-//!    minimum `t = 1` is accepted and the iteration converges quadratically.
+//!    Armijo condition `f(xₖ + t d) ≤ f(xₖ) + c₁ t gₖᵀd + 4ε|f(xₖ)|` with `c₁ = 10⁻⁴` (the
+//!    `4ε|f|` slack absorbs the rounding error of `f` once the predicted decrease is below it).
+//!    Near a strict minimum `t = 1` is accepted and the iteration converges quadratically.
 //!
 //! Both can be switched off ([`NewtonOptions::damping`], [`NewtonOptions::backtracking`]) to run
 //! the notes' plain iteration; on a strictly convex quadratic one plain step lands on the minimum.
@@ -359,7 +360,11 @@ where
             x_trial.assign(&x);
             x_trial.scaled_add(t, &d);
             let f_trial = obj.value(&x_trial);
-            if !opts.backtracking || (f_trial.is_finite() && f_trial <= fx + c1 * t * slope) {
+            // Armijo, with a slack of a few ulps of f: near the optimum the predicted decrease
+            // falls below the rounding error of f and the exact test would reject good steps.
+            let noise = F::cast(4.0) * F::epsilon() * fx.abs();
+            if !opts.backtracking || (f_trial.is_finite() && f_trial <= fx + c1 * t * slope + noise)
+            {
                 accepted = Some(f_trial);
                 break;
             }

@@ -595,8 +595,23 @@ impl<F: Float> Reduced<F> {
         let c_scale = one + self.c.iter().fold(zero, |s, v| s.max(v.abs()));
         let tau = F::cast(0.995);
         for it in 0..max_iter {
-            let sl = Array1::from_shape_fn(n, |j| if has_l[j] { x[j] - self.lo[j] } else { one });
-            let su = Array1::from_shape_fn(n, |j| if has_u[j] { self.hi[j] - x[j] } else { one });
+            // Slacks, floored at the rounding level of the bound (x − lo can round to 0 when
+            // |lo| is large and x is within an ulp of it).
+            let floor = |b: F| F::epsilon() * (one + b.abs());
+            let sl = Array1::from_shape_fn(n, |j| {
+                if has_l[j] {
+                    (x[j] - self.lo[j]).max(floor(self.lo[j]))
+                } else {
+                    one
+                }
+            });
+            let su = Array1::from_shape_fn(n, |j| {
+                if has_u[j] {
+                    (self.hi[j] - x[j]).max(floor(self.hi[j]))
+                } else {
+                    one
+                }
+            });
             let rd = self.q.dot(&x) + &self.c + self.a.t().dot(&lam) - &zl + &zu;
             let rp = self.a.dot(&x) - &self.b;
             let mu = (0..n)
