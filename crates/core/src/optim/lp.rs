@@ -28,8 +28,9 @@
 //! since the objective never increases and strictly decreases between Bland phases, no basis
 //! repeats, so it terminates too.
 //!
-//! **Duals.** At an optimum the multipliers are recovered from the final basis `B` by solving
-//! `Bᵀy = c_B` (by QR) and reported in the KKT sign convention of the Lagrangian
+//! **Duals.** At an optimum the multipliers `y` of the standard form are read off the final
+//! reduced costs of the starting unit columns (`dⱼ = cⱼ − yᵣ` for a starting column `eᵣ`) or,
+//! when artificials were needed, recovered from the final basis `B` by solving `Bᵀy = c_B` (QR) and reported in the KKT sign convention of the Lagrangian
 //! `L = cᵀx + μᵀ(A_ub x − b_ub) + λᵀ(A_eq x − b_eq) + ν_loᵀ(lo − x) + ν_hiᵀ(x − hi)`:
 //! stationarity `c + A_ubᵀμ + A_eqᵀλ − ν_lo + ν_hi = 0`, `μ, ν ≥ 0` ([`LpDuals`]). scipy's
 //! `linprog` reports `ineqlin.marginals = −μ`, `eqlin.marginals = −λ`, `lower.marginals = ν_lo`,
@@ -580,7 +581,18 @@ impl<F: Float> StandardForm<F> {
         let removed2 = vec![false; m2];
         let mut res = self.result(lp, status, &t2, &bas2, &removed2, n_iter);
         if status == LpStatus::Optimal {
-            res.duals = self.duals(&a0, &dmul, &kept, &bas2).ok();
+            // When every row started from a unit column of the normalised system (a slack or a
+            // singleton, no artificial), the final reduced costs of those columns give the
+            // duals directly: dⱼ = cⱼ − yᵣ for aⱼ = eᵣ. Otherwise solve Bᵀy = c_B.
+            let direct = if n_art == 0 {
+                basis
+                    .iter()
+                    .map(|b| b.map(|j| self.c[j] - t2.get(m2, j)))
+                    .collect::<Option<Vec<F>>>()
+            } else {
+                None
+            };
+            res.duals = self.duals(&a0, &dmul, &kept, &bas2, direct).ok();
         }
         Ok(res)
     }
@@ -629,10 +641,15 @@ impl<F: Float> StandardForm<F> {
         dmul: &Array1<F>,
         kept: &[usize],
         bas: &[usize],
+        direct: Option<Vec<F>>,
     ) -> Result<LpDuals<F>> {
         let m2 = kept.len();
         let mut y_built = Array1::<F>::zeros(self.a.nrows());
-        if m2 > 0 {
+        if let Some(y) = direct {
+            for (r, yr) in y.into_iter().enumerate() {
+                y_built[r] = dmul[r] * yr;
+            }
+        } else if m2 > 0 {
             let bt = Array2::from_shape_fn((m2, m2), |(i, k)| a0[[kept[k], bas[i]]]);
             let cb = Array1::from_shape_fn(m2, |i| self.c[bas[i]]);
             // QR rather than LU: OpenBLAS's threaded getrf keeps large arrays on the stack and
