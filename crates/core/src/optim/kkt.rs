@@ -31,7 +31,7 @@ use crate::{Error, Float, Result};
 /// One block of constraints at a point: values, Jacobian (one row per constraint) and
 /// multipliers.
 #[derive(Debug, Clone, Copy)]
-pub struct Constraints<'a, F: Float> {
+pub struct ConstraintBlock<'a, F: Float> {
     /// `g(x)` or `h(x)` (length `m`).
     pub values: &'a ArrayRef1<F>,
     /// Jacobian (`m × n`).
@@ -65,11 +65,11 @@ pub struct KktResiduals<F: Float> {
 ///
 /// ```
 /// use ndlearn_core::ndarray::array;
-/// use ndlearn_core::optim::{kkt_residuals, Constraints};
+/// use ndlearn_core::optim::{kkt_residuals, ConstraintBlock};
 /// // min x² s.t. 1 − x ≤ 0: x* = 1, μ* = 2 (∇f = 2x = 2, ∇g = −1).
 /// let r = kkt_residuals(
 ///     &array![2.0],
-///     Some(Constraints { values: &array![0.0], jacobian: &array![[-1.0]], multipliers: &array![2.0] }),
+///     Some(ConstraintBlock { values: &array![0.0], jacobian: &array![[-1.0]], multipliers: &array![2.0] }),
 ///     None,
 /// )?;
 /// assert_eq!(r.max, 0.0);
@@ -77,8 +77,8 @@ pub struct KktResiduals<F: Float> {
 /// ```
 pub fn kkt_residuals<F: Float>(
     grad_f: &ArrayRef1<F>,
-    ineq: Option<Constraints<'_, F>>,
-    eq: Option<Constraints<'_, F>>,
+    ineq: Option<ConstraintBlock<'_, F>>,
+    eq: Option<ConstraintBlock<'_, F>>,
 ) -> Result<KktResiduals<F>> {
     let n = grad_f.len();
     crate::validate::check_finite_1d(grad_f, "grad_f")?;
@@ -171,12 +171,12 @@ pub(crate) fn linear_kkt<F: Float>(
     let h = a_eq.dot(x) - b_eq;
     kkt_residuals(
         grad_f,
-        Some(Constraints {
+        Some(ConstraintBlock {
             values: &g,
             jacobian: &jac,
             multipliers: &mult,
         }),
-        Some(Constraints {
+        Some(ConstraintBlock {
             values: &h,
             jacobian: a_eq,
             multipliers: lam,
@@ -200,12 +200,12 @@ mod tests {
         let jh = array![[1.0, -1.0]];
         let r = kkt_residuals(
             &grad,
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![x[0] + x[1] - 2.0],
                 jacobian: &jg,
                 multipliers: &array![1.0],
             }),
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![x[0] - x[1]],
                 jacobian: &jh,
                 multipliers: &array![1.0],
@@ -216,12 +216,12 @@ mod tests {
         // Wrong multiplier sign: dual infeasible and stationarity off.
         let r = kkt_residuals(
             &grad,
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![0.0],
                 jacobian: &jg,
                 multipliers: &array![-1.0],
             }),
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![0.0],
                 jacobian: &jh,
                 multipliers: &array![1.0],
@@ -233,12 +233,12 @@ mod tests {
         // Infeasible point (1.5, 1): g = 0.5, h = 0.5; μg = 0.5; ∇f + μ∇g = (0, 1).
         let r = kkt_residuals(
             &array![-1.0, 0.0],
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![0.5],
                 jacobian: &jg,
                 multipliers: &array![1.0],
             }),
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![0.5],
                 jacobian: &jh,
                 multipliers: &array![0.0],
@@ -257,7 +257,7 @@ mod tests {
         assert_eq!((r.stationarity, r.max), (3.0, 3.0));
         let bad = kkt_residuals(
             &array![0.0, 0.0],
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![0.0],
                 jacobian: &Array2::zeros((1, 3)),
                 multipliers: &array![0.0],
@@ -268,7 +268,7 @@ mod tests {
         let bad = kkt_residuals(
             &array![0.0],
             None,
-            Some(Constraints {
+            Some(ConstraintBlock {
                 values: &array![0.0],
                 jacobian: &array![[1.0]],
                 multipliers: &array![0.0, 1.0],

@@ -991,6 +991,42 @@ mod tests {
     }
 
     #[test]
+    fn bounds_only_fixed_variables_and_no_rows() {
+        // min x0 − x1 + 2 x2 with 0 ≤ x0, x1 ≤ 1 and x2 fixed at 1.5: (0, 1, 1.5), value 2.
+        let lp = LinearProgram::new(&array![1.0f64, -1.0, 2.0]).bounds(vec![
+            (0.0, 1.0),
+            (0.0, 1.0),
+            (1.5, 1.5),
+        ]);
+        let r = lp.solve().expect("ok");
+        assert_eq!(r.status, LpStatus::Optimal);
+        assert!(
+            (&r.x - &array![0.0, 1.0, 1.5])
+                .iter()
+                .all(|v| v.abs() < 1e-12),
+            "{}",
+            r.x
+        );
+        assert!((r.objective - 2.0).abs() < 1e-12);
+        let k = lp.kkt_residuals(&r).expect("duals");
+        assert!(k.max < 1e-12, "{k:?}");
+        // No rows at all: a free variable with non-zero cost is unbounded; at its bound it is
+        // optimal.
+        let free =
+            LinearProgram::new(&array![1.0f64]).bounds(vec![(f64::NEG_INFINITY, f64::INFINITY)]);
+        assert_eq!(free.solve().expect("ok").status, LpStatus::Unbounded);
+        let r = LinearProgram::new(&array![1.0f64])
+            .bounds(vec![(-3.0, f64::INFINITY)])
+            .solve()
+            .expect("ok");
+        assert_eq!((r.status, r.x[0]), (LpStatus::Optimal, -3.0));
+        // kkt_residuals refuses a result without duals.
+        let inf = LinearProgram::new(&array![1.0f64]).bounds(vec![(2.0, 1.0)]);
+        let ri = inf.solve().expect("ok");
+        assert!(inf.kkt_residuals(&ri).is_err());
+    }
+
+    #[test]
     fn beale_cycling_example_terminates() {
         // Beale's (1955) example, which cycles under the largest-coefficient rule without
         // anti-cycling: min −3/4 x4 + 20 x5 − 1/2 x6 + 6 x7 with three rows. By hand, at

@@ -27,7 +27,7 @@ pub use golden::{
     Bracket, GOLDEN_ALPHA, GOLDEN_BETA, GOLDEN_RATIO, GOLDEN_SHRINK, GoldenResult, bracket_minimum,
     golden_section,
 };
-pub use kkt::{Constraints, KktResiduals, kkt_residuals};
+pub use kkt::{ConstraintBlock, KktResiduals, kkt_residuals};
 pub use lagrange::{EqualityConstrained, LagrangeResult};
 pub use lbfgs::{LbfgsOptions, lbfgs};
 pub use lp::{LinearProgram, LpDuals, LpResult, LpStatus, PivotRule, linprog};
