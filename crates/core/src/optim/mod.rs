@@ -7,6 +7,34 @@
 //! small step `‖wₜ − wₜ₋₁‖ ≤ ε₂`; [`StopCriteria`] carries all three (plus a gradient-norm test),
 //! each disabled by setting it to 0.
 
+mod coordinate;
+pub mod finite_diff;
+mod golden;
+mod kkt;
+mod lagrange;
+mod lbfgs;
+mod lp;
+mod newton;
+mod qp;
+mod restarts;
+
+pub use coordinate::{CdOrder, CdResult, CoordinateDescent, coordinate_descent};
+pub use finite_diff::{
+    ChordViolation, StationaryPoint, check_convexity_chords, check_gradient,
+    classify_stationary_point,
+};
+pub use golden::{
+    Bracket, GOLDEN_ALPHA, GOLDEN_BETA, GOLDEN_RATIO, GOLDEN_SHRINK, GoldenResult, bracket_minimum,
+    golden_section,
+};
+pub use kkt::{ConstraintBlock, KktResiduals, kkt_residuals};
+pub use lagrange::{EqualityConstrained, LagrangeResult};
+pub use lbfgs::{LbfgsOptions, lbfgs};
+pub use lp::{LinearProgram, LpDuals, LpResult, LpStatus, PivotRule, linprog};
+pub use newton::{Newton1dResult, NewtonOptions, newton, newton_1d};
+pub use qp::{QpResult, QpStatus, QuadraticProgram, solve_qp};
+pub use restarts::{RestartsResult, random_restarts, random_start};
+
 use ndarray::{Array1, Array2, ArrayRef1};
 
 use crate::{Error, Float, Result};
