@@ -37,6 +37,26 @@ pub use restarts::{RestartsResult, random_restarts, random_start};
 
 use ndarray::{Array1, Array2, ArrayRef1};
 
+pub mod gd;
+pub mod optimizers;
+pub mod projected;
+pub mod proximal;
+pub mod sgd;
+pub mod subgradient;
+#[cfg(test)]
+mod test_problems;
+
+pub use gd::{StepSize, backtracking_line_search, gradient_descent};
+pub use optimizers::{AdaGrad, Adam, Momentum, Nesterov, Optimizer, OptimizerKind, RmsProp, Sgd};
+pub use projected::{
+    Bound, Projection, project_box, project_l2_ball, project_simplex, projected_gradient,
+};
+pub use proximal::{
+    ProxMethod, ProxStep, fista, ista, proximal_gradient, soft_threshold, soft_threshold_array,
+};
+pub use sgd::{minibatch_gd, sgd};
+pub use subgradient::subgradient_method;
+
 use crate::{Error, Float, Result};
 
 /// A differentiable objective `f: ℝᵈ → ℝ`.
