@@ -8,7 +8,11 @@ use ndlearn_testkit::max_abs_diff;
 
 fn problem(n: usize) -> (Array2<f64>, Array2<f64>, Array1<f64>) {
     let a = Array2::from_shape_fn((n, n), |(i, j)| {
-        if i == j { n as f64 } else { ((i * 7 + j * 3) % 11) as f64 / 11.0 }
+        if i == j {
+            n as f64
+        } else {
+            ((i * 7 + j * 3) % 11) as f64 / 11.0
+        }
     });
     let s = &a + &a.t();
     (a, s, Array1::ones(n))
@@ -42,7 +46,6 @@ fn large_problems_on_the_test_thread() {
 
 #[test]
 fn large_problems_on_rayon_workers() {
-    let ok = par::with_threads(2, || par::map_tasks(2, |_| run_all(150)))
-        .expect("pool");
+    let ok = par::with_threads(2, || par::map_tasks(2, |_| run_all(150))).expect("pool");
     assert_eq!(ok.len(), 2);
 }

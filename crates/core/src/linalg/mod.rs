@@ -170,8 +170,10 @@ pub fn solve<F: Float>(a: &ArrayRef2<F>, b: &ArrayRef1<F>) -> Result<Array1<F>> 
     check_square(a, "solve")?;
     check_rhs_len(a.nrows(), b.len(), "solve")?;
     check_finite_1d_rhs(b)?;
-    let x = lu_guard("solve", a.nrows(), || lv(a).solve(&F::view_lapack(b.view())))?
-        .map_err(map_err("solve", LinalgErrorKind::Singular))?;
+    let x = lu_guard("solve", a.nrows(), || {
+        lv(a).solve(&F::view_lapack(b.view()))
+    })?
+    .map_err(map_err("solve", LinalgErrorKind::Singular))?;
     Ok(F::from_lapack(x))
 }
 
