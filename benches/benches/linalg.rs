@@ -3,7 +3,10 @@
 //!
 //! `cargo bench -p ndlearn-bench --bench linalg`
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+// `criterion_group!` generates an undocumented public function.
+#![allow(missing_docs)]
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ndarray::Array2;
 use ndarray_linalg::{Cholesky, Eigh, JobSvd, SVDDC, UPLO};
 use ndlearn_core::{linalg, random};

@@ -8,7 +8,7 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::{linalg, random, stats};
 use ndlearn_datasets as datasets;
 
-use crate::{time_median, Record};
+use crate::{Record, time_median};
 
 /// Options shared by all suites.
 #[derive(Debug, Clone, Copy)]
@@ -72,7 +72,15 @@ pub fn linalg_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         let rhs = a.dot(&b.dot(&ones));
         let err = (&lhs - &rhs).mapv(f64::abs).sum() / rhs.mapv(f64::abs).sum();
         let flops = 2.0 * (n as f64).powi(3);
-        out.push(record("gemm", "synthetic", (n, n), t, Some(flops), "rel_check", err));
+        out.push(record(
+            "gemm",
+            "synthetic",
+            (n, n),
+            t,
+            Some(flops),
+            "rel_check",
+            err,
+        ));
     }
 
     // Cholesky of an SPD matrix.
@@ -82,7 +90,15 @@ pub fn linalg_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let (t, l) = time_median(r, || linalg::cholesky(&spd));
     let l = l?;
     let res = frob(&(l.dot(&l.t()) - &spd)) / frob(&spd);
-    out.push(record("cholesky", "synthetic", (n, n), t, Some((n as f64).powi(3) / 3.0), "rel_residual", res));
+    out.push(record(
+        "cholesky",
+        "synthetic",
+        (n, n),
+        t,
+        Some((n as f64).powi(3) / 3.0),
+        "rel_residual",
+        res,
+    ));
 
     // Thin SVD on digits and on a tall synthetic matrix.
     let digits = datasets::digits().x().clone();
@@ -91,7 +107,15 @@ pub fn linalg_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         let (t, svd) = time_median(r, || linalg::svd_thin(a));
         let svd = svd?;
         let res = frob(&(svd.reconstruct() - a)) / frob(a);
-        out.push(record("svd_thin", name, a.dim(), t, None, "rel_residual", res));
+        out.push(record(
+            "svd_thin",
+            name,
+            a.dim(),
+            t,
+            None,
+            "rel_residual",
+            res,
+        ));
     }
 
     // Randomized SVD (top 10) on digits.
@@ -100,16 +124,31 @@ pub fn linalg_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     });
     let rs = rs?;
     let exact = linalg::singular_values(&digits)?;
-    let err = (0..10).map(|i| (rs.s[i] - exact[i]).abs() / exact[i]).fold(0.0, f64::max);
-    out.push(record("randomized_svd_k10", "digits", digits.dim(), t, None, "max_rel_err_s", err));
+    let err = (0..10)
+        .map(|i| (rs.s[i] - exact[i]).abs() / exact[i])
+        .fold(0.0, f64::max);
+    out.push(record(
+        "randomized_svd_k10",
+        "digits",
+        digits.dim(),
+        t,
+        None,
+        "max_rel_err_s",
+        err,
+    ));
 
     // Covariance (stats) and its symmetric eigen-decomposition.
     let (t, cov) = time_median(r, || stats::covariance(&digits, 1));
     let cov = cov?;
     let (n_d, d_d) = digits.dim();
     out.push(record(
-        "covariance", "digits", (n_d, d_d), t, Some(2.0 * n_d as f64 * (d_d as f64).powi(2)),
-        "trace", cov.diag().sum(),
+        "covariance",
+        "digits",
+        (n_d, d_d),
+        t,
+        Some(2.0 * n_d as f64 * (d_d as f64).powi(2)),
+        "trace",
+        cov.diag().sum(),
     ));
     let sym_n = if opts.quick { 300 } else { 500 };
     let gs = gaussian(sym_n, sym_n, 5);
@@ -124,17 +163,39 @@ pub fn linalg_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     // Least squares on diabetes (with intercept column): SVD and QR paths.
     let diab = datasets::diabetes();
     let x = diab.x();
-    let y = diab.y_values().cloned().unwrap_or_else(|| Array1::zeros(x.nrows()));
+    let y = diab
+        .y_values()
+        .cloned()
+        .unwrap_or_else(|| Array1::zeros(x.nrows()));
     let mut xa = Array2::ones((x.nrows(), x.ncols() + 1));
     xa.slice_mut(ndarray::s![.., 1..]).assign(x);
     let (t, sol) = time_median(r, || linalg::lstsq(&xa, &y, None));
     let sol = sol?;
-    let tss = y.mapv(|v| v - y.mean().unwrap_or(0.0)).mapv(|v| v * v).sum();
-    out.push(record("lstsq_svd", "diabetes", xa.dim(), t, None, "r2", 1.0 - sol.residual_ss / tss));
+    let tss = y
+        .mapv(|v| v - y.mean().unwrap_or(0.0))
+        .mapv(|v| v * v)
+        .sum();
+    out.push(record(
+        "lstsq_svd",
+        "diabetes",
+        xa.dim(),
+        t,
+        None,
+        "r2",
+        1.0 - sol.residual_ss / tss,
+    ));
     let (t, q) = time_median(r, || linalg::lstsq_qr(&xa, &y));
     let q = q?;
     let resid = xa.dot(&q) - &y;
-    out.push(record("lstsq_qr", "diabetes", xa.dim(), t, None, "r2", 1.0 - resid.dot(&resid) / tss));
+    out.push(record(
+        "lstsq_qr",
+        "diabetes",
+        xa.dim(),
+        t,
+        None,
+        "r2",
+        1.0 - resid.dot(&resid) / tss,
+    ));
 
     // Pairwise squared distances: digits × digits and a larger synthetic set.
     let syn_n = if opts.quick { 2000 } else { 4000 };
@@ -146,9 +207,19 @@ pub fn linalg_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         // Check one row against the direct definition.
         let row0 = a.row(0);
         let direct: Array1<f64> = a.map_axis(Axis(1), |x| (&x - &row0).mapv(|v| v * v).sum());
-        let err = (&d.row(0) - &direct).mapv(f64::abs).fold(0.0, |m: f64, v| m.max(*v));
+        let err = (&d.row(0) - &direct)
+            .mapv(f64::abs)
+            .fold(0.0, |m: f64, v| m.max(*v));
         let flops = 2.0 * (n * n * dim) as f64;
-        out.push(record("pairwise_sq_euclidean", name, (n, dim), t, Some(flops), "max_abs_err_row0", err));
+        out.push(record(
+            "pairwise_sq_euclidean",
+            name,
+            (n, dim),
+            t,
+            Some(flops),
+            "max_abs_err_row0",
+            err,
+        ));
     }
     Ok(out)
 }

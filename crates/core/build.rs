@@ -71,7 +71,8 @@ fn openblas_found() -> bool {
         .output()
         .map(|o| {
             let s = String::from_utf8_lossy(&o.stdout);
-            s.lines().any(|l| l.contains("libopenblas.so ") && !l.contains("libopenblas.so."))
+            s.lines()
+                .any(|l| l.contains("libopenblas.so ") && !l.contains("libopenblas.so."))
         })
         .unwrap_or(false)
 }

@@ -535,7 +535,25 @@ fn ensure_venv(ctx: &Ctx) -> Result<PathBuf> {
         let mut create = ctx.command("python3");
         create.arg("-m").arg("venv").arg(&venv);
         println!("==> venv: creating venv: {}", describe(&create));
-        if !status_ok(&mut create)? {
+        let mut created = status_ok(&mut create)?;
+        if !created && is_root() && find_in_path("apt-get").is_some() {
+            // Debian's python3 ships venv support separately.
+            println!("==> venv: installing python3-venv with apt-get and retrying");
+            let mut install = ctx.command("apt-get");
+            install.env("DEBIAN_FRONTEND", "noninteractive").args([
+                "install",
+                "-y",
+                "-qq",
+                "python3-venv",
+            ]);
+            if status_ok(&mut install)? {
+                let _ = fs::remove_dir_all(&venv);
+                let mut retry = ctx.command("python3");
+                retry.arg("-m").arg("venv").arg(&venv);
+                created = status_ok(&mut retry)?;
+            }
+        }
+        if !created {
             return Err(format!("could not create the venv {}", venv.display()));
         }
     }

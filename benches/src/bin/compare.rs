@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
 use clap::Parser;
-use ndlearn_bench::suites::{linalg_suite, SuiteOptions};
-use ndlearn_bench::{fmt_seconds, MachineInfo, Record};
+use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
+use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.
 #[derive(Debug, Parser)]
@@ -56,16 +56,25 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), String> {
     if !matches!(args.suite.as_str(), "all" | "linalg") {
-        return Err(format!("unknown suite `{}` (known: all, linalg)", args.suite));
+        return Err(format!(
+            "unknown suite `{}` (known: all, linalg)",
+            args.suite
+        ));
     }
     let machine = MachineInfo::current();
-    let opts = SuiteOptions { repeat: args.repeat.max(1), quick: args.quick };
+    let opts = SuiteOptions {
+        repeat: args.repeat.max(1),
+        quick: args.quick,
+    };
     eprintln!(
         "ndlearn benchmarks on {} ({} cores, {} threads), git {}",
         machine.cpu, machine.cores, machine.threads, machine.git
     );
     if !machine.openblas_env.is_empty() {
-        eprintln!("note: OpenBLAS variables set for this run: {:?}", machine.openblas_env);
+        eprintln!(
+            "note: OpenBLAS variables set for this run: {:?}",
+            machine.openblas_env
+        );
     }
     eprintln!("running suite linalg (ndlearn) ...");
     let mut ours = linalg_suite(opts).map_err(|e| format!("linalg suite failed: {e}"))?;
@@ -94,41 +103,67 @@ fn python_path(args: &Args) -> PathBuf {
         return p.clone();
     }
     let venv = PathBuf::from("target/golden-venv/bin/python");
-    if venv.exists() { venv } else { PathBuf::from("python3") }
+    if venv.exists() {
+        venv
+    } else {
+        PathBuf::from("python3")
+    }
 }
 
 fn run_python(args: &Args) -> Result<Vec<Record>, String> {
     let py = python_path(args);
-    eprintln!("running suite linalg (numpy / scikit-learn via {}) ...", py.display());
+    eprintln!(
+        "running suite linalg (numpy / scikit-learn via {}) ...",
+        py.display()
+    );
     let mut cmd = Command::new(&py);
-    cmd.arg("benches/sklearn/run.py")
-        .args(["--suite", "linalg", "--repeat", &args.repeat.max(1).to_string()]);
+    cmd.arg("benches/sklearn/run.py").args([
+        "--suite",
+        "linalg",
+        "--repeat",
+        &args.repeat.max(1).to_string(),
+    ]);
     if args.quick {
         cmd.arg("--quick");
     }
-    let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", py.display()))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", py.display()))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("run.py failed: {}", err.lines().last().unwrap_or("no output")));
+        return Err(format!(
+            "run.py failed: {}",
+            err.lines().last().unwrap_or("no output")
+        ));
     }
     let text = String::from_utf8_lossy(&out.stdout);
     text.lines()
         .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str::<Record>(l).map_err(|e| format!("bad line from run.py: {e}: {l}")))
+        .map(|l| {
+            serde_json::from_str::<Record>(l).map_err(|e| format!("bad line from run.py: {e}: {l}"))
+        })
         .collect()
 }
 
 fn write_outputs(args: &Args, machine: &MachineInfo, records: &[Record]) -> Result<(), String> {
-    fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let path = args.out.join("latest.jsonl");
-    let mut f = fs::File::create(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut f =
+        fs::File::create(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let head = serde_json::to_string(machine).map_err(|e| e.to_string())?;
     writeln!(f, "{head}").map_err(|e| e.to_string())?;
     for r in records {
-        writeln!(f, "{}", serde_json::to_string(r).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+        writeln!(
+            f,
+            "{}",
+            serde_json::to_string(r).map_err(|e| e.to_string())?
+        )
+        .map_err(|e| e.to_string())?;
     }
     let md = args.out.join("latest.md");
-    fs::write(&md, markdown(machine, records)).map_err(|e| format!("cannot write {}: {e}", md.display()))?;
+    fs::write(&md, markdown(machine, records))
+        .map_err(|e| format!("cannot write {}: {e}", md.display()))?;
     eprintln!("wrote {} and {}", path.display(), md.display());
     Ok(())
 }
@@ -142,8 +177,11 @@ fn key(r: &Record) -> Key {
 /// Rows: one per ndlearn case, with the matching reference time and ratio (reference / ours:
 /// above 1 means ndlearn is faster).
 fn rows(records: &[Record]) -> Vec<[String; 8]> {
-    let refs: HashMap<Key, &Record> =
-        records.iter().filter(|r| r.implementation != "ndlearn").map(|r| (key(r), r)).collect();
+    let refs: HashMap<Key, &Record> = records
+        .iter()
+        .filter(|r| r.implementation != "ndlearn")
+        .map(|r| (key(r), r))
+        .collect();
     records
         .iter()
         .filter(|r| r.implementation == "ndlearn")
@@ -154,7 +192,9 @@ fn rows(records: &[Record]) -> Vec<[String; 8]> {
                 r.dataset.clone(),
                 format!("{} x {}", r.n, r.d),
                 fmt_seconds(r.fit_s),
-                other.map_or("-".into(), |o| format!("{} ({})", fmt_seconds(o.fit_s), o.implementation)),
+                other.map_or("-".into(), |o| {
+                    format!("{} ({})", fmt_seconds(o.fit_s), o.implementation)
+                }),
                 other.map_or("-".into(), |o| format!("{:.2}", o.fit_s / r.fit_s)),
                 r.gflops.map_or("-".into(), |g| format!("{g:.1}")),
                 format!("{} = {:.3e}", r.metric, r.value),
@@ -163,8 +203,16 @@ fn rows(records: &[Record]) -> Vec<[String; 8]> {
         .collect()
 }
 
-const HEADER: [&str; 8] =
-    ["algorithm", "data set", "rows x cols", "ndlearn", "reference", "ratio", "GFLOP/s", "quality"];
+const HEADER: [&str; 8] = [
+    "algorithm",
+    "data set",
+    "rows x cols",
+    "ndlearn",
+    "reference",
+    "ratio",
+    "GFLOP/s",
+    "quality",
+];
 
 fn table(records: &[Record]) -> String {
     let rows = rows(records);
@@ -175,7 +223,12 @@ fn table(records: &[Record]) -> String {
         }
     }
     let line = |cells: Vec<&str>| {
-        cells.iter().enumerate().map(|(i, c)| format!("{c:<width$}", width = w[i])).collect::<Vec<_>>().join("  ")
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c:<width$}", width = w[i]))
+            .collect::<Vec<_>>()
+            .join("  ")
     };
     let mut s = String::new();
     s.push_str(&line(HEADER.to_vec()));
@@ -186,7 +239,9 @@ fn table(records: &[Record]) -> String {
         s.push_str(&line(r.iter().map(String::as_str).collect()));
         s.push('\n');
     }
-    s.push_str("ratio = reference time / ndlearn time (above 1: ndlearn faster); times are medians.\n");
+    s.push_str(
+        "ratio = reference time / ndlearn time (above 1: ndlearn faster); times are medians.\n",
+    );
     s
 }
 

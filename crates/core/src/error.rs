@@ -70,7 +70,9 @@ pub enum Error {
         found: usize,
     },
     /// An input value is NaN or infinite.
-    #[error("non-finite value (NaN or infinity) in {context} at row {row}, column {col}; remove or impute it first")]
+    #[error(
+        "non-finite value (NaN or infinity) in {context} at row {row}, column {col}; remove or impute it first"
+    )]
     NonFinite {
         /// Which input holds the value ("X", "y", "sample_weight", ...).
         context: &'static str,

@@ -111,10 +111,18 @@ mod tests {
 
     #[test]
     fn ordered_sum_is_thread_count_independent() {
-        let xs: Vec<f64> = (0..100_000).map(|i| ((i as f64) * 0.37).sin() * 1e-3 + 1e3).collect();
+        let xs: Vec<f64> = (0..100_000)
+            .map(|i| ((i as f64) * 0.37).sin() * 1e-3 + 1e3)
+            .collect();
         let sum = |t| {
             with_threads(t, || {
-                reduce_chunks(xs.len(), 1000, 0.0f64, |r| xs[r].iter().sum::<f64>(), |a, b| a + b)
+                reduce_chunks(
+                    xs.len(),
+                    1000,
+                    0.0f64,
+                    |r| xs[r].iter().sum::<f64>(),
+                    |a, b| a + b,
+                )
             })
             .expect("pool")
         };
@@ -128,7 +136,11 @@ mod tests {
     fn tasks_and_rows_keep_order() {
         assert_eq!(map_tasks(5, |i| i * i), vec![0, 1, 4, 9, 16]);
         let r: Result<Vec<usize>> = try_map_tasks(4, |i| {
-            if i >= 2 { Err(Error::invalid_param("i", format!("{i}"))) } else { Ok(i) }
+            if i >= 2 {
+                Err(Error::invalid_param("i", format!("{i}")))
+            } else {
+                Ok(i)
+            }
         });
         match r {
             Err(Error::InvalidParam { reason, .. }) => assert_eq!(reason, "2"),

@@ -104,7 +104,10 @@ pub fn weighted_index<F: Float>(rng: &mut Rng, weights: &[F]) -> Result<usize> {
         total += w;
     }
     if total <= 0.0 {
-        return Err(Error::invalid_param("weights", "weights must have a positive sum"));
+        return Err(Error::invalid_param(
+            "weights",
+            "weights must have a positive sum",
+        ));
     }
     let target = rng.random::<f64>() * total;
     let mut acc = 0.0;
@@ -265,7 +268,10 @@ mod tests {
         let w = sample_with_replacement(&mut r, 5, 100).expect("n > 0");
         assert!(w.iter().all(|&i| i < 5));
         assert!(sample_with_replacement(&mut r, 0, 1).is_err());
-        assert_eq!(sample_with_replacement(&mut r, 0, 0).map(|v| v.len()).ok(), Some(0));
+        assert_eq!(
+            sample_with_replacement(&mut r, 0, 0).map(|v| v.len()).ok(),
+            Some(0)
+        );
     }
 
     #[test]

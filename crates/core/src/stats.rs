@@ -28,10 +28,13 @@ pub fn variance<F: Float>(x: &ArrayRef2<F>, ddof: usize) -> Result<Array1<F>> {
     let d = F::cast(x.nrows() - ddof);
     let mut v = Array1::zeros(x.ncols());
     for row in x.rows() {
-        ndarray::Zip::from(&mut v).and(&row).and(&m).for_each(|v, &xi, &mi| {
-            let c = xi - mi;
-            *v += c * c;
-        });
+        ndarray::Zip::from(&mut v)
+            .and(&row)
+            .and(&m)
+            .for_each(|v, &xi, &mi| {
+                let c = xi - mi;
+                *v += c * c;
+            });
     }
     Ok(v / d)
 }
@@ -95,7 +98,7 @@ pub fn cross_covariance<F: Float>(
 pub fn correlation<F: Float>(x: &ArrayRef2<F>) -> Result<Array2<F>> {
     let c = covariance(x, 0)?;
     let sd: Array1<F> = c.diag().mapv(|v| v.sqrt());
-    if let Some(j) = sd.iter().position(|&s| !(s > F::zero())) {
+    if let Some(j) = sd.iter().position(|&s| s.is_nan() || s <= F::zero()) {
         return Err(Error::invalid_param(
             "x",
             format!("column {j} is constant; its correlation is undefined (drop the column)"),
@@ -191,7 +194,10 @@ mod tests {
         assert!(variance(&one, 1).is_err());
         assert!(variance(&one, 0).is_ok());
         let constant: Array2<f64> = array![[1.0, 2.0], [1.0, 3.0]];
-        assert!(matches!(correlation(&constant), Err(Error::InvalidParam { .. })));
+        assert!(matches!(
+            correlation(&constant),
+            Err(Error::InvalidParam { .. })
+        ));
         assert!(cross_covariance(&one, &constant, 0).is_err());
         assert!(weighted_mean(&one, &array![-1.0]).is_err());
     }
@@ -205,9 +211,24 @@ mod tests {
         let wm = weighted_mean(&x, &w).expect("ok");
         let wv = weighted_variance(&x, &w).expect("ok");
         let wc = weighted_covariance(&x, &w).expect("ok");
-        assert!((wm - mean(&rep).expect("ok")).iter().all(|d| d.abs() < 1e-15));
-        assert!((wv - variance(&rep, 0).expect("ok")).iter().all(|d| d.abs() < 1e-14));
-        assert!((wc - covariance(&rep, 0).expect("ok")).iter().all(|d| d.abs() < 1e-14));
-        assert_eq!(weighted_mean_1d(&array![1.0, 3.0], &array![3.0, 1.0]).ok(), Some(1.5));
+        assert!(
+            (wm - mean(&rep).expect("ok"))
+                .iter()
+                .all(|d| d.abs() < 1e-15)
+        );
+        assert!(
+            (wv - variance(&rep, 0).expect("ok"))
+                .iter()
+                .all(|d| d.abs() < 1e-14)
+        );
+        assert!(
+            (wc - covariance(&rep, 0).expect("ok"))
+                .iter()
+                .all(|d| d.abs() < 1e-14)
+        );
+        assert_eq!(
+            weighted_mean_1d(&array![1.0, 3.0], &array![3.0, 1.0]).ok(),
+            Some(1.5)
+        );
     }
 }

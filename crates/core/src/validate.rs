@@ -132,7 +132,11 @@ pub fn check_classification_input<F: Float>(
 /// against a raw label like `u32::MAX` passed without encoding).
 ///
 /// Returns `n_classes`.
-pub fn check_labels(y: &ArrayRef1<usize>, min_classes: usize, context: &'static str) -> Result<usize> {
+pub fn check_labels(
+    y: &ArrayRef1<usize>,
+    min_classes: usize,
+    context: &'static str,
+) -> Result<usize> {
     check_min_samples(y.len(), 1, context)?;
     let max = y.iter().copied().max().unwrap_or(0);
     let limit = y.len() + 1_000_000;
@@ -190,7 +194,10 @@ pub fn check_positive(name: &'static str, value: f64) -> Result<()> {
     if value.is_finite() && value > 0.0 {
         Ok(())
     } else {
-        Err(Error::invalid_param(name, format!("must be a finite number > 0, got {value}")))
+        Err(Error::invalid_param(
+            name,
+            format!("must be a finite number > 0, got {value}"),
+        ))
     }
 }
 
@@ -199,7 +206,10 @@ pub fn check_non_negative(name: &'static str, value: f64) -> Result<()> {
     if value.is_finite() && value >= 0.0 {
         Ok(())
     } else {
-        Err(Error::invalid_param(name, format!("must be a finite number >= 0, got {value}")))
+        Err(Error::invalid_param(
+            name,
+            format!("must be a finite number >= 0, got {value}"),
+        ))
     }
 }
 
@@ -208,7 +218,10 @@ pub fn check_in_range(name: &'static str, value: f64, lo: f64, hi: f64) -> Resul
     if value.is_finite() && (lo..=hi).contains(&value) {
         Ok(())
     } else {
-        Err(Error::invalid_param(name, format!("must lie in [{lo}, {hi}], got {value}")))
+        Err(Error::invalid_param(
+            name,
+            format!("must lie in [{lo}, {hi}], got {value}"),
+        ))
     }
 }
 
@@ -217,7 +230,10 @@ pub fn check_at_least(name: &'static str, value: usize, min: usize) -> Result<()
     if value >= min {
         Ok(())
     } else {
-        Err(Error::invalid_param(name, format!("must be >= {min}, got {value}")))
+        Err(Error::invalid_param(
+            name,
+            format!("must be >= {min}, got {value}"),
+        ))
     }
 }
 
@@ -234,17 +250,29 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         let y = array![0.0f32, f32::INFINITY];
-        assert!(matches!(check_finite_1d(&y, "y"), Err(Error::NonFinite { row: 1, col: 0, .. })));
+        assert!(matches!(
+            check_finite_1d(&y, "y"),
+            Err(Error::NonFinite { row: 1, col: 0, .. })
+        ));
         assert!(check_finite_2d(&array![[1.0f32]], "X").is_ok());
     }
 
     #[test]
     fn shapes_and_counts() {
         let x = ndarray::Array2::<f64>::zeros((0, 3));
-        assert!(matches!(check_fit_input(&x, 1, "t"), Err(Error::TooFewSamples { found: 0, .. })));
+        assert!(matches!(
+            check_fit_input(&x, 1, "t"),
+            Err(Error::TooFewSamples { found: 0, .. })
+        ));
         let x = ndarray::Array2::<f64>::zeros((3, 0));
-        assert!(matches!(check_fit_input(&x, 1, "t"), Err(Error::ShapeMismatch { .. })));
-        assert!(matches!(check_n_features(2, 3, "p"), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            check_fit_input(&x, 1, "t"),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        assert!(matches!(
+            check_n_features(2, 3, "p"),
+            Err(Error::ShapeMismatch { .. })
+        ));
         let x = ndarray::Array2::<f64>::zeros((3, 2));
         assert!(matches!(
             check_regression_input(&x, &array![1.0, 2.0], 1, "t"),
@@ -256,8 +284,14 @@ mod tests {
     #[test]
     fn labels() {
         assert_eq!(check_labels(&array![0usize, 2, 1, 2], 2, "c").ok(), Some(3));
-        assert!(matches!(check_labels(&array![1usize, 1], 2, "c"), Err(Error::TooFewClasses { found: 1, .. })));
-        assert!(matches!(check_labels(&array![0usize, usize::MAX], 2, "c"), Err(Error::InvalidLabel { index: 1, .. })));
+        assert!(matches!(
+            check_labels(&array![1usize, 1], 2, "c"),
+            Err(Error::TooFewClasses { found: 1, .. })
+        ));
+        assert!(matches!(
+            check_labels(&array![0usize, usize::MAX], 2, "c"),
+            Err(Error::InvalidLabel { index: 1, .. })
+        ));
         assert!(check_labels(&ndarray::Array1::<usize>::zeros(0), 1, "c").is_err());
     }
 

@@ -97,13 +97,22 @@ proptest! {
 
 #[test]
 fn parallel_reductions_are_thread_count_invariant() {
-    let x = Array2::from_shape_fn((10_000, 7), |(i, j)| ((i * 7 + j) as f64 * 0.001).sin() * 1e3);
+    let x = Array2::from_shape_fn((10_000, 7), |(i, j)| {
+        ((i * 7 + j) as f64 * 0.001).sin() * 1e3
+    });
     let run = |t| {
         par::with_threads(t, || {
             let sums = par::map_row_chunks(&x, par::DEFAULT_CHUNK, |_, v| v.sum());
             let total = sums.into_iter().fold(0.0f64, |a, b| a + b);
             let norms = par::map_row_chunks(&x, 100, |_, v| linalg::row_sq_norms(&v));
-            (total, ndarray::concatenate(ndarray::Axis(0), &norms.iter().map(|n| n.view()).collect::<Vec<_>>()).expect("same dims"))
+            (
+                total,
+                ndarray::concatenate(
+                    ndarray::Axis(0),
+                    &norms.iter().map(|n| n.view()).collect::<Vec<_>>(),
+                )
+                .expect("same dims"),
+            )
         })
         .expect("pool")
     };

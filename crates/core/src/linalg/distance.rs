@@ -2,6 +2,8 @@
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 
+use ndarray::parallel::prelude::*;
+
 use crate::{Error, Float, Result};
 
 /// Squared Euclidean norm of every row.
@@ -28,10 +30,22 @@ pub fn pairwise_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Re
     let yn = row_sq_norms(y);
     let mut d = x.dot(&y.t());
     let two = F::cast(2.0);
-    ndarray::Zip::indexed(&mut d).for_each(|(i, j), v| {
-        let s = xn[i] + yn[j] - two * *v;
-        *v = if s > F::zero() { s } else { F::zero() };
-    });
+    // The elementwise pass is memory-bound: run it over fixed row chunks in parallel (each
+    // entry is independent, so the result does not depend on the thread count).
+    let ncols = d.ncols().max(1);
+    let rows_per_chunk = (1 << 16) / ncols + 1;
+    d.axis_chunks_iter_mut(Axis(0), rows_per_chunk)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(c, mut block)| {
+            for (r, mut row) in block.rows_mut().into_iter().enumerate() {
+                let xi = xn[c * rows_per_chunk + r];
+                ndarray::Zip::from(&mut row).and(&yn).for_each(|v, &yj| {
+                    let s = xi + yj - two * *v;
+                    *v = if s > F::zero() { s } else { F::zero() };
+                });
+            }
+        });
     Ok(d)
 }
 

@@ -1,9 +1,9 @@
 //! Iterative and randomized eigen/singular solvers: power iteration with deflation, the Rayleigh
 //! quotient, and randomized SVD.
 
-use ndarray::{s, Array1, Array2, ArrayRef1, ArrayRef2};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 
-use super::{check_symmetric, qr, svd_thin, Svd};
+use super::{Svd, check_symmetric, qr, svd_thin};
 use crate::random::{standard_normal, stream};
 use crate::validate::check_finite_2d;
 use crate::{Error, Float, Result};
@@ -18,8 +18,11 @@ pub fn rayleigh_quotient<F: Float>(a: &ArrayRef2<F>, x: &ArrayRef1<F>) -> Result
         });
     }
     let xx = x.dot(x);
-    if !(xx > F::zero()) {
-        return Err(Error::invalid_param("x", "must be a non-zero finite vector"));
+    if xx.is_nan() || xx <= F::zero() {
+        return Err(Error::invalid_param(
+            "x",
+            "must be a non-zero finite vector",
+        ));
     }
     Ok(x.dot(&a.dot(x)) / xx)
 }
@@ -55,7 +58,10 @@ pub fn power_iteration<F: Float>(
     check_symmetric(a, "power_iteration")?;
     let n = a.nrows();
     if k == 0 || k > n {
-        return Err(Error::invalid_param("k", format!("must lie in 1..={n}, got {k}")));
+        return Err(Error::invalid_param(
+            "k",
+            format!("must lie in 1..={n}, got {k}"),
+        ));
     }
     if max_iter == 0 {
         return Err(Error::invalid_param("max_iter", "must be >= 1"));
@@ -82,7 +88,7 @@ pub fn power_iteration<F: Float>(
             }
             lambda = v.dot(&w);
             let norm = w.dot(&w).sqrt();
-            if !(norm > F::zero()) {
+            if norm.is_nan() || norm <= F::zero() {
                 // v lies in the null space of the deflated matrix: eigenvalue 0.
                 converged = true;
                 break;
@@ -96,7 +102,9 @@ pub fn power_iteration<F: Float>(
                 break;
             }
         }
-        let lead = v.iter().fold(F::zero(), |b, &x| if x.abs() > b.abs() { x } else { b });
+        let lead = v
+            .iter()
+            .fold(F::zero(), |b, &x| if x.abs() > b.abs() { x } else { b });
         if lead < F::zero() {
             v.mapv_inplace(|x| -x);
         }

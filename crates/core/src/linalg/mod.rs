@@ -26,16 +26,16 @@ mod iterative;
 mod projection;
 
 pub use distance::{pairwise_sq_euclidean, pairwise_sq_euclidean_self, row_sq_norms};
-pub use projection::{gram_schmidt, project_onto, projection_matrix, residual_maker};
 pub use iterative::{
-    power_iteration, randomized_svd, rayleigh_quotient, PowerIteration, RandomizedSvdOptions,
+    PowerIteration, RandomizedSvdOptions, power_iteration, randomized_svd, rayleigh_quotient,
 };
+pub use projection::{gram_schmidt, project_onto, projection_matrix, residual_maker};
 
-use ndarray::{s, Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
 use ndarray_linalg::error::LinalgError;
 use ndarray_linalg::{
-    Cholesky, Diag, Eigh, EigValsh, Factorize, Inverse, JobSvd, Solve, SolveTriangular, QR, SVD,
-    SVDDC, UPLO,
+    Cholesky, Diag, EigValsh, Eigh, Factorize, Inverse, JobSvd, QR, SVD, SVDDC, Solve,
+    SolveTriangular, UPLO,
 };
 
 use crate::validate::check_finite_2d;
@@ -412,7 +412,10 @@ impl<F: Float> Svd<F> {
 
 /// The entry of largest magnitude (the first one on ties).
 fn largest_abs<F: Float>(it: impl Iterator<Item = F>) -> F {
-    it.fold(F::zero(), |best, v| if v.abs() > best.abs() { v } else { best })
+    it.fold(
+        F::zero(),
+        |best, v| if v.abs() > best.abs() { v } else { best },
+    )
 }
 
 /// Full SVD: `U` is `m × m`, `Vᵀ` is `n × n`.
@@ -567,9 +570,10 @@ pub fn eigh_generalized<F: Float>(
         });
     }
     let pair = (lv(a), lv(b));
-    let (w, (v, _)) = pair
-        .eigh(UPLO::Lower)
-        .map_err(map_err("eigh_generalized", LinalgErrorKind::NotPositiveDefinite))?;
+    let (w, (v, _)) = pair.eigh(UPLO::Lower).map_err(map_err(
+        "eigh_generalized",
+        LinalgErrorKind::NotPositiveDefinite,
+    ))?;
     Ok((F::from_lapack(w), F::from_lapack(v)))
 }
 

@@ -1,7 +1,7 @@
 //! Orthonormalisation and projections: modified Gram–Schmidt, the hat (projection) matrix, the
 //! residual maker and the projection of one vector on another.
 
-use ndarray::{s, Array1, Array2, ArrayRef1, ArrayRef2};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 
 use super::{check_nonempty, default_rcond, svd_thin};
 use crate::validate::check_finite_2d;
@@ -87,8 +87,11 @@ pub fn project_onto<F: Float>(v: &ArrayRef1<F>, u: &ArrayRef1<F>) -> Result<Arra
         });
     }
     let uu = u.dot(u);
-    if !(uu > F::zero()) || !uu.is_finite() {
-        return Err(Error::invalid_param("u", "must be a non-zero finite vector"));
+    if !uu.is_finite() || uu <= F::zero() {
+        return Err(Error::invalid_param(
+            "u",
+            "must be a non-zero finite vector",
+        ));
     }
     Ok(u.to_owned() * (u.dot(v) / uu))
 }

@@ -20,14 +20,27 @@ fn solve_and_inverse() {
     let singular: Array2<f64> = array![[1.0, 2.0], [2.0, 4.0]];
     assert!(matches!(
         solve(&singular, &array![1.0, 1.0]),
-        Err(Error::Linalg { op: "solve", kind: LinalgErrorKind::Singular, .. })
+        Err(Error::Linalg {
+            op: "solve",
+            kind: LinalgErrorKind::Singular,
+            ..
+        })
     ));
-    assert!(matches!(solve(&a, &array![1.0]), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(
+        solve(&a, &array![1.0]),
+        Err(Error::ShapeMismatch { .. })
+    ));
     assert!(matches!(
         solve(&array![[1.0, 2.0]], &array![1.0]),
-        Err(Error::Linalg { kind: LinalgErrorKind::NotSquare, .. })
+        Err(Error::Linalg {
+            kind: LinalgErrorKind::NotSquare,
+            ..
+        })
     ));
-    assert!(matches!(solve(&array![[f64::NAN]], &array![1.0]), Err(Error::NonFinite { .. })));
+    assert!(matches!(
+        solve(&array![[f64::NAN]], &array![1.0]),
+        Err(Error::NonFinite { .. })
+    ));
 }
 
 #[test]
@@ -42,15 +55,33 @@ fn cholesky_by_hand() {
     assert!(max_abs_diff(&f.inverse().expect("ok").dot(&a), &Array2::eye(2)) < 1e-14);
     assert!(matches!(
         cholesky(&array![[1.0, 2.0], [2.0, 1.0]]),
-        Err(Error::Linalg { kind: LinalgErrorKind::NotPositiveDefinite, .. })
+        Err(Error::Linalg {
+            kind: LinalgErrorKind::NotPositiveDefinite,
+            ..
+        })
     ));
-    assert!(matches!(cholesky(&array![[1.0, 2.0], [0.0, 1.0]]), Err(Error::InvalidParam { .. })));
+    assert!(matches!(
+        cholesky(&array![[1.0, 2.0], [0.0, 1.0]]),
+        Err(Error::InvalidParam { .. })
+    ));
     assert_eq!(is_positive_definite(&a).ok(), Some(true));
-    assert_eq!(is_positive_definite(&array![[1.0, 0.0], [0.0, 0.0]]).ok(), Some(false));
-    assert_eq!(is_positive_semidefinite(&array![[1.0, 0.0], [0.0, 0.0]], None).ok(), Some(true));
-    assert_eq!(is_positive_semidefinite(&array![[1.0, 0.0], [0.0, -1e-3]], None).ok(), Some(false));
+    assert_eq!(
+        is_positive_definite(&array![[1.0, 0.0], [0.0, 0.0]]).ok(),
+        Some(false)
+    );
+    assert_eq!(
+        is_positive_semidefinite(&array![[1.0, 0.0], [0.0, 0.0]], None).ok(),
+        Some(true)
+    );
+    assert_eq!(
+        is_positive_semidefinite(&array![[1.0, 0.0], [0.0, -1e-3]], None).ok(),
+        Some(false)
+    );
     let lf = logdet_spd(&array![[1e-200f64, 0.0], [0.0, 1e-200]]).expect("SPD");
-    assert!((lf - 2.0 * (1e-200f64).ln()).abs() < 1e-10, "no underflow through det");
+    assert!(
+        (lf - 2.0 * (1e-200f64).ln()).abs() < 1e-10,
+        "no underflow through det"
+    );
 }
 
 #[test]
@@ -66,7 +97,13 @@ fn least_squares_paths_agree() {
     // Rank-deficient: duplicated column. QR refuses, SVD gives the minimum-norm split.
     let a2: Array2<f64> = array![[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]];
     let b2: Array1<f64> = array![2.0, 4.0, 6.0];
-    assert!(matches!(lstsq_qr(&a2, &b2), Err(Error::Linalg { kind: LinalgErrorKind::Singular, .. })));
+    assert!(matches!(
+        lstsq_qr(&a2, &b2),
+        Err(Error::Linalg {
+            kind: LinalgErrorKind::Singular,
+            ..
+        })
+    ));
     let r2 = lstsq(&a2, &b2, None).expect("ok");
     assert_eq!(r2.rank, 1);
     assert!((r2.solution[0] - 1.0).abs() < 1e-14 && (r2.solution[1] - 1.0).abs() < 1e-14);
@@ -91,7 +128,10 @@ fn svd_variants() {
     assert!((t.s[0] - 3.0).abs() < 1e-14);
     assert!(svd_truncated(&a, 0).is_err());
     assert!(svd_truncated(&a, 3).is_err());
-    assert!(matches!(svd_thin(&Array2::<f64>::zeros((0, 3))), Err(Error::TooFewSamples { .. })));
+    assert!(matches!(
+        svd_thin(&Array2::<f64>::zeros((0, 3))),
+        Err(Error::TooFewSamples { .. })
+    ));
 }
 
 #[test]
@@ -125,7 +165,10 @@ fn symmetric_eigen() {
     assert!(max_abs_diff(&gv.t().dot(&b).dot(&gv), &Array2::eye(2)) < 1e-14);
     assert!(matches!(
         eigh_generalized(&a, &array![[1.0, 0.0], [0.0, -1.0]]),
-        Err(Error::Linalg { kind: LinalgErrorKind::NotPositiveDefinite, .. })
+        Err(Error::Linalg {
+            kind: LinalgErrorKind::NotPositiveDefinite,
+            ..
+        })
     ));
 }
 
@@ -170,7 +213,10 @@ fn pairwise_distances_by_hand() {
     let d = pairwise_sq_euclidean(&x, &y).expect("ok");
     assert_eq!(d, array![[0.0, 2.0, 25.0], [25.0, 13.0, 0.0]]);
     let ds = pairwise_sq_euclidean_self(&y);
-    assert_eq!(ds, array![[0.0, 2.0, 25.0], [2.0, 0.0, 13.0], [25.0, 13.0, 0.0]]);
+    assert_eq!(
+        ds,
+        array![[0.0, 2.0, 25.0], [2.0, 0.0, 13.0], [25.0, 13.0, 0.0]]
+    );
     assert!(pairwise_sq_euclidean(&x, &array![[1.0]]).is_err());
 }
 

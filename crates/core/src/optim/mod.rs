@@ -275,10 +275,16 @@ mod tests {
         assert_eq!(h.hessian_vector(&w, &w), Some(array![2.0, 6.0]));
 
         let s = StopCriteria::default().f_tol(1e-3).x_tol(0.0).g_tol(0.0);
-        assert_eq!(s.check(1.0, 1.0005, 1.0, 1.0, None), Some(StopReason::ValueChange));
+        assert_eq!(
+            s.check(1.0, 1.0005, 1.0, 1.0, None),
+            Some(StopReason::ValueChange)
+        );
         assert_eq!(s.check(1.0, 1.1, 1e-20, 1.0, None), None, "x_tol disabled");
         let g = StopCriteria::default().g_tol(1e-6);
-        assert_eq!(g.check(1.0, 0.0, 1.0, 1.0, Some(1e-7)), Some(StopReason::GradientNorm));
+        assert_eq!(
+            g.check(1.0, 0.0, 1.0, 1.0, Some(1e-7)),
+            Some(StopReason::GradientNorm)
+        );
         assert!(StopCriteria::default().max_iter(0).validate().is_err());
         assert!(StopCriteria::default().f_tol(-1.0).validate().is_err());
         assert!(check_start(&array![1.0], 2).is_err());
