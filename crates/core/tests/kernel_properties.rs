@@ -13,9 +13,9 @@ use ndlearn_core::kernel::{
     Kernel, WeightFn, inhomogeneous_polynomial_feature_map, polynomial_feature_map,
     rbf_taylor_error_bound, rbf_taylor_feature_map,
 };
+use ndlearn_testkit::config;
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::Config;
 
 /// Number of input columns of the kernel trees (fixed so that sub-vector ranges and the
 /// quadratic form fit).
@@ -111,7 +111,7 @@ fn gram_or_overflow(k: &Kernel, x: &Array2<f64>) -> Option<Array2<f64>> {
 }
 
 proptest! {
-    #![proptest_config(Config::with_cases(16))]
+    #![proptest_config(config(16))]
 
     #[test]
     fn closure_rules_keep_gram_matrices_psd(k in psd_kernel(), x in matrix(1..14, D, 2.0)) {
