@@ -77,8 +77,18 @@ pub(super) fn matrix<F: Float>(
             leaf_map(&mut g, sym, |i, j0, row| {
                 for (&xik, ytk) in x.row(i).iter().zip(yt.rows()) {
                     let ytk = ytk.slice_move(s![j0..]);
-                    for (v, &q) in row.iter_mut().zip(ytk.iter()) {
-                        *v += (xik - q).abs();
+                    match ytk.to_slice() {
+                        // Rows of the standard-layout Yᵀ are contiguous: plain slices vectorise.
+                        Some(q) => {
+                            for (v, &q) in row.iter_mut().zip(q) {
+                                *v += (xik - q).abs();
+                            }
+                        }
+                        None => {
+                            for (v, &q) in row.iter_mut().zip(ytk.iter()) {
+                                *v += (xik - q).abs();
+                            }
+                        }
                     }
                 }
                 row.iter_mut().for_each(|v| *v = (ng * *v).exp());
