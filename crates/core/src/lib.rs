@@ -42,6 +42,7 @@ pub use ndarray;
 
 mod error;
 mod float;
+pub mod kernel;
 pub mod linalg;
 pub mod optim;
 pub mod par;
