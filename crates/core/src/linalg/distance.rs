@@ -13,7 +13,7 @@ pub fn row_sq_norms<F: Float>(x: &ArrayRef2<F>) -> Array1<F> {
 
 /// `D[i, j] = ‖xᵢ − yⱼ‖²` for the rows of `x` (`n × d`) and `y` (`m × d`), computed as
 /// `‖xᵢ‖² + ‖yⱼ‖² − 2 xᵢᵀyⱼ` with one gemm (`X Yᵀ`), then clamped at 0 (cancellation can make
-/// tiny distances slightly negative).
+/// tiny distances slightly negative); NaN (from overflowing inputs) is kept, never turned into 0.
 ///
 /// Cost `O(n m d)` at the machine's gemm rate. The cancellation error is about
 /// `ε (‖xᵢ‖² + ‖yⱼ‖²)`, so for points far from the origin and close to each other center the
@@ -42,7 +42,7 @@ pub fn pairwise_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Re
                 let xi = xn[c * rows_per_chunk + r];
                 ndarray::Zip::from(&mut row).and(&yn).for_each(|v, &yj| {
                     let s = xi + yj - two * *v;
-                    *v = if s > F::zero() { s } else { F::zero() };
+                    *v = if s < F::zero() { F::zero() } else { s };
                 });
             }
         });
@@ -60,7 +60,7 @@ pub fn pairwise_sq_euclidean_self<F: Float>(x: &ArrayRef2<F>) -> Array2<F> {
     for i in 0..n {
         for j in (i + 1)..n {
             let s = xn[i] + xn[j] - two * g[[i, j]];
-            let s = if s > F::zero() { s } else { F::zero() };
+            let s = if s < F::zero() { F::zero() } else { s };
             d[[i, j]] = s;
             d[[j, i]] = s;
         }
