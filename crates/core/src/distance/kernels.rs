@@ -204,6 +204,18 @@ impl<F: Float> Prepared<F> {
         }
     }
 
+    /// A reduced distance `≥` the one of every point at reported distance `≤ d` (the inverse
+    /// of [`Self::finalize`], inflated by a few ulps so that pruning stays conservative).
+    #[inline]
+    pub(crate) fn reduced_upper(&self, d: F) -> F {
+        let (r, ulps) = match self {
+            Self::SqEuclid { sqrt_final: true } | Self::Mahalanobis { .. } => (d * d, F::cast(16.0)),
+            Self::Minkowski { p, .. } => (d.powf(*p), F::cast(4.0) * *p + F::cast(16.0)),
+            _ => (d, F::cast(16.0)),
+        };
+        r * (F::one() + ulps * F::epsilon()) + F::min_positive_value()
+    }
+
     /// The distance that satisfies the triangle inequality (used for ball-tree bounds): like
     /// [`Self::finalize`] except that squared Euclidean is mapped to Euclidean.
     #[inline]

@@ -61,6 +61,9 @@ pub use concentration::{relative_contrast, simulate_relative_contrast};
 pub use dtw::{Dtw, DtwKind, DtwResult, LocalCost};
 pub use mixed::{FeatureKind, MixedDissimilarity};
 pub use pairwise::{pairwise_distances, pairwise_dot};
+pub(crate) use pairwise::{
+    column_means as pairwise_column_means, normalize_rows as pairwise_normalize_rows,
+};
 pub use vector::{
     chebyshev, cosine_distance, cosine_similarity, euclidean, hamming, hyperplane_distance,
     jaccard, lp_distance, mahalanobis, manhattan, minkowski, nominal_dissimilarity,
