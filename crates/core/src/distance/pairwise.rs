@@ -20,7 +20,8 @@
 //! computed independently, so the result is bitwise identical for any number of threads.
 //! Cost `O(n m d)` (`O(n m d²)` for Mahalanobis); the output `n × m` dominates memory.
 
-use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use rayon::prelude::*;
 
 use super::Metric;
@@ -149,30 +150,70 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
     let xs = rows_contiguous(x);
     let ys = rows_contiguous(y);
     let tau = F::cast(gram_error_constant(d) * F::epsilon().to_f64_lossless() / gram_rho::<F>());
-    let mut g = xc.dot(&yc.t());
     let two = F::cast(2.0);
     let zero = F::zero();
     let xs_slice = xs.as_slice();
     let ys_slice = ys.as_slice();
-    for_each_row_mut(&mut g, |i, row| {
+    gemm_then_rows(&xc, &yc, |i, row| {
         let a = xn[i];
-        let xi = match xs_slice {
-            Some(s) => &s[i * d..(i + 1) * d],
-            None => &[],
-        };
-        for (j, v) in row.iter_mut().enumerate() {
-            let scale = a + yn[j];
-            let mut s = scale - two * *v;
-            if s < tau * scale {
-                s = match ys_slice {
-                    Some(ys) if xi.len() == d => kernels::sq_euclidean(xi, &ys[j * d..(j + 1) * d]),
-                    _ => s.max(zero),
-                };
-            }
+        // One branch-free (vectorisable) pass; `flag` records whether any entry of the row
+        // needs the direct recomputation, which is then done in a second (rare) pass that
+        // re-detects the entries from the stored values (a superset: the test is loosened by 2).
+        let mut flag = false;
+        for (v, &b) in row.iter_mut().zip(yn.iter()) {
+            let scale = a + b;
+            let s = scale - two * *v;
+            flag |= s < tau * scale;
+            let s = s.max(zero);
             *v = if sqrt_final { s.sqrt() } else { s };
         }
-    });
-    g
+        if let (true, Some(xs), Some(ys)) = (flag, xs_slice, ys_slice) {
+            let xi = &xs[i * d..(i + 1) * d];
+            for (j, (v, &b)) in row.iter_mut().zip(yn.iter()).enumerate() {
+                let s = if sqrt_final { *v * *v } else { *v };
+                if s < two * tau * (a + b) {
+                    let exact = kernels::sq_euclidean(xi, &ys[j * d..(j + 1) * d]);
+                    *v = if sqrt_final { exact.sqrt() } else { exact };
+                }
+            }
+        }
+    })
+}
+
+/// Elements of the output per GEMM block (a block is post-processed while it is in cache).
+const BLOCK_ELEMS: usize = 1 << 23;
+/// Rows per parallel task inside a block.
+const BLOCK_TASK_ROWS: usize = 8;
+
+/// `A Bᵀ`, computed in blocks of rows: one top-level GEMM per block (multithreaded BLAS), then
+/// `post(global_row, row)` on the block's rows in parallel (fixed chunks) while the block is
+/// still in cache. Saves a full extra pass over memory compared to GEMM-then-transform.
+pub(crate) fn gemm_then_rows<F: Float, G>(a: &Array2<F>, b: &Array2<F>, post: G) -> Array2<F>
+where
+    G: Fn(usize, &mut [F]) + Sync + Send,
+{
+    let (n, m) = (a.nrows(), b.nrows());
+    let mut out = Array2::zeros((n, m));
+    if n == 0 || m == 0 {
+        return out;
+    }
+    let rows = (BLOCK_ELEMS / m).clamp(64, 4096);
+    for r0 in (0..n).step_by(rows) {
+        let r1 = (r0 + rows).min(n);
+        let mut ob = out.slice_mut(s![r0..r1, ..]);
+        general_mat_mul(F::one(), &a.slice(s![r0..r1, ..]), &b.t(), F::zero(), &mut ob);
+        if let Some(slice) = ob.as_slice_mut() {
+            slice
+                .par_chunks_mut(BLOCK_TASK_ROWS * m)
+                .enumerate()
+                .for_each(|(c, chunk)| {
+                    for (r, row) in chunk.chunks_mut(m).enumerate() {
+                        post(r0 + c * BLOCK_TASK_ROWS + r, row);
+                    }
+                });
+        }
+    }
+    out
 }
 
 fn kernels_row_norms<F: Float>(a: &Array2<F>) -> Array1<F> {
@@ -200,14 +241,12 @@ pub(crate) fn normalize_rows<F: Float>(a: &ArrayRef2<F>) -> Array2<F> {
 fn gemm_cosine<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Array2<F> {
     let xh = normalize_rows(x);
     let yh = normalize_rows(y);
-    let mut g = xh.dot(&yh.t());
     let one = F::one();
-    for_each_row_mut(&mut g, |_, row| {
+    gemm_then_rows(&xh, &yh, |_, row| {
         for v in row.iter_mut() {
             *v = one - v.max(-one).min(one);
         }
-    });
-    g
+    })
 }
 
 fn direct<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, k: &Prepared<F>) -> Array2<F> {
