@@ -51,6 +51,62 @@ fn lane_sum<F: Float, T: Fn(F, F) -> F>(a: &[F], b: &[F], t: T) -> F {
     s
 }
 
+/// [`lane_sum`] that may stop early: returns exactly `lane_sum(a, b, t)` when that is
+/// `≤ bound`, and otherwise some partial sum `> bound` (the terms are non-negative and rounding
+/// is monotone, so a partial sum above the bound proves the full one is above it too).
+#[inline(always)]
+fn lane_sum_bounded<F: Float, T: Fn(F, F) -> F>(a: &[F], b: &[F], t: T, bound: F) -> F {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [F::zero(); LANES];
+    let ca = a.chunks_exact(LANES);
+    let cb = b.chunks_exact(LANES);
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    let chunks = n / LANES;
+    for (c, (x, y)) in ca.zip(cb).enumerate() {
+        for l in 0..LANES {
+            acc[l] += t(x[l], y[l]);
+        }
+        if c + 1 < chunks || !ra.is_empty() {
+            let partial = combine(&acc);
+            if partial > bound {
+                return partial;
+            }
+        }
+    }
+    let mut s = combine(&acc);
+    for (&x, &y) in ra.iter().zip(rb) {
+        s += t(x, y);
+    }
+    s
+}
+
+/// [`sq_euclidean`] with early exit above `bound` (see [`lane_sum_bounded`]).
+#[inline]
+pub(crate) fn sq_euclidean_bounded<F: Float>(a: &[F], b: &[F], bound: F) -> F {
+    lane_sum_bounded(
+        a,
+        b,
+        |x, y| {
+            let d = x - y;
+            d * d
+        },
+        bound,
+    )
+}
+
+/// [`manhattan`] with early exit above `bound`.
+#[inline]
+pub(crate) fn manhattan_bounded<F: Float>(a: &[F], b: &[F], bound: F) -> F {
+    lane_sum_bounded(a, b, |x, y| (x - y).abs(), bound)
+}
+
+/// [`minkowski_reduced`] with early exit above `bound`.
+#[inline]
+pub(crate) fn minkowski_reduced_bounded<F: Float>(a: &[F], b: &[F], p: F, ip: Option<i32>, bound: F) -> F {
+    lane_sum_bounded(a, b, |x, y| pow_term(x - y, p, ip), bound)
+}
+
 /// `Σ (a_k − b_k)²`.
 #[inline]
 pub(crate) fn sq_euclidean<F: Float>(a: &[F], b: &[F]) -> F {
@@ -241,6 +297,16 @@ mod tests {
             assert!((sq_euclidean(&a, &b) - naive).abs() <= 1e-12 * naive.max(1.0));
             let naive_l1: f64 = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).sum();
             assert!((manhattan(&a, &b) - naive_l1).abs() <= 1e-12 * naive_l1.max(1.0));
+            // Bounded variants: exact below the bound, above it otherwise.
+            let full = sq_euclidean(&a, &b);
+            assert_eq!(sq_euclidean_bounded(&a, &b, full), full);
+            assert_eq!(sq_euclidean_bounded(&a, &b, f64::INFINITY), full);
+            if full > 0.0 {
+                assert!(sq_euclidean_bounded(&a, &b, full * 0.5) > full * 0.5);
+            }
+            assert_eq!(manhattan_bounded(&a, &b, naive_l1 * 2.0), manhattan(&a, &b));
+            let m3 = minkowski_reduced(&a, &b, 3.0, Some(3));
+            assert_eq!(minkowski_reduced_bounded(&a, &b, 3.0, Some(3), m3), m3);
         }
     }
 

@@ -110,7 +110,7 @@ fn direct<F: Float>(index: &NeighborIndex<F>, q: ArrayView2<'_, F>, mode: Mode<F
     let d = index.n_features();
     let xs = training_slice(index);
     let kernel = &index.kernel;
-    index.per_query(q, |row, out, heap, _| match mode {
+    index.per_query(q, |row, out, heap| match mode {
         Mode::Knn(k) => {
             let h = heap.get_or_insert_with(|| KBest::new(k));
             h.clear();

@@ -8,14 +8,16 @@
 //! contiguously in leaf order (a flat `n × d` array plus the permutation back to the original
 //! indices), so a leaf scan reads one contiguous block.
 //!
-//! **Search** (Arya & Mount's incremental distance): per node we store the split coordinate and
-//! the extents of the two children along it (`div_low` = max of the left child, `div_high` =
-//! min of the right child). The query keeps one offset per coordinate (a lower bound of the
-//! per-axis term, `|Δ|^p` or `Δ²`) and their sum `mindist` (or max, for Chebyshev); entering the
-//! far child replaces one offset, which updates the bound in `O(1)`. A subtree is skipped when
-//! `mindist · (1 − δ)` exceeds the current k-th best reduced distance, with
+//! **Search.** Every node stores the bounding box of its points (`lo`, `hi` per coordinate).
+//! The lower bound of the reduced distance from a query to any point of a node is the reduced
+//! distance to its box, `Σⱼ term(max(loⱼ − qⱼ, 0, qⱼ − hiⱼ))` (max for Chebyshev), with
+//! `term(Δ) = Δ²`, `|Δ|` or `|Δ|^p`. Children are visited nearer box first; a child is skipped
+//! when its bound times `1 − δ` exceeds the current k-th best reduced distance, with
 //! `δ = (4 (levels + d) + 16) ε` covering rounding, so no point that could enter the answer is
-//! ever skipped. The k best are kept in a fixed-size max-heap.
+//! ever skipped. (Tight boxes prune much better than the cell planes of the classic
+//! incremental search when `d` is moderate.) Leaf scans stop a distance early once a partial
+//! sum exceeds the k-th best (exact: the sums only grow). The k best are kept in a fixed-size
+//! max-heap.
 
 use ndarray::Array2;
 
@@ -23,13 +25,12 @@ use super::heap::KBest;
 use crate::Float;
 use crate::distance::kernels::{self, Prepared};
 
-/// Node ranges and split coordinates of a median-split tree (shared with the ball tree).
+/// Node ranges of a median-split tree (shared with the ball tree).
 #[derive(Debug, Clone)]
 pub(super) struct Layout {
     pub(super) perm: Vec<usize>,
     pub(super) start: Vec<usize>,
     pub(super) end: Vec<usize>,
-    pub(super) split_dim: Vec<usize>,
     pub(super) n_levels: usize,
     pub(super) first_leaf: usize,
 }
@@ -45,7 +46,6 @@ impl Layout {
         let mut perm: Vec<usize> = (0..n).collect();
         let mut start = vec![0; n_nodes];
         let mut end = vec![0; n_nodes];
-        let mut split_dim = vec![0; n_nodes];
         start[0] = 0;
         end[0] = n;
         for node in 0..first_leaf {
@@ -60,7 +60,6 @@ impl Layout {
                         .then(a.cmp(&b))
                 });
             }
-            split_dim[node] = dim;
             let (l, r) = (2 * node + 1, 2 * node + 2);
             start[l] = s;
             end[l] = mid;
@@ -71,7 +70,6 @@ impl Layout {
             perm,
             start,
             end,
-            split_dim,
             n_levels,
             first_leaf,
         }
@@ -109,7 +107,8 @@ trait AxisKernel<F: Float>: Copy + Sync {
     /// `true` when the reduced distance is a max (Chebyshev) rather than a sum.
     const MAX: bool;
     fn term(self, diff: F) -> F;
-    fn rdist(self, a: &[F], b: &[F]) -> F;
+    /// The reduced distance when it is `≤ bound`, otherwise any value `> bound`.
+    fn rdist_bounded(self, a: &[F], b: &[F], bound: F) -> F;
 }
 
 #[derive(Clone, Copy)]
@@ -131,8 +130,8 @@ impl<F: Float> AxisKernel<F> for SqE {
         diff * diff
     }
     #[inline(always)]
-    fn rdist(self, a: &[F], b: &[F]) -> F {
-        kernels::sq_euclidean(a, b)
+    fn rdist_bounded(self, a: &[F], b: &[F], bound: F) -> F {
+        kernels::sq_euclidean_bounded(a, b, bound)
     }
 }
 
@@ -143,8 +142,8 @@ impl<F: Float> AxisKernel<F> for L1 {
         diff.abs()
     }
     #[inline(always)]
-    fn rdist(self, a: &[F], b: &[F]) -> F {
-        kernels::manhattan(a, b)
+    fn rdist_bounded(self, a: &[F], b: &[F], bound: F) -> F {
+        kernels::manhattan_bounded(a, b, bound)
     }
 }
 
@@ -155,7 +154,7 @@ impl<F: Float> AxisKernel<F> for LInf {
         diff.abs()
     }
     #[inline(always)]
-    fn rdist(self, a: &[F], b: &[F]) -> F {
+    fn rdist_bounded(self, a: &[F], b: &[F], _bound: F) -> F {
         kernels::chebyshev(a, b)
     }
 }
@@ -167,8 +166,8 @@ impl<F: Float> AxisKernel<F> for Lp<F> {
         kernels::pow_term(diff, self.p, self.ip)
     }
     #[inline(always)]
-    fn rdist(self, a: &[F], b: &[F]) -> F {
-        kernels::minkowski_reduced(a, b, self.p, self.ip)
+    fn rdist_bounded(self, a: &[F], b: &[F], bound: F) -> F {
+        kernels::minkowski_reduced_bounded(a, b, self.p, self.ip, bound)
     }
 }
 
@@ -215,10 +214,9 @@ pub(crate) struct KdTree<F: Float> {
     d: usize,
     pts: Vec<F>,
     layout: Layout,
-    div_low: Vec<F>,
-    div_high: Vec<F>,
-    root_lo: Vec<F>,
-    root_hi: Vec<F>,
+    /// Per-node bounding boxes, `n_nodes × d` each.
+    lo: Vec<F>,
+    hi: Vec<F>,
     shrink: F,
 }
 
@@ -228,125 +226,107 @@ impl<F: Float> KdTree<F> {
     pub(crate) fn build(data: &Array2<F>, leaf_size: usize, _kernel: &Prepared<F>) -> Self {
         let layout = Layout::build(data, leaf_size);
         let d = data.ncols();
+        let pts = layout.reordered(data);
         let n_nodes = layout.start.len();
-        let mut div_low = vec![F::zero(); n_nodes];
-        let mut div_high = vec![F::zero(); n_nodes];
-        for node in 0..layout.first_leaf {
-            let dim = layout.split_dim[node];
-            let (l, r) = (2 * node + 1, 2 * node + 2);
-            let col = |c: usize| {
-                layout.perm[layout.start[c]..layout.end[c]]
-                    .iter()
-                    .map(move |&p| data[[p, dim]])
-            };
-            div_low[node] = col(l).fold(F::neg_infinity(), |m, v| m.max(v));
-            div_high[node] = col(r).fold(F::infinity(), |m, v| m.min(v));
+        let mut lo = vec![F::infinity(); n_nodes * d];
+        let mut hi = vec![F::neg_infinity(); n_nodes * d];
+        // Leaves from their points, internal nodes from their children (bottom-up).
+        for node in (0..n_nodes).rev() {
+            let (l, h) = (&mut lo[node * d..(node + 1) * d], &mut hi[node * d..(node + 1) * d]);
+            if node >= layout.first_leaf {
+                let (s, e) = (layout.start[node], layout.end[node]);
+                for row in pts[s * d..e * d].chunks_exact(d.max(1)) {
+                    for j in 0..d {
+                        l[j] = l[j].min(row[j]);
+                        h[j] = h[j].max(row[j]);
+                    }
+                }
+            }
         }
-        let mut root_lo = vec![F::infinity(); d];
-        let mut root_hi = vec![F::neg_infinity(); d];
-        for row in data.rows() {
-            for (j, &v) in row.iter().enumerate() {
-                root_lo[j] = root_lo[j].min(v);
-                root_hi[j] = root_hi[j].max(v);
+        for node in (0..layout.first_leaf).rev() {
+            for c in [2 * node + 1, 2 * node + 2] {
+                for j in 0..d {
+                    lo[node * d + j] = lo[node * d + j].min(lo[c * d + j]);
+                    hi[node * d + j] = hi[node * d + j].max(hi[c * d + j]);
+                }
             }
         }
         let delta = F::cast(4 * (layout.n_levels + d) + 16) * F::epsilon();
         Self {
             d,
-            pts: layout.reordered(data),
+            pts,
             layout,
-            div_low,
-            div_high,
-            root_lo,
-            root_hi,
+            lo,
+            hi,
             shrink: F::one() - delta,
         }
     }
 
     /// Fills `heap` with the k nearest points of `q`.
-    pub(crate) fn knn(&self, q: &[F], kernel: &Prepared<F>, heap: &mut KBest<F>, off: &mut Vec<F>) {
-        self.dispatch(q, kernel, Sink::Knn(heap), off);
+    pub(crate) fn knn(&self, q: &[F], kernel: &Prepared<F>, heap: &mut KBest<F>) {
+        self.dispatch(q, kernel, Sink::Knn(heap));
     }
 
     /// Appends every point within `r` (reduced bound `r_red`) to `out` (unsorted).
-    pub(crate) fn radius(
-        &self,
-        q: &[F],
-        kernel: &Prepared<F>,
-        r: F,
-        r_red: F,
-        out: &mut Vec<(F, usize)>,
-        off: &mut Vec<F>,
-    ) {
+    pub(crate) fn radius(&self, q: &[F], kernel: &Prepared<F>, r: F, r_red: F, out: &mut Vec<(F, usize)>) {
         let sink = Sink::Radius {
             r_red,
             r,
             kernel,
             out,
         };
-        self.dispatch(q, kernel, sink, off);
+        self.dispatch(q, kernel, sink);
     }
 
-    fn dispatch(&self, q: &[F], kernel: &Prepared<F>, mut sink: Sink<'_, F>, off: &mut Vec<F>) {
+    fn dispatch(&self, q: &[F], kernel: &Prepared<F>, mut sink: Sink<'_, F>) {
         match kernel {
-            Prepared::SqEuclid { .. } => self.start(SqE, q, &mut sink, off),
-            Prepared::Manhattan => self.start(L1, q, &mut sink, off),
-            Prepared::Chebyshev => self.start(LInf, q, &mut sink, off),
-            Prepared::Minkowski { p, ip, .. } => self.start(Lp { p: *p, ip: *ip }, q, &mut sink, off),
+            Prepared::SqEuclid { .. } => self.search(SqE, 0, q, &mut sink),
+            Prepared::Manhattan => self.search(L1, 0, q, &mut sink),
+            Prepared::Chebyshev => self.search(LInf, 0, q, &mut sink),
+            Prepared::Minkowski { p, ip, .. } => self.search(Lp { p: *p, ip: *ip }, 0, q, &mut sink),
             // Not reachable: the index only builds k-d trees for the Minkowski family.
             _ => {}
         }
     }
 
-    fn start<A: AxisKernel<F>>(&self, a: A, q: &[F], sink: &mut Sink<'_, F>, off: &mut Vec<F>) {
-        off.clear();
-        let mut mindist = F::zero();
-        for j in 0..self.d {
-            let gap = (self.root_lo[j] - q[j]).max(q[j] - self.root_hi[j]).max(F::zero());
-            let t = a.term(gap);
-            off.push(t);
-            mindist = if A::MAX { mindist.max(t) } else { mindist + t };
+    /// Reduced distance from `q` to the bounding box of `node`; stops early above `bound`.
+    #[inline(always)]
+    fn box_dist<A: AxisKernel<F>>(&self, a: A, node: usize, q: &[F], bound: F) -> F {
+        let d = self.d;
+        let (lo, hi) = (&self.lo[node * d..(node + 1) * d], &self.hi[node * d..(node + 1) * d]);
+        let mut s = F::zero();
+        for j in 0..d {
+            let gap = (lo[j] - q[j]).max(q[j] - hi[j]);
+            if gap > F::zero() {
+                let t = a.term(gap);
+                s = if A::MAX { s.max(t) } else { s + t };
+                if s > bound {
+                    return s;
+                }
+            }
         }
-        self.search(a, 0, mindist, q, sink, off);
+        s
     }
 
-    fn search<A: AxisKernel<F>>(
-        &self,
-        a: A,
-        node: usize,
-        mindist: F,
-        q: &[F],
-        sink: &mut Sink<'_, F>,
-        off: &mut [F],
-    ) {
+    fn search<A: AxisKernel<F>>(&self, a: A, node: usize, q: &[F], sink: &mut Sink<'_, F>) {
         let lay = &self.layout;
         if node >= lay.first_leaf {
             let d = self.d;
             let (s, e) = (lay.start[node], lay.end[node]);
             for (p, row) in (s..e).zip(self.pts[s * d..e * d].chunks_exact(d.max(1))) {
-                sink.offer(a.rdist(q, row), lay.perm[p]);
+                let bound = sink.bound();
+                sink.offer(a.rdist_bounded(q, row, bound), lay.perm[p]);
             }
             return;
         }
-        let dim = lay.split_dim[node];
-        let diff1 = q[dim] - self.div_low[node];
-        let diff2 = q[dim] - self.div_high[node];
-        let (best, other, cut) = if diff1 + diff2 < F::zero() {
-            (2 * node + 1, 2 * node + 2, a.term(diff2))
-        } else {
-            (2 * node + 2, 2 * node + 1, a.term(diff1))
-        };
-        self.search(a, best, mindist, q, sink, off);
-        let old = off[dim];
-        let new_min = if A::MAX {
-            mindist.max(cut)
-        } else {
-            mindist + cut - old
-        };
-        if new_min * self.shrink <= sink.bound() {
-            off[dim] = cut;
-            self.search(a, other, new_min, q, sink, off);
-            off[dim] = old;
+        let (l, r) = (2 * node + 1, 2 * node + 2);
+        let limit = sink.bound() / self.shrink;
+        let (bl, br) = (self.box_dist(a, l, q, limit), self.box_dist(a, r, q, limit));
+        let order = if bl <= br { [(l, bl), (r, br)] } else { [(r, br), (l, bl)] };
+        for (child, bound) in order {
+            if bound * self.shrink <= sink.bound() {
+                self.search(a, child, q, sink);
+            }
         }
     }
 }

@@ -296,11 +296,11 @@ impl<F: Float> NeighborIndex<F> {
         if self.use_brute(Some(k)) {
             return brute::knn(self, q, k);
         }
-        self.per_query(q, |row, out, heap: &mut Option<KBest<F>>, scratch: &mut Vec<F>| {
+        self.per_query(q, |row, out, heap: &mut Option<KBest<F>>| {
             let h = heap.get_or_insert_with(|| KBest::new(k));
             h.clear();
             match &self.tree {
-                Tree::Kd(t) => t.knn(row, &self.kernel, h, scratch),
+                Tree::Kd(t) => t.knn(row, &self.kernel, h),
                 Tree::Ball(t) => t.knn(row, &self.kernel, h),
                 Tree::None => {}
             }
@@ -320,11 +320,11 @@ impl<F: Float> NeighborIndex<F> {
         (dist, idx)
     }
 
-    /// Runs `f(query_row, output, heap_slot, scratch)` for every query row, in parallel over
-    /// fixed chunks.
+    /// Runs `f(query_row, output, heap_slot)` for every query row, in parallel over fixed
+    /// chunks (the heap slot is reused across the rows of a chunk).
     fn per_query<G>(&self, q: ArrayView2<'_, F>, f: G) -> Vec<Vec<(F, usize)>>
     where
-        G: Fn(&[F], &mut Vec<(F, usize)>, &mut Option<KBest<F>>, &mut Vec<F>) + Sync + Send,
+        G: Fn(&[F], &mut Vec<(F, usize)>, &mut Option<KBest<F>>) + Sync + Send,
     {
         let d = q.ncols();
         let Some(qs) = q.to_slice() else {
@@ -332,10 +332,9 @@ impl<F: Float> NeighborIndex<F> {
         };
         let chunks = crate::par::map_chunks(q.nrows(), QUERY_CHUNK, |r| {
             let mut heap = None;
-            let mut scratch = Vec::new();
             r.map(|i| {
                 let mut out = Vec::new();
-                f(&qs[i * d..(i + 1) * d], &mut out, &mut heap, &mut scratch);
+                f(&qs[i * d..(i + 1) * d], &mut out, &mut heap);
                 out
             })
             .collect::<Vec<_>>()
@@ -364,9 +363,9 @@ impl<F: Float> NeighborIndex<F> {
             brute::radius(self, q, rf)
         } else {
             let r_red = self.kernel.reduced_upper(rf);
-            self.per_query(q, |row, out, _, scratch| {
+            self.per_query(q, |row, out, _| {
                 match &self.tree {
-                    Tree::Kd(t) => t.radius(row, &self.kernel, rf, r_red, out, scratch),
+                    Tree::Kd(t) => t.radius(row, &self.kernel, rf, r_red, out),
                     Tree::Ball(t) => t.radius(row, &self.kernel, rf, out),
                     Tree::None => {}
                 }
