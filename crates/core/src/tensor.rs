@@ -8,7 +8,7 @@
 //! | operation | function | definition |
 //! |---|---|---|
 //! | mode-k fiber | [`fiber`] | fix every index but the `k`-th |
-//! | slice | [`slice`] | fix every index but two |
+//! | slice | [`slice()`] | fix every index but two |
 //! | dicing (MDDB range selection) | [`dice`] | a range along every mode |
 //! | mode-k unfolding (matricisation) | [`unfold`] | `X₍ₖ₎ ∈ R^{Iₖ × ∏_{m≠k} I_m}` |
 //! | folding | [`fold`] | the inverse of [`unfold`] |
@@ -21,7 +21,7 @@
 //! **first varying fastest**. The notes name fibers and slices but give no unfolding; this
 //! convention is the standard one (Kolda & Bader, "Tensor Decompositions and Applications",
 //! SIAM Review 51(3)). The MDDB "slicing" of the notes (rotating to a 2-D table) is
-//! [`slice`] or [`unfold`]; "dicing" is [`dice`].
+//! [`slice()`] or [`unfold`]; "dicing" is [`dice`].
 
 use std::ops::Range;
 
@@ -41,7 +41,9 @@ fn check_mode(order: usize, mode: usize, context: &'static str) -> Result<()> {
     if mode >= order {
         return Err(Error::invalid_param(
             "mode",
-            format!("{context}: mode {mode} out of range for a tensor of order {order} (modes are 0-based)"),
+            format!(
+                "{context}: mode {mode} out of range for a tensor of order {order} (modes are 0-based)"
+            ),
         ));
     }
     Ok(())
@@ -72,11 +74,16 @@ fn shape_error(context: &'static str, e: impl std::fmt::Display) -> Error {
 /// # Errors
 /// [`Error::InvalidParam`] for a mode or an index out of range; [`Error::ShapeMismatch`] if
 /// `fixed` does not have `N − 1` entries.
-pub fn fiber<'a, A>(t: &'a ArrayRef<A, IxDyn>, mode: usize, fixed: &[usize]) -> Result<ArrayView1<'a, A>> {
+pub fn fiber<'a, A>(
+    t: &'a ArrayRef<A, IxDyn>,
+    mode: usize,
+    fixed: &[usize],
+) -> Result<ArrayView1<'a, A>> {
     let order = t.ndim();
     check_mode(order, mode, "fiber")?;
     let v = fix_all_but(t, &[mode], fixed, "fiber")?;
-    v.into_dimensionality::<Ix1>().map_err(|e| shape_error("fiber", e))
+    v.into_dimensionality::<Ix1>()
+        .map_err(|e| shape_error("fiber", e))
 }
 
 /// The slice of modes `(row_mode, col_mode)` through the fixed indices of the other modes
@@ -95,11 +102,25 @@ pub fn slice<'a, A>(
     check_mode(order, row_mode, "slice")?;
     check_mode(order, col_mode, "slice")?;
     if row_mode == col_mode {
-        return Err(Error::invalid_param("col_mode", "a slice needs two different modes"));
+        return Err(Error::invalid_param(
+            "col_mode",
+            "a slice needs two different modes",
+        ));
     }
-    let v = fix_all_but(t, &[row_mode.min(col_mode), row_mode.max(col_mode)], fixed, "slice")?;
-    let v = v.into_dimensionality::<Ix2>().map_err(|e| shape_error("slice", e))?;
-    Ok(if row_mode < col_mode { v } else { v.reversed_axes() })
+    let v = fix_all_but(
+        t,
+        &[row_mode.min(col_mode), row_mode.max(col_mode)],
+        fixed,
+        "slice",
+    )?;
+    let v = v
+        .into_dimensionality::<Ix2>()
+        .map_err(|e| shape_error("slice", e))?;
+    Ok(if row_mode < col_mode {
+        v
+    } else {
+        v.reversed_axes()
+    })
 }
 
 fn fix_all_but<'a, A>(
@@ -133,7 +154,10 @@ fn fix_all_but<'a, A>(
 /// # Errors
 /// [`Error::ShapeMismatch`] if there is not one range per mode; [`Error::InvalidParam`] for a
 /// range outside the mode or with `start > end`.
-pub fn dice<'a, A>(t: &'a ArrayRef<A, IxDyn>, ranges: &[Range<usize>]) -> Result<ArrayViewD<'a, A>> {
+pub fn dice<'a, A>(
+    t: &'a ArrayRef<A, IxDyn>,
+    ranges: &[Range<usize>],
+) -> Result<ArrayViewD<'a, A>> {
     if ranges.len() != t.ndim() {
         return Err(Error::ShapeMismatch {
             context: "dice",
@@ -146,7 +170,10 @@ pub fn dice<'a, A>(t: &'a ArrayRef<A, IxDyn>, ranges: &[Range<usize>]) -> Result
         if r.start > r.end || r.end > t.shape()[m] {
             return Err(Error::invalid_param(
                 "ranges",
-                format!("range {r:?} invalid along mode {m} of size {}", t.shape()[m]),
+                format!(
+                    "range {r:?} invalid along mode {m} of size {}",
+                    t.shape()[m]
+                ),
             ));
         }
         v.slice_axis_inplace(Axis(m), Slice::from(r.clone()));
@@ -170,9 +197,16 @@ fn unfold_axes(order: usize, mode: usize) -> Vec<usize> {
 pub fn unfold<A: Clone>(t: &ArrayRef<A, IxDyn>, mode: usize) -> Result<Array2<A>> {
     check_mode(t.ndim(), mode, "unfold")?;
     let rows = t.shape()[mode];
-    let cols: usize = t.shape().iter().enumerate().filter(|&(m, _)| m != mode).map(|(_, &s)| s).product();
+    let cols: usize = t
+        .shape()
+        .iter()
+        .enumerate()
+        .filter(|&(m, _)| m != mode)
+        .map(|(_, &s)| s)
+        .product();
     let v = t.view().permuted_axes(IxDyn(&unfold_axes(t.ndim(), mode)));
-    Array2::from_shape_vec((rows, cols), v.iter().cloned().collect()).map_err(|e| shape_error("unfold", e))
+    Array2::from_shape_vec((rows, cols), v.iter().cloned().collect())
+        .map_err(|e| shape_error("unfold", e))
 }
 
 /// Folds a mode-`mode` unfolding back into a tensor of shape `shape` (the inverse of
@@ -184,7 +218,12 @@ pub fn unfold<A: Clone>(t: &ArrayRef<A, IxDyn>, mode: usize) -> Result<Array2<A>
 pub fn fold<A: Clone>(m: &ArrayRef2<A>, mode: usize, shape: &[usize]) -> Result<ArrayD<A>> {
     check_mode(shape.len(), mode, "fold")?;
     let rows = shape[mode];
-    let cols: usize = shape.iter().enumerate().filter(|&(k, _)| k != mode).map(|(_, &s)| s).product();
+    let cols: usize = shape
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != mode)
+        .map(|(_, &s)| s)
+        .product();
     if m.dim() != (rows, cols) {
         return Err(Error::ShapeMismatch {
             context: "fold",
@@ -201,7 +240,9 @@ pub fn fold<A: Clone>(m: &ArrayRef2<A>, mode: usize, shape: &[usize]) -> Result<
     for (pos, &a) in axes.iter().enumerate() {
         inv[a] = pos;
     }
-    Ok(p.permuted_axes(IxDyn(&inv)).as_standard_layout().into_owned())
+    Ok(p.permuted_axes(IxDyn(&inv))
+        .as_standard_layout()
+        .into_owned())
 }
 
 /// Dyadic (outer) product of two vectors, `Aᵢⱼ = vᵢ wⱼ` (001 L1073-1075).
@@ -215,7 +256,10 @@ pub fn dyadic<F: Float>(v: &ArrayRef1<F>, w: &ArrayRef1<F>) -> Array2<F> {
 /// [`Error::InvalidParam`] for an empty list.
 pub fn outer<F: Float>(vectors: &[ArrayView1<'_, F>]) -> Result<ArrayD<F>> {
     if vectors.is_empty() {
-        return Err(Error::invalid_param("vectors", "the outer product needs at least one vector"));
+        return Err(Error::invalid_param(
+            "vectors",
+            "the outer product needs at least one vector",
+        ));
     }
     let shape: Vec<usize> = vectors.iter().map(|v| v.len()).collect();
     Ok(ArrayD::from_shape_fn(IxDyn(&shape), |idx| {
@@ -232,12 +276,19 @@ pub fn outer<F: Float>(vectors: &[ArrayView1<'_, F>]) -> Result<ArrayD<F>> {
 /// # Errors
 /// [`Error::InvalidParam`] for a mode out of range; [`Error::ShapeMismatch`] if
 /// `U.ncols() ≠ I_mode`.
-pub fn mode_product<F: Float>(t: &ArrayRef<F, IxDyn>, u: &ArrayRef2<F>, mode: usize) -> Result<ArrayD<F>> {
+pub fn mode_product<F: Float>(
+    t: &ArrayRef<F, IxDyn>,
+    u: &ArrayRef2<F>,
+    mode: usize,
+) -> Result<ArrayD<F>> {
     check_mode(t.ndim(), mode, "mode_product")?;
     if u.ncols() != t.shape()[mode] {
         return Err(Error::ShapeMismatch {
             context: "mode_product",
-            expected: format!("U with {} columns (the size of mode {mode})", t.shape()[mode]),
+            expected: format!(
+                "U with {} columns (the size of mode {mode})",
+                t.shape()[mode]
+            ),
             found: format!("{} x {}", u.nrows(), u.ncols()),
         });
     }
@@ -301,7 +352,10 @@ mod tests {
         let y1 = slice(&y, 0, 1, &[0]).expect("ok");
         let y2 = slice(&y, 0, 1, &[1]).expect("ok");
         assert_eq!(y1, array![[22., 49., 76., 103.], [28., 64., 100., 136.]]);
-        assert_eq!(y2, array![[130., 157., 184., 211.], [172., 208., 244., 280.]]);
+        assert_eq!(
+            y2,
+            array![[130., 157., 184., 211.], [172., 208., 244., 280.]]
+        );
         assert!(mode_product(&kolda(), &u, 1).is_err());
         assert!(mode_product(&kolda(), &u, 3).is_err());
     }
@@ -310,8 +364,14 @@ mod tests {
     fn fibers_slices_and_dice() {
         let x = kolda();
         // Mode-0 fiber (column) x[:, 1, 0] = (4, 5, 6); mode-1 fiber (row) x[2, :, 1].
-        assert_eq!(fiber(&x, 0, &[1, 0]).expect("ok").to_vec(), vec![4., 5., 6.]);
-        assert_eq!(fiber(&x, 1, &[2, 1]).expect("ok").to_vec(), vec![15., 18., 21., 24.]);
+        assert_eq!(
+            fiber(&x, 0, &[1, 0]).expect("ok").to_vec(),
+            vec![4., 5., 6.]
+        );
+        assert_eq!(
+            fiber(&x, 1, &[2, 1]).expect("ok").to_vec(),
+            vec![15., 18., 21., 24.]
+        );
         // Mode-2 (tube) fiber x[0, 0, :] = (1, 13).
         assert_eq!(fiber(&x, 2, &[0, 0]).expect("ok").to_vec(), vec![1., 13.]);
         // Lateral slice x[:, 2, :] and its transpose.
@@ -345,13 +405,19 @@ mod tests {
         let x0 = unfold(&t, 0).expect("ok");
         assert_eq!(x0.row(1), x0.row(0).mapv(|a| 2. * a));
         assert!(outer::<f64>(&[]).is_err());
-        assert_eq!(unfold(&outer(&[v.view()]).expect("ok"), 0).expect("ok"), array![[1.], [2.]]);
+        assert_eq!(
+            unfold(&outer(&[v.view()]).expect("ok"), 0).expect("ok"),
+            array![[1.], [2.]]
+        );
     }
 
     #[test]
     fn fold_errors_and_empty_modes() {
         let m = Array2::<f64>::zeros((3, 7));
-        assert!(matches!(fold(&m, 0, &[3, 4, 2]), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            fold(&m, 0, &[3, 4, 2]),
+            Err(Error::ShapeMismatch { .. })
+        ));
         assert!(fold(&m, 3, &[3, 4, 2]).is_err());
         let scalar = ArrayD::<f64>::zeros(IxDyn(&[]));
         assert!(unfold(&scalar, 0).is_err());

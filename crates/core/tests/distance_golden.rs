@@ -16,9 +16,13 @@ fn metric_of(case: &serde_json::Value) -> Metric {
         "sqeuclidean" => Metric::SqEuclidean,
         "cityblock" => Metric::Manhattan,
         "chebyshev" => Metric::Chebyshev,
-        "minkowski" => Metric::Minkowski { p: scalar(case, "p") },
+        "minkowski" => Metric::Minkowski {
+            p: scalar(case, "p"),
+        },
         "cosine" => Metric::Cosine,
-        "mahalanobis" => Metric::Mahalanobis { vi: matrix(case, "vi") },
+        "mahalanobis" => Metric::Mahalanobis {
+            vi: matrix(case, "vi"),
+        },
         "hamming" => Metric::Hamming,
         "jaccard" => Metric::Jaccard,
         other => panic!("unknown metric {other}"),
@@ -29,7 +33,10 @@ fn assert_close(got: &Array2<f64>, want: &Array2<f64>, rel: f64, name: &str) {
     assert_eq!(got.dim(), want.dim(), "{name}: shape");
     for ((idx, g), w) in got.indexed_iter().zip(want.iter()) {
         let tol = rel * w.abs().max(1.0);
-        assert!((g - w).abs() <= tol, "{name} {idx:?}: got {g:e}, want {w:e}");
+        assert!(
+            (g - w).abs() <= tol,
+            "{name} {idx:?}: got {g:e}, want {w:e}"
+        );
     }
 }
 
@@ -43,14 +50,18 @@ fn pairwise_matches_scipy_cdist() {
         let got = pairwise_distances(&x, &y, &metric).expect("valid inputs");
         assert_close(&got, &want, 1e-12, name);
         // The single-pair path.
-        let single = Array2::from_shape_fn(want.dim(), |(i, j)| metric.distance(&x.row(i), &y.row(j)));
+        let single =
+            Array2::from_shape_fn(want.dim(), |(i, j)| metric.distance(&x.row(i), &y.row(j)));
         assert_close(&single, &want, 1e-12, name);
     }
 }
 
 #[test]
 fn self_distances_are_exact_on_duplicates() {
-    for (name, case) in cases("distance").iter().filter(|(n, _)| n.starts_with("iris_self_")) {
+    for (name, case) in cases("distance")
+        .iter()
+        .filter(|(n, _)| n.starts_with("iris_self_"))
+    {
         let x = matrix(case, "x");
         let want = matrix(case, "d");
         let got = pairwise_distances(&x, &x, &metric_of(case)).expect("valid");
@@ -61,7 +72,10 @@ fn self_distances_are_exact_on_duplicates() {
                 zeros += 1;
             }
         }
-        assert!(zeros > x.nrows(), "{name}: the case must contain duplicated rows");
+        assert!(
+            zeros > x.nrows(),
+            "{name}: the case must contain duplicated rows"
+        );
     }
 }
 
@@ -72,10 +86,16 @@ fn f32_is_close() {
         let x = matrix(case, "x").mapv(|v| v as f32);
         let y = matrix(case, "y").mapv(|v| v as f32);
         let want = matrix(case, "d");
-        let got = pairwise_distances(&x, &y, &metric).expect("valid").mapv(f64::from);
+        let got = pairwise_distances(&x, &y, &metric)
+            .expect("valid")
+            .mapv(f64::from);
         let scale = want.iter().fold(1.0f64, |m, v| m.max(v.abs()));
         // Mahalanobis on wine squares differences of ~1e3 against tiny VI entries: looser.
-        let tol = if name.contains("mahalanobis") { 1e-3 } else { 1e-4 };
+        let tol = if name.contains("mahalanobis") {
+            1e-3
+        } else {
+            1e-4
+        };
         for (g, w) in got.iter().zip(&want) {
             assert!((g - w).abs() <= tol * scale, "{name}: {g} vs {w}");
         }

@@ -48,7 +48,11 @@ fn dtw_reference(x: &[f64], y: &[f64], dtw: &Dtw) -> Option<f64> {
         for &(di, dj) in &steps {
             let (ni, nj) = (i + di, j + dj);
             if ni < m && nj < n && ok(ni, nj) {
-                let pen = if (di, dj) == (1, 1) { dtw.diagonal_penalty } else { dtw.off_diagonal_penalty };
+                let pen = if (di, dj) == (1, 1) {
+                    dtw.diagonal_penalty
+                } else {
+                    dtw.off_diagonal_penalty
+                };
                 stack.push((ni, nj, acc + pen + cost(ni, nj)));
             }
         }
@@ -67,7 +71,11 @@ fn dtw_strategy() -> impl Strategy<Value = Dtw> {
         .prop_map(|(t1, sq, window, dp, op)| {
             Dtw::default()
                 .kind(if t1 { DtwKind::Type1 } else { DtwKind::Type2 })
-                .cost(if sq { LocalCost::Squared } else { LocalCost::Absolute })
+                .cost(if sq {
+                    LocalCost::Squared
+                } else {
+                    LocalCost::Absolute
+                })
                 .window(window)
                 .diagonal_penalty(dp)
                 .off_diagonal_penalty(op)

@@ -26,10 +26,17 @@ fn kneighbors_match_sklearn() {
             "euclidean" => Metric::Euclidean,
             "manhattan" => Metric::Manhattan,
             "chebyshev" => Metric::Chebyshev,
-            "minkowski" => Metric::Minkowski { p: scalar(case, "p") },
+            "minkowski" => Metric::Minkowski {
+                p: scalar(case, "p"),
+            },
             other => panic!("unknown metric {other}"),
         };
-        for alg in [Algorithm::Auto, Algorithm::Brute, Algorithm::KdTree, Algorithm::BallTree] {
+        for alg in [
+            Algorithm::Auto,
+            Algorithm::Brute,
+            Algorithm::KdTree,
+            Algorithm::BallTree,
+        ] {
             let index = NeighborIndex::build(x.clone(), metric.clone(), alg, 30).expect("valid");
             let (d, i) = index.kneighbors(&q, k).expect("valid");
             let mut exact_rows = 0;
@@ -41,7 +48,11 @@ fn kneighbors_match_sklearn() {
                         "{name} {alg:?} row {r} col {t}: {g} vs {w}"
                     );
                     let j = i[[r, t]];
-                    assert_eq!(metric.distance(&q.row(r), &x.row(j)), g, "{name} {alg:?} row {r}");
+                    assert_eq!(
+                        metric.distance(&q.row(r), &x.row(j)),
+                        g,
+                        "{name} {alg:?} row {r}"
+                    );
                     if t > 0 {
                         assert!(
                             (d[[r, t - 1]], i[[r, t - 1]]) < (g, j),

@@ -14,8 +14,12 @@ use proptest::test_runner::Config;
 
 /// Plain scan: every distance with `Metric::distance`, sorted by (distance, index).
 fn scan(x: &Array2<f64>, q: ArrayView1<'_, f64>, m: &Metric) -> Vec<(f64, usize)> {
-    let mut all: Vec<(f64, usize)> =
-        x.rows().into_iter().enumerate().map(|(j, r)| (m.distance(&q, &r), j)).collect();
+    let mut all: Vec<(f64, usize)> = x
+        .rows()
+        .into_iter()
+        .enumerate()
+        .map(|(j, r)| (m.distance(&q, &r), j))
+        .collect();
     all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     all
 }
@@ -36,7 +40,13 @@ fn algorithms(m: &Metric) -> Vec<Algorithm> {
 /// and index.
 fn metrics(d: usize) -> Vec<Metric> {
     // Integer PSD matrix: VI = L Lᵀ with small integer L.
-    let l = Array2::from_shape_fn((d, d), |(i, j)| if j <= i { 1.0 + ((i + j) % 2) as f64 } else { 0.0 });
+    let l = Array2::from_shape_fn((d, d), |(i, j)| {
+        if j <= i {
+            1.0 + ((i + j) % 2) as f64
+        } else {
+            0.0
+        }
+    });
     vec![
         Metric::Euclidean,
         Metric::SqEuclidean,
@@ -163,14 +173,29 @@ proptest! {
 fn gemm_brute_path_is_exact_on_large_tied_data() {
     let (n, nq, d) = (9_000, 300, 3);
     let x = Array2::from_shape_fn((n, d), |(i, j)| ((i * 7 + j * 13) % 11) as f64);
-    let q = Array2::from_shape_fn((nq, d), |(i, j)| ((i * 5 + j * 3) % 12) as f64 - 0.5 * (j % 2) as f64);
-    for m in [Metric::Euclidean, Metric::SqEuclidean, Metric::Minkowski { p: 2.0 }] {
-        let brute = NeighborIndex::build(x.clone(), m.clone(), Algorithm::Brute, 30).expect("valid");
-        let tree = NeighborIndex::build(x.clone(), m.clone(), Algorithm::KdTree, 30).expect("valid");
+    let q = Array2::from_shape_fn((nq, d), |(i, j)| {
+        ((i * 5 + j * 3) % 12) as f64 - 0.5 * (j % 2) as f64
+    });
+    for m in [
+        Metric::Euclidean,
+        Metric::SqEuclidean,
+        Metric::Minkowski { p: 2.0 },
+    ] {
+        let brute =
+            NeighborIndex::build(x.clone(), m.clone(), Algorithm::Brute, 30).expect("valid");
+        let tree =
+            NeighborIndex::build(x.clone(), m.clone(), Algorithm::KdTree, 30).expect("valid");
         for k in [1, 7, 40] {
-            assert_eq!(brute.kneighbors(&q, k).expect("valid"), tree.kneighbors(&q, k).expect("valid"), "{m:?} k={k}");
+            assert_eq!(
+                brute.kneighbors(&q, k).expect("valid"),
+                tree.kneighbors(&q, k).expect("valid"),
+                "{m:?} k={k}"
+            );
         }
-        assert_eq!(brute.radius_neighbors(&q, 2.0).expect("valid"), tree.radius_neighbors(&q, 2.0).expect("valid"));
+        assert_eq!(
+            brute.radius_neighbors(&q, 2.0).expect("valid"),
+            tree.radius_neighbors(&q, 2.0).expect("valid")
+        );
     }
     // Cosine (brute only) against the plain scan for a few rows.
     let cos = NeighborIndex::build(x.clone(), Metric::Cosine, Algorithm::Brute, 30).expect("valid");

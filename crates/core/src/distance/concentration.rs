@@ -26,7 +26,11 @@ pub fn relative_contrast<F: Float>(
 ) -> Result<F> {
     metric.validate()?;
     crate::validate::check_min_samples(points.nrows(), 1, "relative_contrast")?;
-    super::check_same_len(points.ncols(), query.len(), "relative_contrast: query length")?;
+    super::check_same_len(
+        points.ncols(),
+        query.len(),
+        "relative_contrast: query length",
+    )?;
     metric.check_dim(query.len(), "relative_contrast")?;
     let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
     for row in points.rows() {
@@ -86,7 +90,10 @@ mod tests {
         // Distances from the origin: 1, 2, 4 ⇒ (4 − 1)/1 = 3.
         let p = array![[1.0, 0.0], [0.0, 2.0], [4.0, 0.0]];
         let q = array![0.0, 0.0];
-        assert_eq!(relative_contrast(&p, &q, &Metric::Euclidean).expect("ok"), 3.0);
+        assert_eq!(
+            relative_contrast(&p, &q, &Metric::Euclidean).expect("ok"),
+            3.0
+        );
         assert_eq!(
             relative_contrast(&array![[0.0, 0.0]], &q, &Metric::Euclidean).expect("ok"),
             f64::INFINITY

@@ -168,7 +168,10 @@ impl Dtw {
             ("off_diagonal_penalty", self.off_diagonal_penalty),
         ] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::invalid_param(name, format!("must be finite and >= 0, got {v}")));
+                return Err(Error::invalid_param(
+                    name,
+                    format!("must be finite and >= 0, got {v}"),
+                ));
             }
         }
         Ok(())
@@ -193,7 +196,12 @@ impl Dtw {
         self.run(x, y, true)
     }
 
-    fn run<F: Float>(&self, x: &ArrayRef1<F>, y: &ArrayRef1<F>, want_path: bool) -> Result<DtwResult<F>> {
+    fn run<F: Float>(
+        &self,
+        x: &ArrayRef1<F>,
+        y: &ArrayRef1<F>,
+        want_path: bool,
+    ) -> Result<DtwResult<F>> {
         self.validate()?;
         crate::validate::check_min_samples(x.len(), 1, "Dtw: x")?;
         crate::validate::check_min_samples(y.len(), 1, "Dtw: y")?;
@@ -212,7 +220,11 @@ impl Dtw {
         };
         let st = steps(self.kind);
         let pen = |diag: bool| {
-            F::cast(if diag { self.diagonal_penalty } else { self.off_diagonal_penalty })
+            F::cast(if diag {
+                self.diagonal_penalty
+            } else {
+                self.off_diagonal_penalty
+            })
         };
         let inf = F::infinity();
         // Full table only for the path; otherwise three rolling rows (Type 1 looks back 2).
@@ -311,7 +323,10 @@ mod tests {
         assert_eq!(p.distance, 2.0);
         assert_eq!(p.path, vec![(0, 0), (1, 0), (1, 1), (2, 1)]);
         // Squared cost: the (1,1) match costs 1, the rest 0 ⇒ 1.
-        let s = Dtw::default().cost(LocalCost::Squared).distance(&x, &y).expect("ok");
+        let s = Dtw::default()
+            .cost(LocalCost::Squared)
+            .distance(&x, &y)
+            .expect("ok");
         assert_eq!(s, 1.0);
     }
 
@@ -342,8 +357,17 @@ mod tests {
         // along (0,0),(0,1),(1,2),(2,3),(3,3) at cost 0, which also fits in a window of 1.
         assert_eq!(tight, 10.0);
         assert_eq!(free, 0.0);
-        assert_eq!(Dtw::default().window(Some(1)).distance(&x, &y).expect("ok"), 0.0);
-        assert_eq!(Dtw::default().window(Some(100)).distance(&x, &y).expect("ok"), free);
+        assert_eq!(
+            Dtw::default().window(Some(1)).distance(&x, &y).expect("ok"),
+            0.0
+        );
+        assert_eq!(
+            Dtw::default()
+                .window(Some(100))
+                .distance(&x, &y)
+                .expect("ok"),
+            free
+        );
         let empty = ndarray::Array1::<f64>::zeros(0);
         assert!(matches!(
             Dtw::default().distance(&empty, &y),
@@ -354,7 +378,12 @@ mod tests {
             Err(Error::NonFinite { .. })
         ));
         assert!(Dtw::type2(-1.0).distance(&x, &y).is_err());
-        assert!(Dtw::default().off_diagonal_penalty(f64::NAN).validate().is_err());
+        assert!(
+            Dtw::default()
+                .off_diagonal_penalty(f64::NAN)
+                .validate()
+                .is_err()
+        );
         assert_eq!(Dtw::default().kind(DtwKind::Type1).kind, DtwKind::Type1);
         assert_eq!(Dtw::default().diagonal_penalty(2.0).diagonal_penalty, 2.0);
     }

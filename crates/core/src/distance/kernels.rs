@@ -103,7 +103,13 @@ pub(crate) fn manhattan_bounded<F: Float>(a: &[F], b: &[F], bound: F) -> F {
 
 /// [`minkowski_reduced`] with early exit above `bound`.
 #[inline]
-pub(crate) fn minkowski_reduced_bounded<F: Float>(a: &[F], b: &[F], p: F, ip: Option<i32>, bound: F) -> F {
+pub(crate) fn minkowski_reduced_bounded<F: Float>(
+    a: &[F],
+    b: &[F],
+    p: F,
+    ip: Option<i32>,
+    bound: F,
+) -> F {
     lane_sum_bounded(a, b, |x, y| pow_term(x - y, p, ip), bound)
 }
 
@@ -224,12 +230,20 @@ pub(crate) fn jaccard<F: Float>(a: &[F], b: &[F]) -> F {
 #[derive(Debug, Clone)]
 pub(crate) enum Prepared<F: Float> {
     /// Sum of squares; `sqrt_final` says whether the reported distance is its square root.
-    SqEuclid { sqrt_final: bool },
+    SqEuclid {
+        sqrt_final: bool,
+    },
     Manhattan,
     Chebyshev,
-    Minkowski { p: F, ip: Option<i32>, inv_p: F },
+    Minkowski {
+        p: F,
+        ip: Option<i32>,
+        inv_p: F,
+    },
     Cosine,
-    Mahalanobis { vi: Array2<F> },
+    Mahalanobis {
+        vi: Array2<F>,
+    },
     Hamming,
     Jaccard,
 }
@@ -265,7 +279,9 @@ impl<F: Float> Prepared<F> {
     #[inline]
     pub(crate) fn reduced_upper(&self, d: F) -> F {
         let (r, ulps) = match self {
-            Self::SqEuclid { sqrt_final: true } | Self::Mahalanobis { .. } => (d * d, F::cast(16.0)),
+            Self::SqEuclid { sqrt_final: true } | Self::Mahalanobis { .. } => {
+                (d * d, F::cast(16.0))
+            }
             Self::Minkowski { p, .. } => (d.powf(*p), F::cast(4.0) * *p + F::cast(16.0)),
             _ => (d, F::cast(16.0)),
         };
@@ -316,7 +332,10 @@ mod tests {
         let b = [1.3f64, 0.0, -2.5, 7.0, 2e-3, 0.0, 2.0, -1.0, 0.5];
         assert_eq!(sq_euclidean(&a, &b), sq_euclidean(&b, &a));
         assert_eq!(manhattan(&a, &b), manhattan(&b, &a));
-        assert_eq!(minkowski_reduced(&a, &b, 3.0, Some(3)), minkowski_reduced(&b, &a, 3.0, Some(3)));
+        assert_eq!(
+            minkowski_reduced(&a, &b, 3.0, Some(3)),
+            minkowski_reduced(&b, &a, 3.0, Some(3))
+        );
         assert_eq!(cosine_distance(&a, &b), cosine_distance(&b, &a));
         assert_eq!(jaccard(&a, &b), jaccard(&b, &a));
     }

@@ -85,17 +85,21 @@ impl MixedDissimilarity {
     /// # Errors
     /// [`Error::ShapeMismatch`] if `x` does not have one column per feature.
     pub fn fit_ranges<F: Float>(mut self, x: &ArrayRef2<F>) -> Result<Self> {
-        check_len(x.ncols(), self.kinds.len(), "MixedDissimilarity::fit_ranges")?;
+        check_len(
+            x.ncols(),
+            self.kinds.len(),
+            "MixedDissimilarity::fit_ranges",
+        )?;
         for (j, kind) in self.kinds.iter_mut().enumerate() {
             if let FeatureKind::Numeric { range } = kind {
                 let col = x.index_axis(Axis(1), j);
-                let (lo, hi) = col
-                    .iter()
-                    .filter(|v| !v.is_nan())
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                let (lo, hi) = col.iter().filter(|v| !v.is_nan()).fold(
+                    (f64::INFINITY, f64::NEG_INFINITY),
+                    |(lo, hi), v| {
                         let v = v.to_f64_lossless();
                         (lo.min(v), hi.max(v))
-                    });
+                    },
+                );
                 let r = hi - lo;
                 *range = if r.is_finite() && r > 0.0 { r } else { 1.0 };
             }
@@ -107,9 +111,16 @@ impl MixedDissimilarity {
     /// `levels ≥ 1`, weights finite and `≥ 0` with a positive sum.
     pub fn validate(&self) -> Result<()> {
         if self.kinds.is_empty() {
-            return Err(Error::invalid_param("kinds", "at least one feature is needed"));
+            return Err(Error::invalid_param(
+                "kinds",
+                "at least one feature is needed",
+            ));
         }
-        check_len(self.weights.len(), self.kinds.len(), "MixedDissimilarity: weights")?;
+        check_len(
+            self.weights.len(),
+            self.kinds.len(),
+            "MixedDissimilarity: weights",
+        )?;
         for kind in &self.kinds {
             match kind {
                 FeatureKind::Numeric { range } if !(range.is_finite() && *range > 0.0) => {
@@ -119,16 +130,25 @@ impl MixedDissimilarity {
                     ));
                 }
                 FeatureKind::Ordinal { levels: 0 } => {
-                    return Err(Error::invalid_param("levels", "ordinal features need >= 1 level"));
+                    return Err(Error::invalid_param(
+                        "levels",
+                        "ordinal features need >= 1 level",
+                    ));
                 }
                 _ => {}
             }
         }
         if self.weights.iter().any(|w| !(w.is_finite() && *w >= 0.0)) {
-            return Err(Error::invalid_param("weights", "weights must be finite and >= 0"));
+            return Err(Error::invalid_param(
+                "weights",
+                "weights must be finite and >= 0",
+            ));
         }
         if self.weights.iter().sum::<f64>() <= 0.0 {
-            return Err(Error::invalid_param("weights", "at least one weight must be > 0"));
+            return Err(Error::invalid_param(
+                "weights",
+                "at least one weight must be > 0",
+            ));
         }
         Ok(())
     }
@@ -196,8 +216,16 @@ impl MixedDissimilarity {
     /// Matrix `D[i, j] = d(xᵢ, yⱼ)` (rows in parallel, fixed chunks).
     pub fn pairwise<F: Float>(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<Array2<F>> {
         self.validate()?;
-        check_len(x.ncols(), self.kinds.len(), "MixedDissimilarity::pairwise: x columns")?;
-        check_len(y.ncols(), self.kinds.len(), "MixedDissimilarity::pairwise: y columns")?;
+        check_len(
+            x.ncols(),
+            self.kinds.len(),
+            "MixedDissimilarity::pairwise: x columns",
+        )?;
+        check_len(
+            y.ncols(),
+            self.kinds.len(),
+            "MixedDissimilarity::pairwise: y columns",
+        )?;
         let m = y.nrows();
         let rows = crate::par::map_row_chunks(x, 64, |_, xc| {
             let mut out = Vec::with_capacity(xc.nrows() * m);
@@ -290,10 +318,23 @@ mod tests {
         assert!(m.distance(&nan, &a).is_err()); // nothing comparable
         assert!(example().weights(vec![1.0]).validate().is_err());
         assert!(example().weights(vec![0.0; 4]).validate().is_err());
-        assert!(example().weights(vec![-1.0, 1.0, 1.0, 1.0]).validate().is_err());
+        assert!(
+            example()
+                .weights(vec![-1.0, 1.0, 1.0, 1.0])
+                .validate()
+                .is_err()
+        );
         assert!(MixedDissimilarity::new(vec![]).validate().is_err());
-        assert!(MixedDissimilarity::new(vec![FeatureKind::Numeric { range: 0.0 }]).validate().is_err());
-        assert!(MixedDissimilarity::new(vec![FeatureKind::Ordinal { levels: 0 }]).validate().is_err());
+        assert!(
+            MixedDissimilarity::new(vec![FeatureKind::Numeric { range: 0.0 }])
+                .validate()
+                .is_err()
+        );
+        assert!(
+            MixedDissimilarity::new(vec![FeatureKind::Ordinal { levels: 0 }])
+                .validate()
+                .is_err()
+        );
     }
 
     #[test]

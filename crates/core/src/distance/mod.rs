@@ -60,10 +60,10 @@ mod vector;
 pub use concentration::{relative_contrast, simulate_relative_contrast};
 pub use dtw::{Dtw, DtwKind, DtwResult, LocalCost};
 pub use mixed::{FeatureKind, MixedDissimilarity};
-pub use pairwise::{pairwise_distances, pairwise_dot};
 pub(crate) use pairwise::{
     column_means as pairwise_column_means, normalize_rows as pairwise_normalize_rows,
 };
+pub use pairwise::{pairwise_distances, pairwise_dot};
 pub use vector::{
     chebyshev, cosine_distance, cosine_similarity, euclidean, hamming, hyperplane_distance,
     jaccard, lp_distance, mahalanobis, manhattan, minkowski, nominal_dissimilarity,
@@ -162,7 +162,11 @@ impl Metric {
     pub fn is_minkowski_family(&self) -> bool {
         matches!(
             self,
-            Self::Euclidean | Self::SqEuclidean | Self::Manhattan | Self::Chebyshev | Self::Minkowski { .. }
+            Self::Euclidean
+                | Self::SqEuclidean
+                | Self::Manhattan
+                | Self::Chebyshev
+                | Self::Minkowski { .. }
         )
     }
 
@@ -324,11 +328,17 @@ mod tests {
         let not_square = Metric::Mahalanobis {
             vi: Array2::zeros((2, 3)),
         };
-        assert!(matches!(not_square.validate(), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            not_square.validate(),
+            Err(Error::ShapeMismatch { .. })
+        ));
         let indefinite = Metric::Mahalanobis {
             vi: array![[1.0, 0.0], [0.0, -1.0]],
         };
-        assert!(matches!(indefinite.validate(), Err(Error::InvalidParam { name: "vi", .. })));
+        assert!(matches!(
+            indefinite.validate(),
+            Err(Error::InvalidParam { name: "vi", .. })
+        ));
         let asym = Metric::Mahalanobis {
             vi: array![[1.0, 0.5], [0.0, 1.0]],
         };
@@ -353,11 +363,12 @@ mod tests {
             Metric::Euclidean.try_distance(&a, &b),
             Err(Error::ShapeMismatch { .. })
         ));
-        let m = Metric::Mahalanobis {
-            vi: Array2::eye(3),
-        };
+        let m = Metric::Mahalanobis { vi: Array2::eye(3) };
         assert!(m.distance(&a, &a).is_nan());
-        assert!(matches!(m.try_distance(&a, &a), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            m.try_distance(&a, &a),
+            Err(Error::ShapeMismatch { .. })
+        ));
         assert!(Metric::Minkowski { p: 0.1 }.try_distance(&a, &a).is_err());
     }
 
@@ -380,9 +391,7 @@ mod tests {
     fn serde_round_trip() {
         for m in [
             Metric::Minkowski { p: 3.0 },
-            Metric::Mahalanobis {
-                vi: Array2::eye(2),
-            },
+            Metric::Mahalanobis { vi: Array2::eye(2) },
             Metric::Jaccard,
         ] {
             let s = serde_json::to_string(&m).expect("serialise");

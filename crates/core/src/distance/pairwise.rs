@@ -90,7 +90,11 @@ fn check_cols<F>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, context: &'static str) -> R
 
 /// Target relative accuracy of Gram-trick entries that are not recomputed.
 pub(crate) fn gram_rho<F: Float>() -> f64 {
-    if F::epsilon().to_f64_lossless() < 1e-10 { 1e-12 } else { 1e-4 }
+    if F::epsilon().to_f64_lossless() < 1e-10 {
+        1e-12
+    } else {
+        1e-4
+    }
 }
 
 /// Gram-trick error constant `c` (error ≈ `c ε (‖x‖² + ‖y‖²)`), `2√d + 4`.
@@ -145,13 +149,13 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
     let mut yc = rows_contiguous(y);
     yc -= &mu;
     let xn = kernels_row_norms(&xc);
-    let yn = kernels_row_norms(&yc);
+    let yn = kernels_row_norms(&yc).to_vec();
+    let yn = yn.as_slice();
     // Raw rows for the direct recomputation.
     let xs = rows_contiguous(x);
     let ys = rows_contiguous(y);
     let tau = F::cast(gram_error_constant(d) * F::epsilon().to_f64_lossless() / gram_rho::<F>());
     let two = F::cast(2.0);
-    let zero = F::zero();
     let xs_slice = xs.as_slice();
     let ys_slice = ys.as_slice();
     gemm_then_rows(&xc, &yc, |i, row| {
@@ -159,14 +163,11 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
         // One branch-free (vectorisable) pass; `flag` records whether any entry of the row
         // needs the direct recomputation, which is then done in a second (rare) pass that
         // re-detects the entries from the stored values (a superset: the test is loosened by 2).
-        let mut flag = false;
-        for (v, &b) in row.iter_mut().zip(yn.iter()) {
-            let scale = a + b;
-            let s = scale - two * *v;
-            flag |= s < tau * scale;
-            let s = s.max(zero);
-            *v = if sqrt_final { s.sqrt() } else { s };
-        }
+        let flag = if sqrt_final {
+            gram_row::<F, true>(row, a, yn, tau)
+        } else {
+            gram_row::<F, false>(row, a, yn, tau)
+        };
         if let (true, Some(xs), Some(ys)) = (flag, xs_slice, ys_slice) {
             let xi = &xs[i * d..(i + 1) * d];
             for (j, (v, &b)) in row.iter_mut().zip(yn.iter()).enumerate() {
@@ -178,6 +179,23 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
             }
         }
     })
+}
+
+/// `row[j] ← f(max(0, a + yn[j] − 2 row[j]))` with `f = √` when `SQRT`; returns whether any
+/// entry fell below `tau (a + yn[j])` before clamping. Branch-free so that it vectorises.
+#[inline(always)]
+fn gram_row<F: Float, const SQRT: bool>(row: &mut [F], a: F, yn: &[F], tau: F) -> bool {
+    let two = F::cast(2.0);
+    let zero = F::zero();
+    let mut flag = false;
+    for (v, &b) in row.iter_mut().zip(yn) {
+        let scale = a + b;
+        let s = scale - two * *v;
+        flag |= s < tau * scale;
+        let s = if s > zero { s } else { zero };
+        *v = if SQRT { s.sqrt() } else { s };
+    }
+    flag
 }
 
 /// Elements of the output per GEMM block (a block is post-processed while it is in cache).
@@ -201,7 +219,13 @@ where
     for r0 in (0..n).step_by(rows) {
         let r1 = (r0 + rows).min(n);
         let mut ob = out.slice_mut(s![r0..r1, ..]);
-        general_mat_mul(F::one(), &a.slice(s![r0..r1, ..]), &b.t(), F::zero(), &mut ob);
+        general_mat_mul(
+            F::one(),
+            &a.slice(s![r0..r1, ..]),
+            &b.t(),
+            F::zero(),
+            &mut ob,
+        );
         if let Some(slice) = ob.as_slice_mut() {
             slice
                 .par_chunks_mut(BLOCK_TASK_ROWS * m)
@@ -272,18 +296,30 @@ mod tests {
     use ndarray::array;
 
     fn brute(x: &Array2<f64>, y: &Array2<f64>, m: &Metric) -> Array2<f64> {
-        Array2::from_shape_fn((x.nrows(), y.nrows()), |(i, j)| m.distance(&x.row(i), &y.row(j)))
+        Array2::from_shape_fn((x.nrows(), y.nrows()), |(i, j)| {
+            m.distance(&x.row(i), &y.row(j))
+        })
     }
 
     #[test]
     fn gemm_paths_match_direct() {
-        let x = Array2::from_shape_fn((37, 5), |(i, j)| ((i * 7 + j * 3) as f64).sin() * 10.0 + 100.0);
+        let x = Array2::from_shape_fn((37, 5), |(i, j)| {
+            ((i * 7 + j * 3) as f64).sin() * 10.0 + 100.0
+        });
         let y = Array2::from_shape_fn((23, 5), |(i, j)| ((i * 5 + j) as f64).cos() * 10.0 + 100.0);
-        for m in [Metric::Euclidean, Metric::SqEuclidean, Metric::Minkowski { p: 2.0 }, Metric::Cosine] {
+        for m in [
+            Metric::Euclidean,
+            Metric::SqEuclidean,
+            Metric::Minkowski { p: 2.0 },
+            Metric::Cosine,
+        ] {
             let got = pairwise_distances(&x, &y, &m).expect("ok");
             let want = brute(&x, &y, &m);
             for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-11 * w.abs().max(1.0), "{m:?}: {g} vs {w}");
+                assert!(
+                    (g - w).abs() <= 1e-11 * w.abs().max(1.0),
+                    "{m:?}: {g} vs {w}"
+                );
             }
         }
     }
@@ -319,9 +355,17 @@ mod tests {
         ));
         assert!(pairwise_distances(&x, &y, &Metric::Minkowski { p: 0.0 }).is_err());
         let vi = Metric::Mahalanobis { vi: Array2::eye(2) };
-        assert!(matches!(pairwise_distances(&x, &y, &vi), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            pairwise_distances(&x, &y, &vi),
+            Err(Error::ShapeMismatch { .. })
+        ));
         let empty = Array2::<f64>::zeros((0, 3));
-        assert_eq!(pairwise_distances(&empty, &y, &Metric::Euclidean).expect("ok").dim(), (0, 1));
+        assert_eq!(
+            pairwise_distances(&empty, &y, &Metric::Euclidean)
+                .expect("ok")
+                .dim(),
+            (0, 1)
+        );
         let nofeat = Array2::<f64>::zeros((2, 0));
         assert_eq!(
             pairwise_distances(&nofeat, &nofeat, &Metric::Euclidean).expect("ok"),
@@ -336,7 +380,10 @@ mod tests {
         assert_eq!(d[[0, 0]], 1.0);
         assert_eq!(d[[0, 1]], 1.0);
         assert!(d[[1, 1]].abs() < 1e-15);
-        assert_eq!(pairwise_dot(&x, &x).expect("ok"), array![[0.0, 0.0], [0.0, 2.0]]);
+        assert_eq!(
+            pairwise_dot(&x, &x).expect("ok"),
+            array![[0.0, 0.0], [0.0, 2.0]]
+        );
         assert!(pairwise_dot(&x, &array![[1.0]]).is_err());
     }
 
@@ -349,12 +396,14 @@ mod tests {
         for (a, b) in d32.iter().zip(&d64) {
             assert!((f64::from(*a) - b).abs() < 1e-4);
         }
-        let one = crate::par::with_threads(1, || pairwise_distances(&x64, &x64, &Metric::Euclidean))
-            .expect("pool")
-            .expect("ok");
-        let two = crate::par::with_threads(2, || pairwise_distances(&x64, &x64, &Metric::Euclidean))
-            .expect("pool")
-            .expect("ok");
+        let one =
+            crate::par::with_threads(1, || pairwise_distances(&x64, &x64, &Metric::Euclidean))
+                .expect("pool")
+                .expect("ok");
+        let two =
+            crate::par::with_threads(2, || pairwise_distances(&x64, &x64, &Metric::Euclidean))
+                .expect("pool")
+                .expect("ok");
         assert_eq!(one, two);
     }
 }

@@ -9,11 +9,14 @@ use super::check_same_len;
 use super::kernels::{self, contiguous};
 use crate::{Error, Float, Result};
 
+/// Two vectors as contiguous slices.
+type SlicePair<'a, F> = (std::borrow::Cow<'a, [F]>, std::borrow::Cow<'a, [F]>);
+
 fn pair<'a, F: Float>(
     a: &'a ArrayRef1<F>,
     b: &'a ArrayRef1<F>,
     context: &'static str,
-) -> Result<(std::borrow::Cow<'a, [F]>, std::borrow::Cow<'a, [F]>)> {
+) -> Result<SlicePair<'a, F>> {
     check_same_len(a.len(), b.len(), context)?;
     Ok((contiguous(a), contiguous(b)))
 }
@@ -141,7 +144,10 @@ pub fn nominal_dissimilarity<T: PartialEq>(a: &[T], b: &[T]) -> Result<f64> {
 /// [`Error::InvalidParam`] if `M = 0` or `r ∉ [1, M]`.
 pub fn ordinal_to_unit(r: usize, levels: usize) -> Result<f64> {
     if levels == 0 {
-        return Err(Error::invalid_param("levels", "an ordinal variable needs at least 1 level"));
+        return Err(Error::invalid_param(
+            "levels",
+            "an ordinal variable needs at least 1 level",
+        ));
     }
     if r == 0 || r > levels {
         return Err(Error::invalid_param(
@@ -167,7 +173,7 @@ pub fn ordinal_dissimilarity(r1: usize, r2: usize, levels: usize) -> Result<f64>
 /// # Errors
 /// [`Error::InvalidParam`] unless `x > 0` and finite.
 pub fn ratio_scaled_log<F: Float>(x: F) -> Result<F> {
-    if !(x > F::zero()) || !x.is_finite() {
+    if x.is_nan() || x <= F::zero() || !x.is_finite() {
         return Err(Error::invalid_param(
             "x",
             format!("a ratio-scaled value must be positive and finite to take its log, got {x}"),
@@ -300,8 +306,14 @@ mod tests {
     fn hyperplane() {
         // 3x + 4y − 5 = 0; from the origin: |−5| / 5 = 1; from (3, 4): |9 + 16 − 5|/5 = 4.
         let w = array![3.0, 4.0];
-        assert_eq!(hyperplane_distance(&array![0.0, 0.0], &w, -5.0).expect("ok"), 1.0);
-        assert_eq!(hyperplane_distance(&array![3.0, 4.0], &w, -5.0).expect("ok"), 4.0);
+        assert_eq!(
+            hyperplane_distance(&array![0.0, 0.0], &w, -5.0).expect("ok"),
+            1.0
+        );
+        assert_eq!(
+            hyperplane_distance(&array![3.0, 4.0], &w, -5.0).expect("ok"),
+            4.0
+        );
         assert!(hyperplane_distance(&array![1.0, 1.0], &array![0.0, 0.0], 1.0).is_err());
         assert!(hyperplane_distance(&array![1.0], &w, 1.0).is_err());
     }
@@ -310,9 +322,18 @@ mod tests {
     fn errors() {
         let a = array![1.0, 2.0];
         let b = array![1.0];
-        assert!(matches!(euclidean(&a, &b), Err(Error::ShapeMismatch { .. })));
-        assert!(matches!(lp_distance(&a, &b, 2.0), Err(Error::ShapeMismatch { .. })));
-        assert!(matches!(minkowski(&a, &a, 0.5), Err(Error::InvalidParam { .. })));
+        assert!(matches!(
+            euclidean(&a, &b),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        assert!(matches!(
+            lp_distance(&a, &b, 2.0),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        assert!(matches!(
+            minkowski(&a, &a, 0.5),
+            Err(Error::InvalidParam { .. })
+        ));
         assert!(cosine_similarity(&a, &b).is_err());
         assert!(jaccard(&a, &b).is_err());
         assert!(hamming(&a, &b).is_err());

@@ -93,8 +93,15 @@ impl<F: Float> BallTree<F> {
             return;
         }
         let (l, r) = (2 * node + 1, 2 * node + 2);
-        let (bl, br) = (self.lower_bound(q, l, kernel), self.lower_bound(q, r, kernel));
-        let order = if bl <= br { [(l, bl), (r, br)] } else { [(r, br), (l, bl)] };
+        let (bl, br) = (
+            self.lower_bound(q, l, kernel),
+            self.lower_bound(q, r, kernel),
+        );
+        let order = if bl <= br {
+            [(l, bl), (r, br)]
+        } else {
+            [(r, br), (l, bl)]
+        };
         for (child, bound) in order {
             if bound <= kernel.true_distance(heap.worst()) {
                 self.knn_node(child, q, kernel, heap);

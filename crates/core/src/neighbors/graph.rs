@@ -135,7 +135,9 @@ impl<F: Float> CsrGraph<F> {
     pub fn is_symmetric(&self) -> bool {
         (0..self.n).all(|i| {
             let (idx, w) = self.row(i);
-            idx.iter().zip(w).all(|(&j, &v)| self.weight(j, i) == Some(v))
+            idx.iter()
+                .zip(w)
+                .all(|(&j, &v)| self.weight(j, i) == Some(v))
         })
     }
 
@@ -210,7 +212,9 @@ impl<F: Float> CsrGraph<F> {
 
     /// Row sums of the weights (the degrees `D_ii = Σ_j W_ij` of a similarity graph).
     pub fn degrees(&self) -> Array1<F> {
-        (0..self.n).map(|i| self.row(i).1.iter().copied().sum()).collect()
+        (0..self.n)
+            .map(|i| self.row(i).1.iter().copied().sum())
+            .collect()
     }
 }
 
@@ -272,7 +276,12 @@ pub fn kneighbors_graph<F: Float>(
     metric: &Metric,
     include_self: bool,
 ) -> Result<CsrGraph<F>> {
-    let index = NeighborIndex::build(x.to_owned(), metric.clone(), Algorithm::Auto, DEFAULT_LEAF_SIZE)?;
+    let index = NeighborIndex::build(
+        x.to_owned(),
+        metric.clone(),
+        Algorithm::Auto,
+        DEFAULT_LEAF_SIZE,
+    )?;
     index.kneighbors_graph(k, include_self)
 }
 
@@ -283,7 +292,12 @@ pub fn epsilon_graph<F: Float>(
     metric: &Metric,
     include_self: bool,
 ) -> Result<CsrGraph<F>> {
-    let index = NeighborIndex::build(x.to_owned(), metric.clone(), Algorithm::Auto, DEFAULT_LEAF_SIZE)?;
+    let index = NeighborIndex::build(
+        x.to_owned(),
+        metric.clone(),
+        Algorithm::Auto,
+        DEFAULT_LEAF_SIZE,
+    )?;
     index.epsilon_graph(eps, include_self)
 }
 

@@ -74,7 +74,11 @@ impl<F: Float> KBest<F> {
                 break;
             }
             let r = l + 1;
-            let c = if r < n && less(self.items[l], self.items[r]) { r } else { l };
+            let c = if r < n && less(self.items[l], self.items[r]) {
+                r
+            } else {
+                l
+            };
             if less(self.items[p], self.items[c]) {
                 self.items.swap(p, c);
                 p = c;
@@ -125,7 +129,11 @@ impl<F: Float> KSmallest<F> {
     /// The largest kept value (`+∞` while not full).
     #[inline(always)]
     pub(crate) fn worst(&self) -> F {
-        if self.is_full() { self.items[0] } else { F::infinity() }
+        if self.is_full() {
+            self.items[0]
+        } else {
+            F::infinity()
+        }
     }
 
     /// Offers a value.
@@ -153,7 +161,11 @@ impl<F: Float> KSmallest<F> {
                     break;
                 }
                 let r = l + 1;
-                let c = if r < n && self.items[l] < self.items[r] { r } else { l };
+                let c = if r < n && self.items[l] < self.items[r] {
+                    r
+                } else {
+                    l
+                };
                 if self.items[p] < self.items[c] {
                     self.items.swap(p, c);
                     p = c;
@@ -173,7 +185,15 @@ mod tests {
     fn keeps_k_best_with_index_tie_break() {
         let mut h = KBest::new(3);
         assert_eq!(h.worst(), f64::INFINITY);
-        for (d, i) in [(5.0, 0), (1.0, 1), (3.0, 2), (1.0, 7), (3.0, 3), (0.5, 9), (3.0, 1)] {
+        for (d, i) in [
+            (5.0, 0),
+            (1.0, 1),
+            (3.0, 2),
+            (1.0, 7),
+            (3.0, 3),
+            (0.5, 9),
+            (3.0, 1),
+        ] {
             h.push(d, i);
         }
         // Best three by (d, i): (0.5, 9), (1.0, 1), (1.0, 7).

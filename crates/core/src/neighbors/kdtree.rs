@@ -199,7 +199,12 @@ impl<F: Float> Sink<'_, F> {
                     h.push(rd, i);
                 }
             }
-            Sink::Radius { r_red, r, kernel, out } => {
+            Sink::Radius {
+                r_red,
+                r,
+                kernel,
+                out,
+            } => {
                 if rd <= *r_red && kernel.finalize(rd) <= *r {
                     out.push((rd, i));
                 }
@@ -232,7 +237,10 @@ impl<F: Float> KdTree<F> {
         let mut hi = vec![F::neg_infinity(); n_nodes * d];
         // Leaves from their points, internal nodes from their children (bottom-up).
         for node in (0..n_nodes).rev() {
-            let (l, h) = (&mut lo[node * d..(node + 1) * d], &mut hi[node * d..(node + 1) * d]);
+            let (l, h) = (
+                &mut lo[node * d..(node + 1) * d],
+                &mut hi[node * d..(node + 1) * d],
+            );
             if node >= layout.first_leaf {
                 let (s, e) = (layout.start[node], layout.end[node]);
                 for row in pts[s * d..e * d].chunks_exact(d.max(1)) {
@@ -268,7 +276,14 @@ impl<F: Float> KdTree<F> {
     }
 
     /// Appends every point within `r` (reduced bound `r_red`) to `out` (unsorted).
-    pub(crate) fn radius(&self, q: &[F], kernel: &Prepared<F>, r: F, r_red: F, out: &mut Vec<(F, usize)>) {
+    pub(crate) fn radius(
+        &self,
+        q: &[F],
+        kernel: &Prepared<F>,
+        r: F,
+        r_red: F,
+        out: &mut Vec<(F, usize)>,
+    ) {
         let sink = Sink::Radius {
             r_red,
             r,
@@ -283,7 +298,9 @@ impl<F: Float> KdTree<F> {
             Prepared::SqEuclid { .. } => self.search(SqE, 0, q, &mut sink),
             Prepared::Manhattan => self.search(L1, 0, q, &mut sink),
             Prepared::Chebyshev => self.search(LInf, 0, q, &mut sink),
-            Prepared::Minkowski { p, ip, .. } => self.search(Lp { p: *p, ip: *ip }, 0, q, &mut sink),
+            Prepared::Minkowski { p, ip, .. } => {
+                self.search(Lp { p: *p, ip: *ip }, 0, q, &mut sink)
+            }
             // Not reachable: the index only builds k-d trees for the Minkowski family.
             _ => {}
         }
@@ -293,7 +310,10 @@ impl<F: Float> KdTree<F> {
     #[inline(always)]
     fn box_dist<A: AxisKernel<F>>(&self, a: A, node: usize, q: &[F], bound: F) -> F {
         let d = self.d;
-        let (lo, hi) = (&self.lo[node * d..(node + 1) * d], &self.hi[node * d..(node + 1) * d]);
+        let (lo, hi) = (
+            &self.lo[node * d..(node + 1) * d],
+            &self.hi[node * d..(node + 1) * d],
+        );
         let mut s = F::zero();
         for j in 0..d {
             let gap = (lo[j] - q[j]).max(q[j] - hi[j]);
@@ -322,7 +342,11 @@ impl<F: Float> KdTree<F> {
         let (l, r) = (2 * node + 1, 2 * node + 2);
         let limit = sink.bound() / self.shrink;
         let (bl, br) = (self.box_dist(a, l, q, limit), self.box_dist(a, r, q, limit));
-        let order = if bl <= br { [(l, bl), (r, br)] } else { [(r, br), (l, bl)] };
+        let order = if bl <= br {
+            [(l, bl), (r, br)]
+        } else {
+            [(r, br), (l, bl)]
+        };
         for (child, bound) in order {
             if bound * self.shrink <= sink.bound() {
                 self.search(a, child, q, sink);

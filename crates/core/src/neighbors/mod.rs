@@ -265,10 +265,7 @@ impl<F: Float> NeighborIndex<F> {
     fn use_brute(&self, k: Option<usize>) -> bool {
         match self.tree {
             Tree::None => true,
-            _ => {
-                self.requested == Algorithm::Auto
-                    && k.is_some_and(|k| k >= self.n_samples() / 2)
-            }
+            _ => self.requested == Algorithm::Auto && k.is_some_and(|k| k >= self.n_samples() / 2),
         }
     }
 
@@ -353,7 +350,10 @@ impl<F: Float> NeighborIndex<F> {
         r: f64,
     ) -> Result<Vec<RadiusNeighbors<F>>> {
         if r.is_nan() || r < 0.0 {
-            return Err(Error::invalid_param("r", format!("radius must be >= 0, got {r}")));
+            return Err(Error::invalid_param(
+                "r",
+                format!("radius must be >= 0, got {r}"),
+            ));
         }
         self.check_queries(queries)?;
         let rf = F::cast(r);

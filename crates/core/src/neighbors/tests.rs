@@ -14,12 +14,21 @@ fn grid() -> Array2<f64> {
 }
 
 /// Plain scan, sorted by (distance, index): the reference for every algorithm.
-fn reference(x: &Array2<f64>, q: &Array2<f64>, k: usize, m: &Metric) -> (Array2<f64>, Array2<usize>) {
+fn reference(
+    x: &Array2<f64>,
+    q: &Array2<f64>,
+    k: usize,
+    m: &Metric,
+) -> (Array2<f64>, Array2<usize>) {
     let mut d = Array2::zeros((q.nrows(), k));
     let mut ix = Array2::zeros((q.nrows(), k));
     for (i, qr) in q.rows().into_iter().enumerate() {
-        let mut all: Vec<(f64, usize)> =
-            x.rows().into_iter().enumerate().map(|(j, xr)| (m.distance(&qr, &xr), j)).collect();
+        let mut all: Vec<(f64, usize)> = x
+            .rows()
+            .into_iter()
+            .enumerate()
+            .map(|(j, xr)| (m.distance(&qr, &xr), j))
+            .collect();
         all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for t in 0..k {
             d[[i, t]] = all[t].0;
@@ -67,7 +76,12 @@ fn all_algorithms_match_reference_on_ties() {
     ];
     for m in &metrics {
         let algs: &[Algorithm] = if m.is_minkowski_family() {
-            &[Algorithm::Auto, Algorithm::Brute, Algorithm::KdTree, Algorithm::BallTree]
+            &[
+                Algorithm::Auto,
+                Algorithm::Brute,
+                Algorithm::KdTree,
+                Algorithm::BallTree,
+            ]
         } else if m.is_true_metric() {
             &[Algorithm::Auto, Algorithm::Brute, Algorithm::BallTree]
         } else {
@@ -97,7 +111,12 @@ fn auto_resolution() {
     let brute = NeighborIndex::new(x.clone(), Metric::Cosine).expect("valid");
     assert_eq!(brute.algorithm(), Algorithm::Brute);
     let wide = Array2::<f64>::zeros((3, 16));
-    assert_eq!(NeighborIndex::new(wide, Metric::Euclidean).expect("valid").algorithm(), Algorithm::Brute);
+    assert_eq!(
+        NeighborIndex::new(wide, Metric::Euclidean)
+            .expect("valid")
+            .algorithm(),
+        Algorithm::Brute
+    );
     assert_eq!(kd.n_samples(), 21);
     assert_eq!(kd.n_features(), 2);
     assert_eq!(kd.leaf_size(), DEFAULT_LEAF_SIZE);
@@ -114,8 +133,14 @@ fn errors() {
     let x = grid();
     let index = NeighborIndex::new(x.clone(), Metric::Euclidean).expect("valid");
     let q = array![[0.0, 0.0]];
-    assert!(matches!(index.kneighbors(&q, 0), Err(Error::InvalidParam { name: "k", .. })));
-    assert!(matches!(index.kneighbors(&q, 22), Err(Error::InvalidParam { name: "k", .. })));
+    assert!(matches!(
+        index.kneighbors(&q, 0),
+        Err(Error::InvalidParam { name: "k", .. })
+    ));
+    assert!(matches!(
+        index.kneighbors(&q, 22),
+        Err(Error::InvalidParam { name: "k", .. })
+    ));
     assert!(matches!(
         index.kneighbors(&array![[0.0, 0.0, 0.0]], 1),
         Err(Error::ShapeMismatch { .. })
@@ -124,24 +149,58 @@ fn errors() {
         index.kneighbors(&array![[f64::NAN, 0.0]], 1),
         Err(Error::NonFinite { .. })
     ));
-    assert!(matches!(index.radius_neighbors(&q, -1.0), Err(Error::InvalidParam { name: "r", .. })));
+    assert!(matches!(
+        index.radius_neighbors(&q, -1.0),
+        Err(Error::InvalidParam { name: "r", .. })
+    ));
     assert!(index.radius_neighbors(&q, f64::NAN).is_err());
     assert!(matches!(
-        NeighborIndex::build(array![[f64::INFINITY, 0.0]], Metric::Euclidean, Algorithm::Brute, 30),
+        NeighborIndex::build(
+            array![[f64::INFINITY, 0.0]],
+            Metric::Euclidean,
+            Algorithm::Brute,
+            30
+        ),
         Err(Error::NonFinite { .. })
     ));
-    assert!(NeighborIndex::build(Array2::<f64>::zeros((0, 2)), Metric::Euclidean, Algorithm::Auto, 30).is_err());
-    assert!(NeighborIndex::build(Array2::<f64>::zeros((3, 0)), Metric::Euclidean, Algorithm::Auto, 30).is_err());
+    assert!(
+        NeighborIndex::build(
+            Array2::<f64>::zeros((0, 2)),
+            Metric::Euclidean,
+            Algorithm::Auto,
+            30
+        )
+        .is_err()
+    );
+    assert!(
+        NeighborIndex::build(
+            Array2::<f64>::zeros((3, 0)),
+            Metric::Euclidean,
+            Algorithm::Auto,
+            30
+        )
+        .is_err()
+    );
     assert!(NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::KdTree, 0).is_err());
     assert!(matches!(
         NeighborIndex::build(x.clone(), Metric::Cosine, Algorithm::KdTree, 30),
-        Err(Error::InvalidParam { name: "algorithm", .. })
+        Err(Error::InvalidParam {
+            name: "algorithm",
+            ..
+        })
     ));
     assert!(NeighborIndex::build(x.clone(), Metric::Cosine, Algorithm::BallTree, 30).is_err());
     assert!(NeighborIndex::build(x.clone(), Metric::Hamming, Algorithm::KdTree, 30).is_err());
-    assert!(NeighborIndex::build(x.clone(), Metric::Minkowski { p: 0.5 }, Algorithm::Auto, 30).is_err());
+    assert!(
+        NeighborIndex::build(x.clone(), Metric::Minkowski { p: 0.5 }, Algorithm::Auto, 30).is_err()
+    );
     assert!(matches!(
-        NeighborIndex::build(x.clone(), Metric::Mahalanobis { vi: Array2::eye(3) }, Algorithm::Auto, 30),
+        NeighborIndex::build(
+            x.clone(),
+            Metric::Mahalanobis { vi: Array2::eye(3) },
+            Algorithm::Auto,
+            30
+        ),
         Err(Error::ShapeMismatch { .. })
     ));
     assert!(index.kneighbors_self(21, false).is_err());
@@ -174,14 +233,16 @@ fn self_queries() {
 fn f32_and_shared_data() {
     let x = grid().mapv(|v| v as f32);
     let shared = std::sync::Arc::new(x);
-    let index = NeighborIndex::build(shared.clone(), Metric::Euclidean, Algorithm::KdTree, 2).expect("valid");
+    let index = NeighborIndex::build(shared.clone(), Metric::Euclidean, Algorithm::KdTree, 2)
+        .expect("valid");
     assert!(std::sync::Arc::ptr_eq(index.data(), &shared));
     let (d, i) = index.kneighbors(&array![[4.0f32, 3.0]], 2).expect("valid");
     assert_eq!(i.row(0).to_vec(), vec![19, 15]);
     assert_eq!(d.row(0).to_vec(), vec![0.0, 1.0]);
     // A column-major matrix is copied to row-major.
     let fortran = grid().reversed_axes().to_owned().reversed_axes();
-    let index = NeighborIndex::build(fortran, Metric::Euclidean, Algorithm::Brute, 2).expect("valid");
+    let index =
+        NeighborIndex::build(fortran, Metric::Euclidean, Algorithm::Brute, 2).expect("valid");
     let (_, i) = index.kneighbors(&array![[4.0, 3.0]], 1).expect("valid");
     assert_eq!(i[[0, 0]], 19);
 }
