@@ -3,8 +3,9 @@
 //! # Algorithm
 //!
 //! * **Euclidean, squared Euclidean (and Minkowski `p = 2`)**: the Gram trick
-//!   `‖xᵢ − yⱼ‖² = ‖xᵢ‖² + ‖yⱼ‖² − 2 xᵢᵀyⱼ` (000 L1203-1209) with one GEMM `X Yᵀ` at the top
-//!   level (multithreaded BLAS), followed by one fused parallel pass over the output. Before the
+//!   `‖xᵢ − yⱼ‖² = ‖xᵢ‖² + ‖yⱼ‖² − 2 xᵢᵀyⱼ` (000 L1203-1209) computed as GEMMs `X Yᵀ` on
+//!   blocks of rows at the top level (multithreaded BLAS), each block followed by a fused,
+//!   branch-free parallel pass while it is still in cache. Before the
 //!   GEMM both matrices are centred on the column means of `Y` (distances are translation
 //!   invariant), which shrinks the norms and hence the cancellation error. The Gram value of an
 //!   entry has absolute error about `c ε (‖xᵢ‖² + ‖yⱼ‖²)`; entries that are small compared to
@@ -17,7 +18,7 @@
 //! * **Every other metric**: the direct kernel for each pair, rows in parallel.
 //!
 //! All loops run on fixed row chunks (independent of the thread count), and every entry is
-//! computed independently, so the result is bitwise identical for any number of threads.
+//! computed independently, so the result is bitwise identical for any number of rayon threads.
 //! Cost `O(n m d)` (`O(n m d²)` for Mahalanobis); the output `n × m` dominates memory.
 
 use ndarray::linalg::general_mat_mul;

@@ -49,7 +49,7 @@
 //! References: the notes' k-NN (000 L530-538: keep the `k` smallest in a max-heap) and kNN graph
 //! (000 L1276-1281). k-d and ball trees are not in the notes (catalog G-01 marks them absent):
 //! Friedman, Bentley & Finkel (1977), "An algorithm for finding best matches in logarithmic
-//! expected time"; Arya & Mount (1993) incremental distance computation; Omohundro (1989),
+//! expected time"; Omohundro (1989),
 //! "Five balltree construction algorithms".
 
 mod balltree;
