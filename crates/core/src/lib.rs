@@ -12,6 +12,9 @@
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
+//! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
+//! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
+//! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
 //!
 //! ```
 //! use ndlearn_core::{linalg, stats, ndarray::array};
@@ -40,14 +43,17 @@
 
 pub use ndarray;
 
+pub mod distance;
 mod error;
 mod float;
 pub mod kernel;
 pub mod linalg;
+pub mod neighbors;
 pub mod optim;
 pub mod par;
 pub mod random;
 pub mod stats;
+pub mod tensor;
 pub mod traits;
 pub mod validate;
 

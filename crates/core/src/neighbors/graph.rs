@@ -1,0 +1,361 @@
+//! Neighbourhood graphs for spectral methods: kNN graph and ε-graph as a sparse adjacency.
+//!
+//! [`CsrGraph`] is a compressed-sparse-row adjacency (`indptr`, `indices`, `data`, as
+//! scipy's `csr_matrix`): the neighbours of node `i` are `indices[indptr[i]..indptr[i + 1]]`,
+//! **sorted by column index**, with weights `data[..]` (the distances, as returned by the
+//! builders; map them to similarities with [`CsrGraph::map_weights`], e.g.
+//! `exp(−d²/σ)` as in 000 L1281, or to 1 with [`CsrGraph::to_connectivity`]).
+//!
+//! * [`kneighbors_graph`]: edge `i → j` when `j` is one of the `k` nearest neighbours of `i`
+//!   (directed; ties by lower index). The notes' symmetric kNN graph (000 L1276-1281: "edge
+//!   (i, j) if either point is among the other's K nearest") is
+//!   `.symmetrize(Symmetrize::Union)`; the mutual kNN graph is `Symmetrize::Mutual`.
+//! * [`epsilon_graph`]: edge `i – j` when `d(xᵢ, xⱼ) ≤ ε` (002 L2485-2493, `η(s) = 1_{0≤s≤ε}`);
+//!   symmetric for symmetric metrics.
+//!
+//! Self-loops are left out unless `include_self` is set.
+
+use ndarray::{Array1, Array2, ArrayRef2};
+
+use super::{Algorithm, DEFAULT_LEAF_SIZE, NeighborIndex};
+use crate::distance::Metric;
+use crate::{Error, Float, Result};
+
+/// How to make a directed graph undirected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Symmetrize {
+    /// Edge `i – j` if `i → j` **or** `j → i` (the notes' symmetric kNN graph).
+    Union,
+    /// Edge `i – j` if `i → j` **and** `j → i` (mutual kNN graph).
+    Mutual,
+}
+
+/// Square sparse adjacency matrix in CSR form (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CsrGraph<F> {
+    n: usize,
+    indptr: Vec<usize>,
+    indices: Vec<usize>,
+    data: Vec<F>,
+}
+
+impl<F: Float> CsrGraph<F> {
+    /// Builds a graph on `n` nodes from one list of `(neighbour, weight)` per node. Lists are
+    /// sorted by neighbour.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] if there are not `n` lists; [`Error::InvalidParam`] for a
+    /// neighbour `≥ n` or a repeated neighbour.
+    pub fn from_adjacency(n: usize, rows: Vec<Vec<(usize, F)>>) -> Result<Self> {
+        if rows.len() != n {
+            return Err(Error::ShapeMismatch {
+                context: "CsrGraph::from_adjacency",
+                expected: format!("{n} adjacency lists"),
+                found: format!("{}", rows.len()),
+            });
+        }
+        let mut indptr = Vec::with_capacity(n + 1);
+        let mut indices = Vec::new();
+        let mut data = Vec::new();
+        indptr.push(0);
+        for (i, mut row) in rows.into_iter().enumerate() {
+            row.sort_unstable_by_key(|&(j, _)| j);
+            for w in row.windows(2) {
+                if w[0].0 == w[1].0 {
+                    return Err(Error::invalid_param(
+                        "rows",
+                        format!("node {i} lists neighbour {} twice", w[0].0),
+                    ));
+                }
+            }
+            for (j, v) in row {
+                if j >= n {
+                    return Err(Error::invalid_param(
+                        "rows",
+                        format!("node {i} has neighbour {j} outside 0..{n}"),
+                    ));
+                }
+                indices.push(j);
+                data.push(v);
+            }
+            indptr.push(indices.len());
+        }
+        Ok(Self {
+            n,
+            indptr,
+            indices,
+            data,
+        })
+    }
+
+    /// Number of nodes.
+    pub fn n_nodes(&self) -> usize {
+        self.n
+    }
+
+    /// Number of stored (directed) edges.
+    pub fn nnz(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Row pointers (`n + 1` entries).
+    pub fn indptr(&self) -> &[usize] {
+        &self.indptr
+    }
+
+    /// Column indices of all edges, row by row.
+    pub fn indices(&self) -> &[usize] {
+        &self.indices
+    }
+
+    /// Edge weights, aligned with [`Self::indices`].
+    pub fn data(&self) -> &[F] {
+        &self.data
+    }
+
+    /// Neighbours and weights of node `i` (empty for `i ≥ n`).
+    pub fn row(&self, i: usize) -> (&[usize], &[F]) {
+        if i >= self.n {
+            return (&[], &[]);
+        }
+        let r = self.indptr[i]..self.indptr[i + 1];
+        (&self.indices[r.clone()], &self.data[r])
+    }
+
+    /// The weight of edge `i → j`, if present.
+    pub fn weight(&self, i: usize, j: usize) -> Option<F> {
+        let (idx, w) = self.row(i);
+        idx.binary_search(&j).ok().map(|p| w[p])
+    }
+
+    /// `true` when every edge `i → j` has a reverse `j → i` of the same weight.
+    pub fn is_symmetric(&self) -> bool {
+        (0..self.n).all(|i| {
+            let (idx, w) = self.row(i);
+            idx.iter()
+                .zip(w)
+                .all(|(&j, &v)| self.weight(j, i) == Some(v))
+        })
+    }
+
+    /// The undirected version: [`Symmetrize::Union`] keeps an edge present in either
+    /// direction, [`Symmetrize::Mutual`] one present in both; the weight of `i – j` is the
+    /// smaller of the two directed weights when both exist (they are equal for a symmetric
+    /// metric).
+    pub fn symmetrize(&self, how: Symmetrize) -> Self {
+        let mut rows: Vec<Vec<(usize, F)>> = vec![Vec::new(); self.n];
+        for i in 0..self.n {
+            let (idx, w) = self.row(i);
+            for (&j, &v) in idx.iter().zip(w) {
+                match (self.weight(j, i), how) {
+                    (Some(back), _) => rows[i].push((j, v.min(back))),
+                    (None, Symmetrize::Union) => {
+                        rows[i].push((j, v));
+                        rows[j].push((i, v));
+                    }
+                    (None, Symmetrize::Mutual) => {}
+                }
+            }
+        }
+        // Each list is duplicate-free: (i, j) is added from row i only when j → i is absent
+        // (then j's own row never adds it) or from row i's own edge.
+        let mut indptr = Vec::with_capacity(self.n + 1);
+        let mut indices = Vec::new();
+        let mut data = Vec::new();
+        indptr.push(0);
+        for mut row in rows {
+            row.sort_unstable_by_key(|&(j, _)| j);
+            for (j, v) in row {
+                indices.push(j);
+                data.push(v);
+            }
+            indptr.push(indices.len());
+        }
+        Self {
+            n: self.n,
+            indptr,
+            indices,
+            data,
+        }
+    }
+
+    /// The same edges with weight 1.
+    pub fn to_connectivity(&self) -> Self {
+        self.map_weights(|_| F::one())
+    }
+
+    /// The same edges with weights `f(w)` (e.g. `|d| (−d * d / sigma).exp()` for Gaussian
+    /// similarities).
+    pub fn map_weights(&self, f: impl Fn(F) -> F) -> Self {
+        Self {
+            n: self.n,
+            indptr: self.indptr.clone(),
+            indices: self.indices.clone(),
+            data: self.data.iter().map(|&v| f(v)).collect(),
+        }
+    }
+
+    /// Dense `n × n` matrix (absent edges are 0).
+    pub fn to_dense(&self) -> Array2<F> {
+        let mut a = Array2::zeros((self.n, self.n));
+        for i in 0..self.n {
+            let (idx, w) = self.row(i);
+            for (&j, &v) in idx.iter().zip(w) {
+                a[[i, j]] = v;
+            }
+        }
+        a
+    }
+
+    /// Row sums of the weights (the degrees `D_ii = Σ_j W_ij` of a similarity graph).
+    pub fn degrees(&self) -> Array1<F> {
+        (0..self.n)
+            .map(|i| self.row(i).1.iter().copied().sum())
+            .collect()
+    }
+}
+
+impl<F: Float> NeighborIndex<F> {
+    /// Directed kNN graph of the training points, weighted by distance (see
+    /// [`kneighbors_graph`]).
+    pub fn kneighbors_graph(&self, k: usize, include_self: bool) -> Result<CsrGraph<F>> {
+        let (dist, idx) = self.kneighbors_self(k, include_self)?;
+        let rows = idx
+            .rows()
+            .into_iter()
+            .zip(dist.rows())
+            .map(|(i, d)| i.iter().copied().zip(d.iter().copied()).collect())
+            .collect();
+        CsrGraph::from_adjacency(self.n_samples(), rows)
+    }
+
+    /// ε-graph of the training points: edges between points at distance `≤ eps`, weighted by
+    /// distance (see [`epsilon_graph`]).
+    pub fn epsilon_graph(&self, eps: f64, include_self: bool) -> Result<CsrGraph<F>> {
+        let data = self.data().clone();
+        let lists = self.radius_neighbors(&*data, eps)?;
+        let rows = lists
+            .into_iter()
+            .enumerate()
+            .map(|(i, (d, idx))| {
+                idx.into_iter()
+                    .zip(d)
+                    .filter(|&(j, _)| include_self || j != i)
+                    .collect()
+            })
+            .collect();
+        CsrGraph::from_adjacency(self.n_samples(), rows)
+    }
+}
+
+/// Directed kNN graph of the rows of `x`: edge `i → j` (weight `d(xᵢ, xⱼ)`) for the `k`
+/// nearest neighbours `j` of `i`. Without `include_self`, `i` itself is excluded
+/// ([`NeighborIndex::kneighbors_self`]) and `k ≤ n − 1`. Symmetrise with
+/// [`CsrGraph::symmetrize`].
+///
+/// ```
+/// use ndlearn_core::distance::Metric;
+/// use ndlearn_core::neighbors::{kneighbors_graph, Symmetrize};
+/// use ndlearn_core::ndarray::array;
+///
+/// let x = array![[0.0], [1.0], [3.0], [10.0]];
+/// let g = kneighbors_graph(&x, 1, &Metric::Euclidean, false)?;
+/// assert_eq!(g.row(3).0, &[2]); // 10 → 3
+/// assert_eq!(g.row(2).0, &[1]); // 3 → 1
+/// let s = g.symmetrize(Symmetrize::Union);
+/// assert_eq!(s.row(2).0, &[1, 3]);
+/// assert!(s.is_symmetric());
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+pub fn kneighbors_graph<F: Float>(
+    x: &ArrayRef2<F>,
+    k: usize,
+    metric: &Metric,
+    include_self: bool,
+) -> Result<CsrGraph<F>> {
+    let index = NeighborIndex::build(
+        x.to_owned(),
+        metric.clone(),
+        Algorithm::Auto,
+        DEFAULT_LEAF_SIZE,
+    )?;
+    index.kneighbors_graph(k, include_self)
+}
+
+/// ε-graph of the rows of `x`: edge `i – j` (weight `d(xᵢ, xⱼ)`) when `d(xᵢ, xⱼ) ≤ eps`.
+pub fn epsilon_graph<F: Float>(
+    x: &ArrayRef2<F>,
+    eps: f64,
+    metric: &Metric,
+    include_self: bool,
+) -> Result<CsrGraph<F>> {
+    let index = NeighborIndex::build(
+        x.to_owned(),
+        metric.clone(),
+        Algorithm::Auto,
+        DEFAULT_LEAF_SIZE,
+    )?;
+    index.epsilon_graph(eps, include_self)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn epsilon_graph_test_vector() {
+        // Catalog TV19 (002 L2491): ε = 3, ‖x − y‖ = 2 ⇒ W(x, y) = η(2) = 1 (2 ≤ 3);
+        // a third point at distance 4 from x gets no edge to x.
+        let x = array![[0.0, 0.0], [2.0, 0.0], [0.0, 4.0]];
+        let w = epsilon_graph(&x, 3.0, &Metric::Euclidean, false)
+            .expect("valid")
+            .to_connectivity();
+        assert_eq!(w.weight(0, 1), Some(1.0));
+        assert_eq!(w.weight(1, 0), Some(1.0));
+        assert_eq!(w.weight(0, 2), None);
+        assert!(w.is_symmetric());
+        let with_self = epsilon_graph(&x, 3.0, &Metric::Euclidean, true).expect("valid");
+        assert_eq!(with_self.weight(2, 2), Some(0.0));
+        assert_eq!(with_self.nnz(), 5);
+    }
+
+    #[test]
+    fn knn_graph_union_mutual_and_weights() {
+        let x = array![[0.0], [1.0], [3.0], [10.0]];
+        let g = kneighbors_graph(&x, 1, &Metric::Euclidean, false).expect("valid");
+        // 0 → 1, 1 → 0, 2 → 1, 3 → 2.
+        assert_eq!(g.indices(), &[1, 0, 1, 2]);
+        assert_eq!(g.data(), &[1.0, 1.0, 2.0, 7.0]);
+        assert_eq!(g.indptr(), &[0, 1, 2, 3, 4]);
+        assert!(!g.is_symmetric());
+        let u = g.symmetrize(Symmetrize::Union);
+        assert!(u.is_symmetric());
+        assert_eq!(u.nnz(), 6);
+        let m = g.symmetrize(Symmetrize::Mutual);
+        assert_eq!(m.nnz(), 2); // only 0 – 1
+        assert_eq!(m.degrees().to_vec(), vec![1.0, 1.0, 0.0, 0.0]);
+        let gauss = u.map_weights(|d: f64| (-d * d / 2.0).exp());
+        assert!((gauss.weight(2, 3).expect("edge") - (-24.5f64).exp()).abs() < 1e-15);
+        let dense = u.to_connectivity().to_dense();
+        assert_eq!(dense[[3, 2]], 1.0);
+        assert_eq!(dense[[0, 3]], 0.0);
+        let with_self = kneighbors_graph(&x, 1, &Metric::Euclidean, true).expect("valid");
+        assert_eq!(with_self.indices(), &[0, 1, 2, 3]);
+        assert!(kneighbors_graph(&x, 4, &Metric::Euclidean, false).is_err());
+        assert_eq!(g.row(99).0.len(), 0);
+    }
+
+    #[test]
+    fn from_adjacency_errors() {
+        assert!(CsrGraph::<f64>::from_adjacency(2, vec![vec![]]).is_err());
+        assert!(CsrGraph::from_adjacency(2, vec![vec![(2, 1.0)], vec![]]).is_err());
+        assert!(CsrGraph::from_adjacency(2, vec![vec![(1, 1.0), (1, 2.0)], vec![]]).is_err());
+        let g = CsrGraph::from_adjacency(2, vec![vec![(1, 1.0)], vec![(0, 1.0)]]).expect("ok");
+        assert!(g.is_symmetric());
+        assert_eq!(g.n_nodes(), 2);
+    }
+}
