@@ -138,16 +138,58 @@ def linalg_suite(repeat, quick):
     return out
 
 
+def core_suite(repeat, quick):
+    from sklearn.metrics.pairwise import euclidean_distances, rbf_kernel
+    from sklearn.neighbors import NearestNeighbors
+
+    r = min(repeat, 3)
+    scale = 5 if quick else 1
+    rng = np.random.default_rng(0)
+    out = []
+    for algo, algorithm, n, d in (
+        ("knn5_kdtree", "kd_tree", 200_000 // scale, 16),
+        ("knn5_brute", "brute", 100_000 // scale, 64),
+    ):
+        x = rng.standard_normal((n, d))
+        q = rng.standard_normal((10_000 // scale, d))
+        fit_s, nn = time_median(r, lambda: NearestNeighbors(n_neighbors=5, algorithm=algorithm, leaf_size=30).fit(x))
+        predict_s, (dist, _) = time_median(r, lambda: nn.kneighbors(q, 5))
+        rec = record(algo, "synthetic", (n, d), fit_s, None, "mean_5th_distance", dist[:, 4].mean(), "scikit-learn")
+        rec.update(suite="core", predict_s=predict_s)
+        out.append(rec)
+    n = 20_000 // scale
+    x = rng.standard_normal((n, 64))
+    t, dm = time_median(r, lambda: euclidean_distances(x, x))
+    rec = record("pairwise_euclidean", "synthetic", (n, 64), t, 2.0 * n * n * 64, "mean_distance", dm.mean(), "scikit-learn")
+    del dm
+    rec.update(suite="core")
+    out.append(rec)
+    t, g = time_median(r, lambda: x @ x.T)
+    rec = record("gemm_xxt", "synthetic", (n, 64), t, 2.0 * n * n * 64, "trace", np.trace(g))
+    del g
+    rec.update(suite="core")
+    out.append(rec)
+    n = 10_000 // scale
+    x = rng.standard_normal((n, 30))
+    t, k = time_median(r, lambda: rbf_kernel(x, gamma=1.0 / 30.0))
+    rec = record("rbf_gram", "synthetic", (n, 30), t, None, "mean_value", k.mean(), "scikit-learn")
+    rec.update(suite="core")
+    out.append(rec)
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--suite", default="linalg")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--quick", action="store_true")
     args = p.parse_args()
-    if args.suite not in ("linalg", "all"):
+    suites = {"linalg": [linalg_suite], "core": [core_suite], "all": [linalg_suite, core_suite]}
+    if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")
-    for r in linalg_suite(args.repeat, args.quick):
-        print(json.dumps(r))
+    for suite in suites[args.suite]:
+        for r in suite(args.repeat, args.quick):
+            print(json.dumps(r), flush=True)
 
 
 if __name__ == "__main__":

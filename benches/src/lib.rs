@@ -18,6 +18,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 pub mod suites;
+pub mod suites_core;
 
 /// One measured row: an algorithm (or kernel) on one data set, by one implementation.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

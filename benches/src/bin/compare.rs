@@ -13,13 +13,14 @@ use std::process::{Command, ExitCode};
 
 use clap::Parser;
 use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
+use ndlearn_bench::suites_core::core_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.
 #[derive(Debug, Parser)]
 #[command(name = "compare", version)]
 struct Args {
-    /// Suite to run: `linalg` or `all`.
+    /// Suite to run: `linalg`, `core` (neighbours, distances, kernels) or `all`.
     #[arg(long, default_value = "all")]
     suite: String,
     /// Timed repetitions per case (the median is reported).
@@ -55,12 +56,16 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    if !matches!(args.suite.as_str(), "all" | "linalg") {
-        return Err(format!(
-            "unknown suite `{}` (known: all, linalg)",
-            args.suite
-        ));
-    }
+    let suites: &[&str] = match args.suite.as_str() {
+        "all" => &["linalg", "core"],
+        "linalg" => &["linalg"],
+        "core" => &["core"],
+        other => {
+            return Err(format!(
+                "unknown suite `{other}` (known: all, linalg, core)"
+            ));
+        }
+    };
     let machine = MachineInfo::current();
     let opts = SuiteOptions {
         repeat: args.repeat.max(1),
@@ -76,8 +81,15 @@ fn run(args: &Args) -> Result<(), String> {
             machine.openblas_env
         );
     }
-    eprintln!("running suite linalg (ndlearn) ...");
-    let mut ours = linalg_suite(opts).map_err(|e| format!("linalg suite failed: {e}"))?;
+    let mut ours = Vec::new();
+    for &suite in suites {
+        eprintln!("running suite {suite} (ndlearn) ...");
+        let records = match suite {
+            "linalg" => linalg_suite(opts),
+            _ => core_suite(opts),
+        };
+        ours.extend(records.map_err(|e| format!("{suite} suite failed: {e}"))?);
+    }
     let theirs = if args.no_python {
         Vec::new()
     } else {
@@ -113,13 +125,14 @@ fn python_path(args: &Args) -> PathBuf {
 fn run_python(args: &Args) -> Result<Vec<Record>, String> {
     let py = python_path(args);
     eprintln!(
-        "running suite linalg (numpy / scikit-learn via {}) ...",
+        "running suite {} (numpy / scikit-learn via {}) ...",
+        args.suite,
         py.display()
     );
     let mut cmd = Command::new(&py);
     cmd.arg("benches/sklearn/run.py").args([
         "--suite",
-        "linalg",
+        &args.suite,
         "--repeat",
         &args.repeat.max(1).to_string(),
     ]);
@@ -174,9 +187,9 @@ fn key(r: &Record) -> Key {
     (r.algo.clone(), r.dataset.clone(), r.n, r.d)
 }
 
-/// Rows: one per ndlearn case, with the matching reference time and ratio (reference / ours:
-/// above 1 means ndlearn is faster).
-fn rows(records: &[Record]) -> Vec<[String; 8]> {
+/// Rows: one per ndlearn case, with the matching reference times and the ratio of total times
+/// (reference / ours: above 1 means ndlearn is faster).
+fn rows(records: &[Record]) -> Vec<[String; 10]> {
     let refs: HashMap<Key, &Record> = records
         .iter()
         .filter(|r| r.implementation != "ndlearn")
@@ -192,23 +205,29 @@ fn rows(records: &[Record]) -> Vec<[String; 8]> {
                 r.dataset.clone(),
                 format!("{} x {}", r.n, r.d),
                 fmt_seconds(r.fit_s),
+                fmt_seconds(r.predict_s),
                 other.map_or("-".into(), |o| {
                     format!("{} ({})", fmt_seconds(o.fit_s), o.implementation)
                 }),
-                other.map_or("-".into(), |o| format!("{:.2}", o.fit_s / r.fit_s)),
+                other.map_or("-".into(), |o| fmt_seconds(o.predict_s)),
+                other.map_or("-".into(), |o| {
+                    format!("{:.2}", (o.fit_s + o.predict_s) / (r.fit_s + r.predict_s))
+                }),
                 r.gflops.map_or("-".into(), |g| format!("{g:.1}")),
-                format!("{} = {:.3e}", r.metric, r.value),
+                format!("{} = {:.4e}", r.metric, r.value),
             ]
         })
         .collect()
 }
 
-const HEADER: [&str; 8] = [
+const HEADER: [&str; 10] = [
     "algorithm",
     "data set",
     "rows x cols",
-    "ndlearn",
-    "reference",
+    "fit",
+    "predict",
+    "reference fit",
+    "ref. predict",
     "ratio",
     "GFLOP/s",
     "quality",
@@ -240,7 +259,7 @@ fn table(records: &[Record]) -> String {
         s.push('\n');
     }
     s.push_str(
-        "ratio = reference time / ndlearn time (above 1: ndlearn faster); times are medians.\n",
+        "ratio = reference (fit + predict) / ndlearn (fit + predict); above 1: ndlearn faster. Kernels report their time as fit. Medians.\n",
     );
     s
 }
