@@ -118,6 +118,16 @@ proptest! {
         prop_assert!(kkt.max < 1e-9, "{:?}", kkt);
         // No worse than the known feasible point.
         prop_assert!(r.objective <= c.dot(&x0) + 1e-10);
+        // Strong duality (catalog LT-10h): with the documented sign convention
+        // c + A_ubᵀμ + A_eqᵀλ − ν_lo + ν_hi = 0, the dual objective
+        // −μᵀb_ub − λᵀb_eq + ν_loᵀlo − ν_hiᵀhi equals the primal optimum.
+        let d = r.duals.as_ref().expect("optimal LPs carry duals");
+        let lo = Array1::from_elem(n, -2.0);
+        let hi = Array1::from_elem(n, 2.0);
+        let dual_obj = -d.ineq.dot(&b_ub) - d.eq.dot(&b_eq) + d.lower.dot(&lo) - d.upper.dot(&hi);
+        prop_assert!((dual_obj - r.objective).abs() < 1e-8 * (1.0 + r.objective.abs()),
+            "dual {} vs primal {}", dual_obj, r.objective);
+        prop_assert!(d.ineq.iter().chain(d.lower.iter()).chain(d.upper.iter()).all(|&v| v >= -1e-12));
         // Scaling c by 3 scales the optimal value by 3.
         let r3 = LinearProgram::new(&(&c * 3.0))
             .inequalities(&a_ub, &b_ub)
@@ -178,5 +188,29 @@ proptest! {
             (w, r.n_iter)
         }).expect("pool");
         prop_assert_eq!(cd(1), cd(2));
+    }
+
+    /// Catalog LT-10e: for a convex problem every local optimum is global, so L-BFGS started
+    /// anywhere ends at the same minimiser.
+    #[test]
+    fn convex_local_optimum_is_global((a, b) in quad_and_rhs(), seed in 0u64..1000) {
+        let n = a.nrows();
+        let (a1, b1, a2, b2) = (a.clone(), b.clone(), a.clone(), b.clone());
+        let obj = FnObjective::new(
+            n,
+            move |w: &ArrayRef1<f64>| 0.5 * w.dot(&a1.dot(w)) - b1.dot(w),
+            move |w: &ArrayRef1<f64>| a2.dot(w) - &b2,
+        );
+        let opts = LbfgsOptions::default();
+        let mut found: Vec<Array1<f64>> = Vec::new();
+        for i in 0..4 {
+            let x0 = optim::random_start(&Array1::from_elem(n, -10.0), &Array1::from_elem(n, 10.0), seed, i);
+            let r = optim::lbfgs(&obj, &x0, &opts).expect("valid");
+            found.push(r.x);
+        }
+        let exact = ndlearn_core::linalg::solve(&a, &b).expect("SPD");
+        for x in &found {
+            prop_assert!(max_abs_diff(x, &exact) < 1e-5 * (1.0 + exact.iter().fold(0.0f64, |m, v| m.max(v.abs()))));
+        }
     }
 }

@@ -52,6 +52,7 @@
 
 mod concentration;
 mod dtw;
+mod hypersphere;
 pub(crate) mod kernels;
 mod mixed;
 mod pairwise;
@@ -59,6 +60,7 @@ mod vector;
 
 pub use concentration::{relative_contrast, simulate_relative_contrast};
 pub use dtw::{Dtw, DtwKind, DtwResult, LocalCost};
+pub use hypersphere::{hypersphere_area, hypersphere_volume, shell_fraction};
 pub use mixed::{FeatureKind, MixedDissimilarity};
 pub(crate) use pairwise::{
     column_means as pairwise_column_means, normalize_rows as pairwise_normalize_rows,

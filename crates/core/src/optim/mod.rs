@@ -12,6 +12,7 @@ pub mod finite_diff;
 mod golden;
 mod kkt;
 mod lagrange;
+mod landweber;
 mod lbfgs;
 mod lp;
 mod newton;
@@ -29,6 +30,7 @@ pub use golden::{
 };
 pub use kkt::{ConstraintBlock, KktResiduals, kkt_residuals};
 pub use lagrange::{EqualityConstrained, LagrangeResult};
+pub use landweber::{LandweberResult, landweber};
 pub use lbfgs::{LbfgsOptions, lbfgs};
 pub use lp::{LinearProgram, LpDuals, LpResult, LpStatus, PivotRule, linprog};
 pub use newton::{Newton1dResult, NewtonOptions, newton, newton_1d};
