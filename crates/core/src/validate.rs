@@ -10,7 +10,7 @@ use crate::{Error, Float, Result};
 
 /// Finds the first non-finite entry of `x` (row-major order) and reports its row and column.
 pub fn check_finite_2d<F: Float>(x: &ArrayRef2<F>, context: &'static str) -> Result<()> {
-    // Fast path over contiguous memory: `v - v` is 0 for finite values and NaN for NaN/±inf,
+    // Fast path over contiguous memory: `0 · v` is 0 for finite values and NaN for NaN/±inf,
     // accumulated in 8 independent lanes so the loop vectorises. Only when something is wrong
     // are the rows walked to find the position.
     if let Some(s) = x.as_slice_memory_order() {
@@ -35,7 +35,7 @@ pub fn all_finite<F: Float>(s: &[F]) -> bool {
     let rest = chunks.remainder();
     for c in chunks {
         for k in 0..8 {
-            acc[k] += c[k] - c[k];
+            acc[k] += c[k] * F::zero();
         }
     }
     acc.iter().all(|v| *v == F::zero()) && rest.iter().all(|v| v.is_finite())
