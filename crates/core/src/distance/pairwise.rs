@@ -161,26 +161,38 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
     let ys_slice = ys.as_slice();
     gemm_then_rows(&xc, &yc, |i, row| {
         let a = xn[i];
-        // One branch-free (vectorisable) pass; `flag` records whether any entry of the row
-        // needs the direct recomputation, which is then done in a second (rare) pass that
-        // re-detects the entries from the stored values (a superset: the test is loosened by 2).
-        let flag = if sqrt_final {
-            gram_row::<F, true>(row, a, yn, tau)
-        } else {
-            gram_row::<F, false>(row, a, yn, tau)
-        };
-        if let (true, Some(xs), Some(ys)) = (flag, xs_slice, ys_slice) {
-            let xi = &xs[i * d..(i + 1) * d];
-            for (j, (v, &b)) in row.iter_mut().zip(yn.iter()).enumerate() {
-                let s = if sqrt_final { *v * *v } else { *v };
-                if s < two * tau * (a + b) {
-                    let exact = kernels::sq_euclidean(xi, &ys[j * d..(j + 1) * d]);
-                    *v = if sqrt_final { exact.sqrt() } else { exact };
+        // Branch-free (vectorisable) passes over sub-chunks of the row; a sub-chunk whose flag
+        // says an entry needs the direct recomputation is re-scanned at once, while it is still
+        // in L1 (re-detecting the entries from the stored values: a superset, the test is
+        // loosened by 2). With x = y every row holds its zero self-distance, so re-scanning only
+        // that sub-chunk, not the whole row, matters.
+        for (c, (chunk, ync)) in row
+            .chunks_mut(SUB_CHUNK)
+            .zip(yn.chunks(SUB_CHUNK))
+            .enumerate()
+        {
+            let flag = if sqrt_final {
+                gram_row::<F, true>(chunk, a, ync, tau)
+            } else {
+                gram_row::<F, false>(chunk, a, ync, tau)
+            };
+            if let (true, Some(xs), Some(ys)) = (flag, xs_slice, ys_slice) {
+                let xi = &xs[i * d..(i + 1) * d];
+                for (jj, (v, &b)) in chunk.iter_mut().zip(ync.iter()).enumerate() {
+                    let j = c * SUB_CHUNK + jj;
+                    let s = if sqrt_final { *v * *v } else { *v };
+                    if s < two * tau * (a + b) {
+                        let exact = kernels::sq_euclidean(xi, &ys[j * d..(j + 1) * d]);
+                        *v = if sqrt_final { exact.sqrt() } else { exact };
+                    }
                 }
             }
         }
     })
 }
+
+/// Entries per flagged sub-chunk of a row in the Gram-trick post-processing.
+const SUB_CHUNK: usize = 64;
 
 /// `row[j] ← f(max(0, a + yn[j] − 2 row[j]))` with `f = √` when `SQRT`; returns whether any
 /// entry fell below `tau (a + yn[j])` before clamping. Branch-free so that it vectorises.
