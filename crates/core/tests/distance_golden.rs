@@ -4,24 +4,30 @@
 //! f64 results must agree to 1e-12 relative (absolute 1e-12 near zero); the f32 run of the
 //! same inputs to 1e-4 relative to the largest entry.
 
-mod golden_json;
-
-use golden_json::{cases, matrix, scalar, string};
 use ndarray::Array2;
 use ndlearn_core::distance::{Metric, pairwise_distances};
+use ndlearn_testkit::{Case, Golden};
 
-fn metric_of(case: &serde_json::Value) -> Metric {
-    match string(case, "metric") {
+fn cases() -> Vec<Case> {
+    Golden::load("core", "distance")
+        .cases()
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+fn metric_of(case: &Case) -> Metric {
+    match case.string("metric") {
         "euclidean" => Metric::Euclidean,
         "sqeuclidean" => Metric::SqEuclidean,
         "cityblock" => Metric::Manhattan,
         "chebyshev" => Metric::Chebyshev,
         "minkowski" => Metric::Minkowski {
-            p: scalar(case, "p"),
+            p: case.scalar("p"),
         },
         "cosine" => Metric::Cosine,
         "mahalanobis" => Metric::Mahalanobis {
-            vi: matrix(case, "vi"),
+            vi: case.matrix("vi"),
         },
         "hamming" => Metric::Hamming,
         "jaccard" => Metric::Jaccard,
@@ -42,10 +48,11 @@ fn assert_close(got: &Array2<f64>, want: &Array2<f64>, rel: f64, name: &str) {
 
 #[test]
 fn pairwise_matches_scipy_cdist() {
-    let all = cases("distance");
+    let all = cases();
     assert!(all.len() >= 20, "expected the full golden file");
-    for (name, case) in &all {
-        let (x, y, want) = (matrix(case, "x"), matrix(case, "y"), matrix(case, "d"));
+    for case in &all {
+        let name = case.name();
+        let (x, y, want) = (case.matrix("x"), case.matrix("y"), case.matrix("d"));
         let metric = metric_of(case);
         let got = pairwise_distances(&x, &y, &metric).expect("valid inputs");
         assert_close(&got, &want, 1e-12, name);
@@ -58,12 +65,13 @@ fn pairwise_matches_scipy_cdist() {
 
 #[test]
 fn self_distances_are_exact_on_duplicates() {
-    for (name, case) in cases("distance")
+    for case in cases()
         .iter()
-        .filter(|(n, _)| n.starts_with("iris_self_"))
+        .filter(|c| c.name().starts_with("iris_self_"))
     {
-        let x = matrix(case, "x");
-        let want = matrix(case, "d");
+        let name = case.name();
+        let x = case.matrix("x");
+        let want = case.matrix("d");
         let got = pairwise_distances(&x, &x, &metric_of(case)).expect("valid");
         let mut zeros = 0;
         for ((i, j), w) in want.indexed_iter() {
@@ -81,11 +89,12 @@ fn self_distances_are_exact_on_duplicates() {
 
 #[test]
 fn f32_is_close() {
-    for (name, case) in &cases("distance") {
+    for case in &cases() {
+        let name = case.name();
         let metric = metric_of(case);
-        let x = matrix(case, "x").mapv(|v| v as f32);
-        let y = matrix(case, "y").mapv(|v| v as f32);
-        let want = matrix(case, "d");
+        let x = case.matrix("x").mapv(|v| v as f32);
+        let y = case.matrix("y").mapv(|v| v as f32);
+        let want = case.matrix("d");
         let got = pairwise_distances(&x, &y, &metric)
             .expect("valid")
             .mapv(f64::from);

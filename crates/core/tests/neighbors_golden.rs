@@ -6,28 +6,28 @@
 //! order among equal distances is arbitrary; there we check the distances, that each returned
 //! index is at the returned distance, and our documented order (ties by lower index).
 
-mod golden_json;
-
-use golden_json::{cases, matrix, scalar, string, usize_matrix, usizes};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, NeighborIndex};
+use ndlearn_testkit::Golden;
 
 #[test]
 fn kneighbors_match_sklearn() {
-    let all = cases("neighbors");
+    let golden = Golden::load("core", "neighbors");
+    let all = golden.cases();
     assert_eq!(all.len(), 8);
-    for (name, case) in &all {
-        let (x, q) = (matrix(case, "x"), matrix(case, "q"));
-        let k = scalar(case, "k") as usize;
-        let want_d = matrix(case, "distances");
-        let want_i = usize_matrix(case, "indices");
-        let ties = usizes(case, "tie_rows");
-        let metric = match string(case, "metric") {
+    for case in all {
+        let name = case.name();
+        let (x, q) = (case.matrix("x"), case.matrix("q"));
+        let k = case.usize("k");
+        let want_d = case.matrix("distances");
+        let want_i = case.matrix("indices").mapv(|v| v as usize);
+        let ties = case.usize_vector("tie_rows");
+        let metric = match case.string("metric") {
             "euclidean" => Metric::Euclidean,
             "manhattan" => Metric::Manhattan,
             "chebyshev" => Metric::Chebyshev,
             "minkowski" => Metric::Minkowski {
-                p: scalar(case, "p"),
+                p: case.scalar("p"),
             },
             other => panic!("unknown metric {other}"),
         };
