@@ -321,6 +321,18 @@ impl<S> Slots<S> {
     }
 }
 
+impl<F: Float> Slots<ArrayD<F>> {
+    /// The buffer for `idx`, allocated as zeros shaped like `params` on first use.
+    fn zeros_like(&mut self, idx: usize, params: &ArrayRefD<F>) -> Result<&mut ArrayD<F>> {
+        self.get(
+            idx,
+            params.shape(),
+            || ArrayD::zeros(params.raw_dim()),
+            |s| s.shape(),
+        )
+    }
+}
+
 /// Plain stochastic gradient descent `w ← w − ηg` (stateless).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sgd {
@@ -401,12 +413,7 @@ impl<F: Float> Optimizer<F> for Momentum<F> {
     fn step(&mut self, idx: usize, params: &mut ArrayRefD<F>, grad: &ArrayRefD<F>) -> Result<()> {
         check_same_shape(params, grad)?;
         let (lr, beta) = (F::cast(self.lr), F::cast(self.beta));
-        let v = self.velocity.get(
-            idx,
-            params.shape(),
-            || ArrayD::zeros(params.raw_dim()),
-            |s| s.shape(),
-        )?;
+        let v = self.velocity.zeros_like(idx, params)?;
         Zip::from(params).and(v).and(grad).for_each(|w, v, &g| {
             *v = beta * *v - lr * g;
             *w += *v;
@@ -448,12 +455,7 @@ impl<F: Float> Optimizer<F> for Nesterov<F> {
     fn step(&mut self, idx: usize, params: &mut ArrayRefD<F>, grad: &ArrayRefD<F>) -> Result<()> {
         check_same_shape(params, grad)?;
         let (lr, beta) = (F::cast(self.lr), F::cast(self.beta));
-        let v = self.velocity.get(
-            idx,
-            params.shape(),
-            || ArrayD::zeros(params.raw_dim()),
-            |s| s.shape(),
-        )?;
+        let v = self.velocity.zeros_like(idx, params)?;
         Zip::from(params).and(v).and(grad).for_each(|w, v, &g| {
             *v = beta * *v - lr * g;
             *w += beta * *v - lr * g;
@@ -494,12 +496,7 @@ impl<F: Float> Optimizer<F> for AdaGrad<F> {
     fn step(&mut self, idx: usize, params: &mut ArrayRefD<F>, grad: &ArrayRefD<F>) -> Result<()> {
         check_same_shape(params, grad)?;
         let (lr, eps) = (F::cast(self.lr), F::cast(self.eps));
-        let acc = self.sum_sq.get(
-            idx,
-            params.shape(),
-            || ArrayD::zeros(params.raw_dim()),
-            |s| s.shape(),
-        )?;
+        let acc = self.sum_sq.zeros_like(idx, params)?;
         Zip::from(params).and(acc).and(grad).for_each(|w, a, &g| {
             *a += g * g;
             *w -= lr * g / (a.sqrt() + eps);
@@ -549,12 +546,7 @@ impl<F: Float> Optimizer<F> for RmsProp<F> {
         check_same_shape(params, grad)?;
         let (lr, rho, eps) = (F::cast(self.lr), F::cast(self.rho), F::cast(self.eps));
         let one_minus = F::one() - rho;
-        let acc = self.mean_sq.get(
-            idx,
-            params.shape(),
-            || ArrayD::zeros(params.raw_dim()),
-            |s| s.shape(),
-        )?;
+        let acc = self.mean_sq.zeros_like(idx, params)?;
         Zip::from(params).and(acc).and(grad).for_each(|w, e, &g| {
             *e = rho * *e + one_minus * g * g;
             *w -= lr * g / (e.sqrt() + eps);
