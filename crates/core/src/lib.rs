@@ -60,5 +60,6 @@ pub mod validate;
 pub use error::{Error, LinalgErrorKind, Result};
 pub use float::Float;
 pub use traits::{
-    Fit, FitUnsupervised, InverseTransform, Labels, PartialFit, Predict, PredictProba, Transform,
+    FeatureImportances, Fit, FitUnsupervised, InverseTransform, Labels, PartialFit, Predict,
+    PredictProba, Transform,
 };

@@ -80,3 +80,14 @@ pub trait PartialFit<F: Float> {
         y: &Self::Target,
     ) -> Result<Self::Model>;
 }
+
+/// A fitted model that scores its input features, for embedded feature selection
+/// (`SelectFromModel`, recursive feature elimination) and reporting.
+///
+/// Linear models return `|w_j|` (summed over outputs or classes, as scikit-learn's
+/// `SelectFromModel` does with `norm_order = 1`); tree ensembles their impurity decrease. The
+/// result has one entry per input feature, all finite and non-negative.
+pub trait FeatureImportances<F: Float> {
+    /// One non-negative score per input feature.
+    fn feature_importances(&self) -> ndarray::Array1<F>;
+}
