@@ -196,4 +196,21 @@ mod tests {
         assert!(r.is_err());
         assert!(!is_observed());
     }
+
+    #[test]
+    fn solvers_stop_when_asked_and_report_each_iteration() {
+        use crate::optim::{LbfgsOptions, lbfgs};
+        use crate::optim::test_problems::Rosenbrock;
+        let x0 = ndarray::array![-1.2, 1.0];
+        let free = lbfgs(&Rosenbrock, &x0, &LbfgsOptions::default()).expect("solves");
+        assert!(free.converged && free.n_iter > 5);
+        let obs = Arc::new(Count(Mutex::new(0), 3));
+        let r = with_observer(obs.clone(), || {
+            lbfgs(&Rosenbrock, &x0, &LbfgsOptions::default()).expect("runs")
+        });
+        assert_eq!(r.n_iter, 3);
+        assert!(!r.converged);
+        assert_eq!(r.stop, crate::optim::StopReason::Interrupted);
+        assert_eq!(*obs.0.lock().expect("ok"), 3);
+    }
 }
