@@ -15,6 +15,7 @@
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
+//! | [`metrics`] | classification (confusion matrix, precision/recall/F, log loss), ROC/PR curves and AUC, regression (MSE, R², ...), clustering (ARI, NMI/AMI, silhouette, ...), trustworthiness |
 //!
 //! ```
 //! use ndlearn_core::{linalg, stats, ndarray::array};
@@ -48,6 +49,7 @@ mod error;
 mod float;
 pub mod kernel;
 pub mod linalg;
+pub mod metrics;
 pub mod neighbors;
 pub mod optim;
 pub mod par;
