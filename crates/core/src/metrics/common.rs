@@ -237,10 +237,8 @@ mod tests {
         let l = Lookup::new(&[1, 1 << 40]);
         assert_eq!(l.get(1 << 40), Some(1));
         assert_eq!(l.get(2), None);
-        assert_eq!(
-            sorted_unique([&array![3usize, 1].view(), &array![2usize].view()]),
-            vec![1, 2, 3]
-        );
+        let (a, b) = (array![3usize, 1], array![2usize]);
+        assert_eq!(sorted_unique([&*a, &*b]), vec![1, 2, 3]);
     }
 
     #[test]

@@ -7,7 +7,10 @@
 //! Method: for `x ≥ 17` the Stirling series
 //! `ln Γ(x) = (x − ½) ln x − x + ½ ln 2π + Σₖ B₂ₖ / (2k(2k − 1) x^{2k−1})` with five terms
 //! (truncation error below `10⁻¹⁶` there); smaller `x > 0` are shifted up with
-//! `ln Γ(x) = ln Γ(x + m) − ln(x (x + 1) ⋯ (x + m − 1))`. Relative accuracy a few ulp.
+//! `ln Γ(x) = ln Γ(x + m) − ln(x (x + 1) ⋯ (x + m − 1))`. Accuracy: a few ulp relative for
+//! `x ≥ 17`; below, the shift cancels about 30 units, so the error is about `10⁻¹⁴` absolute
+//! (which matters only near the zeros of `ln Γ` at 1 and 2). [`LnFactorials`] uses exact
+//! products up to `18!` and this function only from `19!` on.
 
 /// `ln Γ(x)` for `x > 0` (NaN otherwise).
 pub(crate) fn ln_gamma_private(x: f64) -> f64 {
@@ -80,11 +83,11 @@ mod tests {
     #[test]
     fn known_values() {
         // Γ(1) = Γ(2) = 1, Γ(1/2) = √π, Γ(5) = 24, Γ(20) = 19!.
-        assert!(ln_gamma_private(1.0).abs() < 1e-15);
-        assert!(ln_gamma_private(2.0).abs() < 1e-15);
+        assert!(ln_gamma_private(1.0).abs() < 2e-14);
+        assert!(ln_gamma_private(2.0).abs() < 2e-14);
         let half = ln_gamma_private(0.5) - 0.5 * std::f64::consts::PI.ln();
-        assert!(half.abs() < 1e-15, "{half}");
-        assert!((ln_gamma_private(5.0) - 24f64.ln()).abs() < 1e-15);
+        assert!(half.abs() < 2e-14, "{half}");
+        assert!((ln_gamma_private(5.0) - 24f64.ln()).abs() < 2e-14);
         let f19 = 121_645_100_408_832_000f64; // 19!, exact in f64
         assert!((ln_gamma_private(20.0) - f19.ln()).abs() < 4e-15 * f19.ln());
         // ln 100! = 363.73937555556347 (a standard table value).
