@@ -11,8 +11,9 @@
 //! for a singleton cluster (and when `a = b = 0`), as scikit-learn.
 //!
 //! The points are reordered by cluster once, so that every cluster is a contiguous range of
-//! columns. Rows are processed in blocks (at most about 2·10⁶ distances in memory at a time, so
-//! never `n × n`): for Euclidean distances one top-level GEMM per block on the data centred at
+//! columns. Rows are processed in blocks (never `n × n` in memory): for Euclidean distances
+//! blocks of about 2.6·10⁵ distances (at least 16 rows; 2 MB in `f64`, so that a block is still
+//! in cache when it is summed) and one top-level GEMM per block on the data centred at
 //! its mean (Gram trick `‖x‖² + ‖y‖² − 2xᵀy`, entries too small for the trick recomputed
 //! directly, as [`crate::distance::pairwise_distances`] does), then, in parallel over fixed
 //! chunks of rows, the square roots are summed per cluster range in `f64`. Other metrics use
@@ -29,8 +30,10 @@ use crate::distance::{Metric, kernels, pairwise_distances};
 use crate::validate::{check_finite_2d, check_fit_input};
 use crate::{Error, Float, Result};
 
-/// Distances per block of rows.
-const BLOCK_ELEMS: usize = 1 << 21;
+/// Distances per block of rows on the GEMM path (kept in cache between GEMM and sums).
+const BLOCK_ELEMS: usize = 1 << 18;
+/// Distances per block of rows for the other metrics (each block copies the data once).
+const METRIC_BLOCK_ELEMS: usize = 1 << 21;
 /// Rows per parallel task inside a block.
 const TASK_ROWS: usize = 4;
 
@@ -257,8 +260,8 @@ fn finish(sums: &[Vec<f64>], g: &Groups) -> Array1<f64> {
         .collect()
 }
 
-fn block_rows(n: usize) -> usize {
-    (BLOCK_ELEMS / n.max(1)).clamp(16, 4096)
+fn block_rows(n: usize, elems: usize) -> usize {
+    (elems / n.max(1)).clamp(16, 4096)
 }
 
 /// Per-cluster distance sums for every row by blocked GEMM (Euclidean).
@@ -290,7 +293,7 @@ fn euclidean_sums<F: Float>(x: &ArrayRef2<F>, g: &Groups) -> Vec<Vec<f64>> {
     let (Some(raw_s), Some(ys_s)) = (raw.as_slice(), ys_raw.as_slice()) else {
         return Vec::new();
     };
-    let rows = block_rows(n);
+    let rows = block_rows(n, BLOCK_ELEMS);
     let mut out: Vec<Vec<f64>> = Vec::with_capacity(n);
     let mut block = Array2::<F>::zeros((rows.min(n), n));
     for r0 in (0..n).step_by(rows) {
@@ -348,7 +351,7 @@ fn metric_sums<F: Float>(x: &ArrayRef2<F>, g: &Groups, metric: &Metric) -> Resul
     let n = x.nrows();
     let k = g.counts.len();
     let ys = x.select(Axis(0), &g.order);
-    let rows = block_rows(n);
+    let rows = block_rows(n, METRIC_BLOCK_ELEMS);
     let mut out = Vec::with_capacity(n);
     for r0 in (0..n).step_by(rows) {
         let r1 = (r0 + rows).min(n);

@@ -44,9 +44,10 @@ fn blobs(n: usize, d: usize, k: usize, offset: f64) -> (Array2<f64>, Array1<usiz
 
 #[test]
 fn blocked_gemm_matches_precomputed_distances() {
-    // 2100 rows: three blocks of rows.
+    // 2100 rows: several blocks of rows on both paths.
     let (x, l) = blobs(2100, 3, 5, 0.0);
-    assert!(block_rows(x.nrows()) < x.nrows());
+    assert!(block_rows(x.nrows(), BLOCK_ELEMS) < x.nrows());
+    assert!(block_rows(x.nrows(), METRIC_BLOCK_ELEMS) < x.nrows());
     let s = silhouette_samples(&x, &l, &Metric::Euclidean).expect("ok");
     let d = pairwise_distances(&x, &x, &Metric::Euclidean).expect("ok");
     let p = silhouette_samples_precomputed(&d, &l).expect("ok");
