@@ -569,12 +569,22 @@ fn ovr_score<F: Float>(
             ));
         }
     }
-    let binary = |yc: &[bool], sc: &[f64], wc: &Option<Vec<f64>>| -> f64 {
+    // `None` when the ROC AUC of a one-vs-rest problem is undefined (no positive or no
+    // negative weight left).
+    let binary = |yc: &[bool], sc: &[f64], wc: &Weights| -> Option<f64> {
         let c = counts(yc, sc, wc);
         match score {
-            BinaryScore::RocAuc => auc_from_counts(&c),
-            BinaryScore::AveragePrecision => ap_from_counts(&c),
+            BinaryScore::RocAuc => {
+                let (p, n) = totals(&c);
+                (p > 0.0 && n > 0.0).then(|| auc_from_counts(&c))
+            }
+            BinaryScore::AveragePrecision => Some(ap_from_counts(&c)),
         }
+    };
+    let undefined = || Error::TooFewClasses {
+        context,
+        needed: 2,
+        found: 1,
     };
     let column = |c: usize| -> (Vec<bool>, Vec<f64>) {
         (
@@ -595,7 +605,7 @@ fn ovr_score<F: Float>(
                 ));
             }
             let (yc, sc) = column(pos_label);
-            Ok(binary(&yc, &sc, &w))
+            binary(&yc, &sc, &w).ok_or_else(undefined)
         }
         Average::Micro => {
             let y_all: Vec<bool> = (0..n)
@@ -605,7 +615,7 @@ fn ovr_score<F: Float>(
             let w_all = w
                 .as_ref()
                 .map(|w| w.iter().flat_map(|&v| std::iter::repeat_n(v, k)).collect());
-            Ok(binary(&y_all, &s_all, &w_all))
+            binary(&y_all, &s_all, &w_all).ok_or_else(undefined)
         }
         Average::Macro | Average::Weighted => {
             let scores = crate::par::map_tasks(k, |c| {
@@ -613,7 +623,8 @@ fn ovr_score<F: Float>(
                 binary(&yc, &sc, &w)
             });
             if matches!(average, Average::Macro) {
-                return Ok(sum(scores.iter().copied()) / k as f64);
+                let scores: Option<Vec<f64>> = scores.into_iter().collect();
+                return Ok(sum(scores.ok_or_else(undefined)?) / k as f64);
             }
             let support: Vec<f64> = (0..k)
                 .map(|c| {
@@ -624,8 +635,16 @@ fn ovr_score<F: Float>(
                         .map(|(i, _)| super::common::weight_at(&w, i)))
                 })
                 .collect();
-            let total = sum(support.iter().copied());
-            Ok(sum(scores.iter().zip(&support).map(|(s, w)| s * w)) / total)
+            // A class whose samples all have zero weight counts 0, as scikit-learn.
+            let mut terms = Vec::with_capacity(k);
+            for (s, &sw) in scores.iter().zip(&support) {
+                match s {
+                    Some(s) => terms.push(s * sw),
+                    None if sw == 0.0 => terms.push(0.0),
+                    None => return Err(undefined()),
+                }
+            }
+            Ok(sum(terms) / sum(support.iter().copied()))
         }
     }
 }
@@ -637,7 +656,9 @@ fn ovr_score<F: Float>(
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`], [`Error::TooFewSamples`], [`Error::TooFewClasses`] (fewer than 2
-/// columns), [`Error::NonFinite`], [`Error::InvalidLabel`] (a label `≥ k`),
+/// columns, or a one-vs-rest problem left without positive or negative weight; under
+/// `Weighted` a class of zero support counts 0 instead), [`Error::NonFinite`],
+/// [`Error::InvalidLabel`] (a label `≥ k`),
 /// [`Error::InvalidParam`] (a class without samples, rows not summing to 1 within `1e-5`,
 /// invalid weights).
 pub fn roc_auc_score_ovr<F: Float>(

@@ -208,6 +208,16 @@ fn one_vs_rest() {
             ..
         })
     ));
+    // Class 2 with zero weight: undefined for Macro, counted 0 under Weighted (scikit-learn).
+    let w = array![1.0, 1.0, 0.0, 1.0, 1.0, 0.0];
+    assert!(matches!(
+        roc_auc_score_ovr(&y, &p, Average::Macro, Some(&w)),
+        Err(Error::TooFewClasses { .. })
+    ));
+    assert_eq!(
+        roc_auc_score_ovr(&y, &p, Average::Weighted, Some(&w)).expect("ok"),
+        1.0
+    );
     let one_col = ndarray::Array2::<f64>::ones((6, 1));
     assert!(matches!(
         roc_auc_score_ovr(&y, &one_col, Average::Macro, None),
