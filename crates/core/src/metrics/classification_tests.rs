@@ -1,6 +1,7 @@
 //! Unit tests of the label-based classification metrics (hand-checked values, error paths).
 
 use super::*;
+use crate::metrics::{KappaWeights, balanced_accuracy_score, cohen_kappa_score, matthews_corrcoef};
 use ndarray::{Array1, array};
 
 /// The 2 × 2 example: truth 0,0,1,1,1 / prediction 0,1,1,1,0 → TN 1, FP 1, FN 1, TP 2.

@@ -75,6 +75,7 @@
 //! V-measure; Davies & Bouldin (1979); Caliński & Harabasz (1974); Venna & Kaski (2001)
 //! trustworthiness.
 
+mod agreement;
 mod classification;
 pub mod clustering;
 mod common;
@@ -89,10 +90,10 @@ mod silhouette;
 #[cfg(doc)]
 use crate::Error;
 
+pub use agreement::{KappaWeights, balanced_accuracy_score, cohen_kappa_score, matthews_corrcoef};
 pub use classification::{
-    Average, AveragedScores, KappaWeights, Normalize, PerClassScores, accuracy_count,
-    accuracy_score, balanced_accuracy_score, cohen_kappa_score, confusion_matrix, f1_score,
-    false_positive_rate, fbeta_score, matthews_corrcoef, normalize_confusion_matrix,
+    Average, AveragedScores, Normalize, PerClassScores, accuracy_count, accuracy_score,
+    confusion_matrix, f1_score, false_positive_rate, fbeta_score, normalize_confusion_matrix,
     precision_recall_fscore, precision_recall_fscore_support, precision_score, recall_score,
     specificity_score, unique_labels, zero_one_loss, zero_one_loss_count,
 };
