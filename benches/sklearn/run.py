@@ -178,13 +178,48 @@ def core_suite(repeat, quick):
     return out
 
 
+def metrics_suite(repeat, quick):
+    """ROC AUC of 1e6 tied scores and the silhouette of 20,000 x 16 blobs (8 clusters).
+
+    The data are generated here independently of the Rust side, with the same distribution
+    (labels Bernoulli(0.3), scores N(0, 1) + 0.5 y rounded to 3 decimals; blob centres
+    N(0, 4^2) in 16-D, unit noise, labels i mod 8), so the quality values agree statistically.
+    """
+    from sklearn.metrics import roc_auc_score, silhouette_score
+
+    r = min(repeat, 3)
+    rng = np.random.default_rng(0)
+    out = []
+    n = 200_000 if quick else 1_000_000
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = np.round(rng.standard_normal(n) + 0.5 * y, 3)
+    t, auc = time_median(r, lambda: roc_auc_score(y, s))
+    rec = record("roc_auc", "synthetic", (n, 1), t, None, "auc", auc, "scikit-learn")
+    rec.update(suite="metrics")
+    out.append(rec)
+    n, d, k = (5_000 if quick else 20_000), 16, 8
+    centres = 4.0 * rng.standard_normal((k, d))
+    labels = np.arange(n) % k
+    x = centres[labels] + rng.standard_normal((n, d))
+    t, sil = time_median(r, lambda: silhouette_score(x, labels))
+    rec = record("silhouette", "synthetic", (n, d), t, None, "silhouette", sil, "scikit-learn")
+    rec.update(suite="metrics")
+    out.append(rec)
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--suite", default="linalg")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--quick", action="store_true")
     args = p.parse_args()
-    suites = {"linalg": [linalg_suite], "core": [core_suite], "all": [linalg_suite, core_suite]}
+    suites = {
+        "linalg": [linalg_suite],
+        "core": [core_suite],
+        "metrics": [metrics_suite],
+        "all": [linalg_suite, core_suite, metrics_suite],
+    }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")
     for suite in suites[args.suite]:

@@ -17,6 +17,7 @@
 //! | [`observe`] | progress reports and early stopping for iterative estimators |
 //! | `registry` | (feature `serde`) estimators by name: hyperparameters from `key=value`, fit/predict on f32 or f64, models as JSON |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
+//! | [`metrics`] | classification (confusion matrix, precision/recall/F, log loss), ROC/PR curves and AUC, regression (MSE, R², ...), clustering (ARI, NMI/AMI, silhouette, ...), trustworthiness |
 //!
 //! ```
 //! use ndlearn_core::{linalg, stats, ndarray::array};
@@ -50,6 +51,7 @@ mod error;
 mod float;
 pub mod kernel;
 pub mod linalg;
+pub mod metrics;
 pub mod neighbors;
 pub mod observe;
 pub mod optim;
