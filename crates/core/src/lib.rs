@@ -13,6 +13,7 @@
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
+//! | [`model_selection`] | train/test and three-way splits, K-fold and stratified CV, `cross_validate`, grid and randomized search, learning and validation curves (SVG plots), .632 bootstrap, bias–variance Monte Carlo, majority-vote ensemble error |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
 //!
@@ -48,6 +49,7 @@ mod error;
 mod float;
 pub mod kernel;
 pub mod linalg;
+pub mod model_selection;
 pub mod neighbors;
 pub mod optim;
 pub mod par;
