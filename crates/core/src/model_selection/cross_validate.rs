@@ -28,7 +28,7 @@ use std::time::Instant;
 use ndarray::{Array1, ArrayRef2};
 
 use super::cv::{CrossValidator, Split};
-use super::split::{SelectRows, check_target_rows};
+use super::split::{SelectRows, TargetRows, check_target_rows};
 use crate::{Error, Fit, FitUnsupervised, Float, Result, par};
 
 /// Options of [`cross_validate`].
@@ -149,13 +149,13 @@ pub(crate) fn fit_and_score<F, E, S>(
 where
     F: Float,
     E: Fit<F> + ?Sized,
-    E::Target: SelectRows,
+    E::Target: TargetRows,
     S: Fn(&E::Model, &ArrayRef2<F>, &E::Target) -> Result<f64> + ?Sized,
 {
     let x_train = x.select_rows(train)?;
     let y_train = y.select_rows(train)?;
     let start = Instant::now();
-    let fitted = est.fit(&x_train, <E::Target as SelectRows>::borrow_owned(&y_train));
+    let fitted = est.fit(&x_train, <E::Target as TargetRows>::borrow_owned(&y_train));
     let fit_time = start.elapsed().as_secs_f64();
     let model = match (fitted, opts.error_score) {
         (Ok(m), _) => m,
@@ -177,13 +177,13 @@ where
         let t = scorer(
             &model,
             &x_test,
-            <E::Target as SelectRows>::borrow_owned(&y_test),
+            <E::Target as TargetRows>::borrow_owned(&y_test),
         )?;
         let r = if opts.train_score {
             scorer(
                 &model,
                 &x_train,
-                <E::Target as SelectRows>::borrow_owned(&y_train),
+                <E::Target as TargetRows>::borrow_owned(&y_train),
             )?
         } else {
             f64::NAN
@@ -270,7 +270,7 @@ pub fn cross_validate<F, E, C, S>(
 where
     F: Float,
     E: Fit<F> + Sync + ?Sized,
-    E::Target: SelectRows + Sync,
+    E::Target: TargetRows + Sync,
     E::Model: Send,
     C: CrossValidator + ?Sized,
     S: Fn(&E::Model, &ArrayRef2<F>, &E::Target) -> Result<f64> + Sync,
@@ -345,7 +345,7 @@ pub fn cross_val_score<F, E, C, S>(
 where
     F: Float,
     E: Fit<F> + Sync + ?Sized,
-    E::Target: SelectRows + Sync,
+    E::Target: TargetRows + Sync,
     E::Model: Send,
     C: CrossValidator + ?Sized,
     S: Fn(&E::Model, &ArrayRef2<F>, &E::Target) -> Result<f64> + Sync,

@@ -26,14 +26,15 @@
 //! `000_1d3ac56b3e5035d1.txt` L157-178, L222-236). Shuffling, stratification and the size
 //! rounding are implementation choices (scikit-learn's), not in the notes.
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndarray::{Array1, Array2, ArrayBase, ArrayRef1, ArrayRef2, Axis, Data, Ix1, Ix2};
 
 use crate::random::{self, Rng};
 use crate::{Error, Result};
 
 /// Something with one entry per sample whose rows can be selected by index: features
-/// (`ArrayRef2<T>`), labels (`ArrayRef1<usize>`), regression targets (`ArrayRef1<F>`),
-/// multi-output targets (`ArrayRef2<F>`) or nothing at all (`()`, for unsupervised estimators).
+/// (`Array2<T>`, `ArrayRef2<T>`, views), labels (`Array1<usize>`, `ArrayRef1<usize>`),
+/// regression targets (`Array1<F>`), multi-output targets (`Array2<F>`) or nothing at all
+/// (`()`, for unsupervised estimators).
 ///
 /// Model-selection code is written once over this trait, so the same cross-validation works for
 /// classifiers, regressors and clusterers.
@@ -49,15 +50,19 @@ pub trait SelectRows {
     /// Errors with [`Error::InvalidParam`] when an index is out of bounds.
     fn select_rows(&self, indices: &[usize]) -> Result<Self::Owned>;
 
-    /// Borrows an owned selection as `Self`, so that it can be passed where `&Self` is expected
-    /// (for example to `Fit::fit`).
-    fn borrow_owned(owned: &Self::Owned) -> &Self;
-
-    /// The class labels, when `self` is a label vector (`ArrayRef1<usize>`); stratified
+    /// The class labels, when `self` is a label vector (elements `usize`); stratified
     /// splitters use them. `None` for everything else.
     fn class_labels(&self) -> Option<&ArrayRef1<usize>> {
         None
     }
+}
+
+/// A [`SelectRows`] whose owned selection can be borrowed back as `Self`: the estimator target
+/// types `ArrayRef1<T>` (labels, regression values), `ArrayRef2<T>` (multi-output) and `()`.
+/// Cross-validation, search and curves need it to hand a selected target to `Fit::fit`.
+pub trait TargetRows: SelectRows {
+    /// Borrows an owned selection as `Self`.
+    fn borrow_owned(owned: &Self::Owned) -> &Self;
 }
 
 /// Element types of one-dimensional targets. Only `usize` (class labels) reports its values as
@@ -106,12 +111,14 @@ impl<T: TargetElement> SelectRows for ArrayRef1<T> {
         Ok(self.select(Axis(0), indices))
     }
 
-    fn borrow_owned(owned: &Array1<T>) -> &Self {
-        owned
-    }
-
     fn class_labels(&self) -> Option<&ArrayRef1<usize>> {
         T::as_labels(self)
+    }
+}
+
+impl<T: TargetElement> TargetRows for ArrayRef1<T> {
+    fn borrow_owned(owned: &Array1<T>) -> &Self {
+        owned
     }
 }
 
@@ -126,9 +133,49 @@ impl<T: Clone> SelectRows for ArrayRef2<T> {
         check_indices(indices, self.nrows())?;
         Ok(self.select(Axis(0), indices))
     }
+}
 
+impl<T: Clone> TargetRows for ArrayRef2<T> {
     fn borrow_owned(owned: &Array2<T>) -> &Self {
         owned
+    }
+}
+
+impl<S, T> SelectRows for ArrayBase<S, Ix1>
+where
+    S: Data<Elem = T>,
+    T: TargetElement,
+{
+    type Owned = Array1<T>;
+
+    fn n_rows(&self) -> Option<usize> {
+        Some(self.len())
+    }
+
+    fn select_rows(&self, indices: &[usize]) -> Result<Array1<T>> {
+        let r: &ArrayRef1<T> = self;
+        r.select_rows(indices)
+    }
+
+    fn class_labels(&self) -> Option<&ArrayRef1<usize>> {
+        T::as_labels(self)
+    }
+}
+
+impl<S, T> SelectRows for ArrayBase<S, Ix2>
+where
+    S: Data<Elem = T>,
+    T: Clone,
+{
+    type Owned = Array2<T>;
+
+    fn n_rows(&self) -> Option<usize> {
+        Some(self.nrows())
+    }
+
+    fn select_rows(&self, indices: &[usize]) -> Result<Array2<T>> {
+        let r: &ArrayRef2<T> = self;
+        r.select_rows(indices)
     }
 }
 
@@ -142,7 +189,9 @@ impl SelectRows for () {
     fn select_rows(&self, _indices: &[usize]) -> Result<()> {
         Ok(())
     }
+}
 
+impl TargetRows for () {
     fn borrow_owned(owned: &()) -> &Self {
         owned
     }
