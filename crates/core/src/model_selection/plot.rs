@@ -193,12 +193,32 @@ fn render(xs: &[f64], series: &[Series<'_>], opts: &PlotOptions) -> Result<Strin
             .configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerRight)
+            .position(legend_position(&xs, series, y_lo, y_hi))
             .draw()
             .map_err(plot_error)?;
         root.present().map_err(plot_error)?;
     }
     Ok(svg)
+}
+
+/// Lower right, unless the curves end in the lower half of the chart (then upper right).
+fn legend_position(xs: &[f64], series: &[Series<'_>], y_lo: f64, y_hi: f64) -> SeriesLabelPosition {
+    let last: Vec<f64> = series
+        .iter()
+        .filter_map(|s| {
+            xs.iter()
+                .zip(&s.mean)
+                .filter(|(x, m)| x.is_finite() && m.is_finite())
+                .max_by(|a, b| a.0.total_cmp(b.0))
+                .map(|(_, m)| *m)
+        })
+        .collect();
+    let mid = 0.5 * (y_lo + y_hi);
+    if !last.is_empty() && last.iter().sum::<f64>() / (last.len() as f64) < mid {
+        SeriesLabelPosition::UpperRight
+    } else {
+        SeriesLabelPosition::LowerRight
+    }
 }
 
 fn write_file(path: &Path, svg: &str) -> Result<()> {
