@@ -28,7 +28,12 @@ fn expected_folds(case: &Case) -> Vec<Vec<usize>> {
         out.push(flat[start..start + s].to_vec());
         start += s;
     }
-    assert_eq!(start, flat.len(), "{}: fold sizes cover the indices", case.name());
+    assert_eq!(
+        start,
+        flat.len(),
+        "{}: fold sizes cover the indices",
+        case.name()
+    );
     out
 }
 
@@ -36,7 +41,11 @@ fn check_partition(splits: &[(Vec<usize>, Vec<usize>)], n: usize, name: &str) {
     for (train, test) in splits {
         let mut all: Vec<usize> = train.iter().chain(test).copied().collect();
         all.sort_unstable();
-        assert_eq!(all, (0..n).collect::<Vec<_>>(), "{name}: train ∪ test = 0..n");
+        assert_eq!(
+            all,
+            (0..n).collect::<Vec<_>>(),
+            "{name}: train ∪ test = 0..n"
+        );
     }
 }
 
@@ -223,7 +232,13 @@ fn ridge_grid_search_matches_sklearn() {
         assert_eq!(best_alpha, Some(case.scalar("best_alpha")), "{name}");
         let best = res.best_model().expect("refit");
         assert_close(&best.coef, &case.vector("best_coef"), 1e-8, 1e-9, name);
-        assert_close_scalar(best.intercept, case.scalar("best_intercept"), 1e-9, 1e-9, name);
+        assert_close_scalar(
+            best.intercept,
+            case.scalar("best_intercept"),
+            1e-9,
+            1e-9,
+            name,
+        );
         // The same search from a candidate list gives bitwise the same scores.
         let cands: Vec<RidgeCf> = alphas
             .iter()
@@ -246,11 +261,30 @@ fn ridge_learning_curve_matches_sklearn() {
     let case = g.case("lc_ridge");
     let (x, y) = (case.matrix("x"), case.vector("y"));
     let est = RidgeCf::new(case.scalar("alpha"));
-    let lc = learning_curve(&est, &x, &y, &KFold::new(5), r2, &LearningCurveOptions::new())
-        .expect("valid");
+    let lc = learning_curve(
+        &est,
+        &x,
+        &y,
+        &KFold::new(5),
+        r2,
+        &LearningCurveOptions::new(),
+    )
+    .expect("valid");
     assert_eq!(lc.train_sizes, case.usize_vector("train_sizes"));
-    assert_close(&lc.train_scores, &case.matrix("train_scores"), 1e-9, 1e-12, "lc train");
-    assert_close(&lc.test_scores, &case.matrix("test_scores"), 1e-9, 1e-12, "lc test");
+    assert_close(
+        &lc.train_scores,
+        &case.matrix("train_scores"),
+        1e-9,
+        1e-12,
+        "lc train",
+    );
+    assert_close(
+        &lc.test_scores,
+        &case.matrix("test_scores"),
+        1e-9,
+        1e-12,
+        "lc test",
+    );
 }
 
 #[test]
@@ -263,5 +297,11 @@ fn ridge_validation_curve_matches_sklearn() {
     let vc = validation_curve(build, &alphas, &x, &y, &KFold::new(5), r2).expect("valid");
     let want_train: Array2<f64> = case.matrix("train_scores");
     assert_close(&vc.train_scores, &want_train, 1e-9, 1e-12, "vc train");
-    assert_close(&vc.test_scores, &case.matrix("test_scores"), 1e-9, 1e-12, "vc test");
+    assert_close(
+        &vc.test_scores,
+        &case.matrix("test_scores"),
+        1e-9,
+        1e-12,
+        "vc test",
+    );
 }

@@ -15,8 +15,8 @@ mod model_selection_support;
 
 use model_selection_support::{RidgeCf, r2};
 use ndlearn_core::model_selection::{
-    Bootstrap632, BiasVarianceOptions, CrossValidator, GaussianNoiseGenerator, GridSearchCV,
-    KFold, LearningCurveOptions, LeaveOneOut, LeavePOut, ParamGrid, ParamPoint, RepeatedKFold,
+    BiasVarianceOptions, Bootstrap632, CrossValidator, GaussianNoiseGenerator, GridSearchCV, KFold,
+    LearningCurveOptions, LeaveOneOut, LeavePOut, ParamGrid, ParamPoint, RepeatedKFold,
     ShuffleSplit, Split, SplitSize, StratifiedKFold, StratifiedShuffleSplit, TrainTestSplit,
     TrainValTestSplit, bias_variance, bootstrap_632, cross_val_score, learning_curve,
 };
@@ -30,17 +30,28 @@ fn assert_partition(splits: &[Split], n: usize) {
     for (train, test) in splits {
         let mut all: Vec<usize> = train.iter().chain(test).copied().collect();
         all.sort_unstable();
-        assert_eq!(all, (0..n).collect::<Vec<_>>(), "train ∪ test must be 0..n, disjoint");
+        assert_eq!(
+            all,
+            (0..n).collect::<Vec<_>>(),
+            "train ∪ test must be 0..n, disjoint"
+        );
     }
 }
 
 fn assert_kfold_tests(splits: &[Split], n: usize) {
     let mut all: Vec<usize> = splits.iter().flat_map(|(_, t)| t.clone()).collect();
     all.sort_unstable();
-    assert_eq!(all, (0..n).collect::<Vec<_>>(), "test folds must be disjoint and cover 0..n");
+    assert_eq!(
+        all,
+        (0..n).collect::<Vec<_>>(),
+        "test folds must be disjoint and cover 0..n"
+    );
     let sizes: Vec<usize> = splits.iter().map(|(_, t)| t.len()).collect();
     let (lo, hi) = (sizes.iter().min(), sizes.iter().max());
-    assert!(hi.zip(lo).is_some_and(|(h, l)| h - l <= 1), "fold sizes {sizes:?}");
+    assert!(
+        hi.zip(lo).is_some_and(|(h, l)| h - l <= 1),
+        "fold sizes {sizes:?}"
+    );
 }
 
 fn labels(n_classes: usize, n: usize, seed: u64) -> Array1<usize> {
@@ -187,7 +198,9 @@ fn regression_data(n: usize, d: usize, seed: u64) -> (Array2<f64>, Array1<f64>) 
     let mut rng = random::rng(seed);
     let x = Array2::from_shape_fn((n, d), |_| random::standard_normal::<f64>(&mut rng));
     let w: Array1<f64> = (0..d).map(|j| 1.0 + j as f64).collect();
-    let noise: Array1<f64> = (0..n).map(|_| 0.3 * random::standard_normal::<f64>(&mut rng)).collect();
+    let noise: Array1<f64> = (0..n)
+        .map(|_| 0.3 * random::standard_normal::<f64>(&mut rng))
+        .collect();
     let y = x.dot(&w) + noise;
     (x, y)
 }

@@ -55,16 +55,25 @@ pub trait DataGenerator<F: Float>: Sync {
 /// `z ~ N(0, 1)`.
 ///
 /// ```
-/// use ndlearn_core::model_selection::GaussianNoiseGenerator;
+/// use ndlearn_core::model_selection::{DataGenerator, GaussianNoiseGenerator};
 /// use ndlearn_core::ndarray::{Array1, Array2, ArrayRef2};
 /// use ndlearn_core::random::{self, Rng};
+/// use ndlearn_core::Result;
 ///
 /// let generator = GaussianNoiseGenerator::new(
-///     |rng: &mut Rng| Ok(Array2::from_shape_fn((20, 1), |_| random::uniform(rng, -1.0, 1.0))),
-///     |x: &ArrayRef2<f64>| Ok(x.column(0).mapv(|v| v.sin())),
+///     |rng: &mut Rng| -> Result<Array2<f64>> {
+///         Ok(Array2::from_shape_fn((20, 1), |_| random::uniform(rng, -1.0, 1.0)))
+///     },
+///     |x: &ArrayRef2<f64>| -> Result<Array1<f64>> { Ok(x.column(0).mapv(f64::sin)) },
 ///     0.1,
 /// );
-/// # let _ = generator;
+/// let mut rng = random::rng(0);
+/// let x = generator.sample_x(&mut rng)?;
+/// let y = generator.sample_y(&x, &mut rng)?;
+/// let f = generator.truth(&x)?;
+/// assert_eq!((x.nrows(), y.len()), (20, 20));
+/// assert!((&y - &f).iter().all(|e| e.abs() < 1.0)); // 10 standard deviations
+/// # Ok::<(), ndlearn_core::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct GaussianNoiseGenerator<X, T> {
@@ -346,7 +355,11 @@ mod tests {
         let opts = BiasVarianceOptions::new().n_rounds(4000).seed(3);
         let bv = bias_variance(&Slope, &fixed_design(sigma), &x_test, &opts).expect("valid");
         let var_theory = (1.0 + 25.0 + 100.0) / 3.0 * sigma * sigma / 385.0;
-        assert!((bv.variance - var_theory).abs() < 0.1 * var_theory, "{} vs {var_theory}", bv.variance);
+        assert!(
+            (bv.variance - var_theory).abs() < 0.1 * var_theory,
+            "{} vs {var_theory}",
+            bv.variance
+        );
         assert!(bv.bias2 < 0.02 * var_theory, "{}", bv.bias2);
         assert!((bv.noise - sigma * sigma).abs() < 0.1 * sigma * sigma);
         assert!((bv.mse_noise_free - (bv.bias2 + bv.variance)).abs() < 1e-10);
@@ -357,14 +370,35 @@ mod tests {
     #[test]
     fn noise_free_and_errors() {
         let x_test = Array2::from_shape_fn((2, 1), |(i, _)| i as f64 + 0.5);
-        let bv = bias_variance(&Slope, &fixed_design(0.0), &x_test, &BiasVarianceOptions::new().n_rounds(5))
-            .expect("valid");
+        let bv = bias_variance(
+            &Slope,
+            &fixed_design(0.0),
+            &x_test,
+            &BiasVarianceOptions::new().n_rounds(5),
+        )
+        .expect("valid");
         // No noise: every fit recovers w = 3 exactly (up to rounding).
         assert!(bv.mse < 1e-20 && bv.variance < 1e-20 && bv.noise == 0.0);
         let opts = BiasVarianceOptions::new().n_rounds(1);
         assert!(bias_variance(&Slope, &fixed_design(1.0), &x_test, &opts).is_err());
         let empty = Array2::<f64>::zeros((0, 1));
-        assert!(bias_variance(&Slope, &fixed_design(1.0), &empty, &BiasVarianceOptions::new()).is_err());
-        assert!(bias_variance(&Slope, &fixed_design(-1.0), &x_test, &BiasVarianceOptions::new()).is_err());
+        assert!(
+            bias_variance(
+                &Slope,
+                &fixed_design(1.0),
+                &empty,
+                &BiasVarianceOptions::new()
+            )
+            .is_err()
+        );
+        assert!(
+            bias_variance(
+                &Slope,
+                &fixed_design(-1.0),
+                &x_test,
+                &BiasVarianceOptions::new()
+            )
+            .is_err()
+        );
     }
 }

@@ -239,7 +239,11 @@ where
         };
         Ok(Replicate {
             train_error: mean(&train),
-            oob_error: if oob_losses.is_empty() { f64::NAN } else { mean(&oob_losses) },
+            oob_error: if oob_losses.is_empty() {
+                f64::NAN
+            } else {
+                mean(&oob_losses)
+            },
             in_bag_fraction: (n - bs.out_of_bag.len()) as f64 / n as f64,
             oob: bs.out_of_bag,
             oob_losses,
@@ -370,8 +374,14 @@ mod tests {
         let y: Array1<usize> = (0..n)
             .map(|_| usize::from(random::uniform(&mut rng, 0.0f64, 1.0) < 0.5))
             .collect();
-        let r = bootstrap_632(&OneNn, &x, &y, zero_one, &Bootstrap632::new().n_bootstraps(100))
-            .expect("valid");
+        let r = bootstrap_632(
+            &OneNn,
+            &x,
+            &y,
+            zero_one,
+            &Bootstrap632::new().n_bootstraps(100),
+        )
+        .expect("valid");
         assert_eq!(r.apparent_error, 0.0);
         assert!(r.train_errors.iter().all(|&e| e == 0.0));
         let gamma = r.no_information_error.expect("plus");
@@ -403,17 +413,26 @@ mod tests {
         // the apparent error is mean(y²) = (1 + 4 + 9 + 16)/4 = 7.5 and so is γ.
         let x = Array2::zeros((4, 1));
         let y = array![1.0, 2.0, 3.0, 4.0];
-        let r = bootstrap_632(&Zero, &x, &y, sq, &Bootstrap632::new().n_bootstraps(30))
-            .expect("valid");
+        let r =
+            bootstrap_632(&Zero, &x, &y, sq, &Bootstrap632::new().n_bootstraps(30)).expect("valid");
         assert_eq!(r.apparent_error, 7.5);
         assert_eq!(r.no_information_error, Some(7.5));
         // Deterministic for a fixed seed.
-        let again = bootstrap_632(&Zero, &x, &y, sq, &Bootstrap632::new().n_bootstraps(30))
-            .expect("valid");
+        let again =
+            bootstrap_632(&Zero, &x, &y, sq, &Bootstrap632::new().n_bootstraps(30)).expect("valid");
         assert_eq!(format!("{r:?}"), format!("{again:?}"));
         assert!(bootstrap_632(&Zero, &x, &y, sq, &Bootstrap632::new().n_bootstraps(0)).is_err());
         let short = array![1.0];
-        assert!(bootstrap_632(&Zero, &x.slice(ndarray::s![..1, ..]), &short, sq, &Bootstrap632::new()).is_err());
+        assert!(
+            bootstrap_632(
+                &Zero,
+                &x.slice(ndarray::s![..1, ..]),
+                &short,
+                sq,
+                &Bootstrap632::new()
+            )
+            .is_err()
+        );
         let wrong_len = |_: &(), _x: &ArrayRef2<f64>, _y: &ArrayRef1<f64>| -> Result<Array1<f64>> {
             Ok(array![1.0])
         };
@@ -422,8 +441,8 @@ mod tests {
             Ok(y.mapv(|_| f64::NAN))
         };
         assert!(bootstrap_632(&Zero, &x, &y, nan, &Bootstrap632::new()).is_err());
-        let no_plus = bootstrap_632(&Zero, &x, &y, sq, &Bootstrap632::new().plus(false))
-            .expect("valid");
+        let no_plus =
+            bootstrap_632(&Zero, &x, &y, sq, &Bootstrap632::new().plus(false)).expect("valid");
         assert!(no_plus.plus_632.is_none());
     }
 }

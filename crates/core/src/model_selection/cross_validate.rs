@@ -316,14 +316,14 @@ where
 /// use ndlearn_core::ndarray::{array, ArrayRef2};
 /// use ndlearn_core::{Fit, Labels, Result};
 ///
-/// // A toy classifier: predicts the majority class of its training labels.
+/// // A toy classifier: predicts the majority class of its training labels (ties: class 1).
 /// struct Majority;
 /// impl Fit<f64> for Majority {
 ///     type Target = Labels;
 ///     type Model = usize;
 ///     fn fit(&self, _x: &ArrayRef2<f64>, y: &Labels) -> Result<usize> {
 ///         let ones = y.iter().filter(|&&c| c == 1).count();
-///         Ok(usize::from(2 * ones > y.len()))
+///         Ok(usize::from(2 * ones >= y.len()))
 ///     }
 /// }
 /// let accuracy = |m: &usize, _x: &ArrayRef2<f64>, y: &Labels| -> Result<f64> {
@@ -422,11 +422,21 @@ mod tests {
         let opts = CvOptions::new()
             .return_train_score(true)
             .return_estimator(true);
-        let r = cross_validate(&MeanReg { min_rows: 1 }, &x, &y, &KFold::new(2), neg_mse, &opts)
-            .expect("valid");
+        let r = cross_validate(
+            &MeanReg { min_rows: 1 },
+            &x,
+            &y,
+            &KFold::new(2),
+            neg_mse,
+            &opts,
+        )
+        .expect("valid");
         // Fold 0: train {4, 6} mean 5, test {0, 2}: -(25 + 9)/2 = -17; train score -(1+1)/2.
         assert_eq!(r.test_scores.to_vec(), vec![-17.0, -17.0]);
-        assert_eq!(r.train_scores.as_ref().map(|t| t.to_vec()), Some(vec![-1.0, -1.0]));
+        assert_eq!(
+            r.train_scores.as_ref().map(|t| t.to_vec()),
+            Some(vec![-1.0, -1.0])
+        );
         let models: Vec<Option<f64>> = r.models.clone().expect("kept");
         assert_eq!(models, vec![Some(5.0), Some(1.0)]);
         assert_eq!(r.mean_test_score(), -17.0);
@@ -453,8 +463,15 @@ mod tests {
         };
         let est = MeanReg { min_rows: 1 };
         assert!(cross_val_score(&est, &x, &y, &KFold::new(3), bad).is_err());
-        let masked = cross_validate(&est, &x, &y, &KFold::new(3), bad, &CvOptions::new().error_score(0.0))
-            .expect("masked");
+        let masked = cross_validate(
+            &est,
+            &x,
+            &y,
+            &KFold::new(3),
+            bad,
+            &CvOptions::new().error_score(0.0),
+        )
+        .expect("masked");
         assert_eq!(masked.test_scores.to_vec(), vec![0.0; 3]);
         // Target length mismatch.
         let short = array![1.0, 2.0];

@@ -369,7 +369,10 @@ where
     if values.is_empty() {
         return Err(Error::invalid_param("values", "no parameter value given"));
     }
-    let estimators = values.iter().map(|&v| build(v)).collect::<Result<Vec<E>>>()?;
+    let estimators = values
+        .iter()
+        .map(|&v| build(v))
+        .collect::<Result<Vec<E>>>()?;
     let splits = make_splits(x, y, cv)?;
     let (n_v, n_s) = (values.len(), splits.len());
     let opts = TaskOptions {
@@ -418,14 +421,19 @@ mod tests {
         let s = TrainSizes::default().resolve(120).expect("valid");
         assert_eq!(s, vec![12, 39, 66, 93, 120]);
         assert_eq!(
-            TrainSizes::Fractions(vec![0.01, 0.5, 0.5]).resolve(10).expect("valid"),
+            TrainSizes::Fractions(vec![0.01, 0.5, 0.5])
+                .resolve(10)
+                .expect("valid"),
             vec![1, 5]
         );
         assert!(TrainSizes::Fractions(vec![0.0]).resolve(10).is_err());
         assert!(TrainSizes::Fractions(vec![1.5]).resolve(10).is_err());
         assert!(TrainSizes::Counts(vec![11]).resolve(10).is_err());
         assert!(TrainSizes::Counts(vec![]).resolve(10).is_err());
-        assert_eq!(TrainSizes::linspace(0.5, 0.5, 1), TrainSizes::Fractions(vec![0.5]));
+        assert_eq!(
+            TrainSizes::linspace(0.5, 0.5, 1),
+            TrainSizes::Fractions(vec![0.5])
+        );
     }
 
     #[test]
@@ -441,9 +449,8 @@ mod tests {
         assert_eq!(lc.test_scores, array![[1.0, 1.0, 1.0], [3.0, 3.0, 3.0]]);
         // Mean of the first training index of each fold: folds test {0,1}, {2,3}, {4,5}, so
         // the first training rows are 2, 0, 0.
-        let first = |m: &(f64, usize), _x: &ArrayRef2<f64>, _y: &ArrayRef1<f64>| -> Result<f64> {
-            Ok(m.0)
-        };
+        let first =
+            |m: &(f64, usize), _x: &ArrayRef2<f64>, _y: &ArrayRef1<f64>| -> Result<f64> { Ok(m.0) };
         let lc = learning_curve(&MeanReg, &x, &y, &KFold::new(3), first, &opts).expect("valid");
         assert_eq!(lc.train_scores.row(0).to_vec(), vec![2.0, 0.0, 0.0]);
         // Means of the first 3: {2,3,4}, {0,1,4}, {0,1,2}.
@@ -478,15 +485,8 @@ mod tests {
             Ok(-y.iter().map(|v| (v - m).abs()).sum::<f64>())
         };
         let build = |v: f64| -> Result<Const> { Ok(Const(v)) };
-        let vc = validation_curve(
-            build,
-            &[3.0, 1.0, 2.0],
-            &x,
-            &y,
-            &KFold::new(2),
-            neg_abs,
-        )
-        .expect("valid");
+        let vc = validation_curve(build, &[3.0, 1.0, 2.0], &x, &y, &KFold::new(2), neg_abs)
+            .expect("valid");
         assert_eq!(vc.mean_test_scores().to_vec(), vec![-4.0, 0.0, -2.0]);
         assert_eq!(vc.mean_train_scores().to_vec(), vec![-4.0, 0.0, -2.0]);
         assert_eq!(vc.best_value(), Some(1.0));

@@ -567,12 +567,7 @@ impl ShuffleSplit {
         if self.n_splits == 0 {
             return Err(Error::invalid_param("n_splits", "must be >= 1"));
         }
-        resolve_sizes(
-            n,
-            self.test_size,
-            self.train_size,
-            SplitSize::Fraction(0.1),
-        )
+        resolve_sizes(n, self.test_size, self.train_size, SplitSize::Fraction(0.1))
     }
 }
 
@@ -828,7 +823,11 @@ mod tests {
         assert_eq!(s[2].0, vec![0, 1, 2, 3, 4, 5, 8, 9]);
         assert!(KFold::new(1).split(10, None).is_err());
         assert!(KFold::new(11).split(10, None).is_err());
-        let sh = KFold::new(4).shuffle(true).seed(5).split(10, None).expect("valid");
+        let sh = KFold::new(4)
+            .shuffle(true)
+            .seed(5)
+            .split(10, None)
+            .expect("valid");
         let sizes: Vec<usize> = sh.iter().map(|(_, t)| t.len()).collect();
         assert_eq!(sizes, vec![3, 3, 2, 2]);
         assert!(sh.iter().all(|(_, t)| t.windows(2).all(|w| w[0] < w[1])));
@@ -855,9 +854,16 @@ mod tests {
     fn stratified_kfold_errors_and_small_classes() {
         let y = array![0usize, 0, 0, 0, 1];
         // Class 1 has fewer than 2 members: allowed unless strict.
-        let s = StratifiedKFold::new(2).split(5, Some(&y)).expect("one class is large enough");
+        let s = StratifiedKFold::new(2)
+            .split(5, Some(&y))
+            .expect("one class is large enough");
         assert_eq!(s.len(), 2);
-        assert!(StratifiedKFold::new(2).strict(true).split(5, Some(&y)).is_err());
+        assert!(
+            StratifiedKFold::new(2)
+                .strict(true)
+                .split(5, Some(&y))
+                .is_err()
+        );
         // Every class smaller than k.
         let y2 = array![0usize, 0, 1, 1];
         assert!(StratifiedKFold::new(3).split(4, Some(&y2)).is_err());
@@ -873,7 +879,11 @@ mod tests {
             .expect("valid");
         let counts = |s: &[Split]| -> Vec<Vec<usize>> {
             s.iter()
-                .map(|(_, t)| (0..3).map(|c| t.iter().filter(|&&i| y3[i] == c).count()).collect())
+                .map(|(_, t)| {
+                    (0..3)
+                        .map(|c| t.iter().filter(|&&i| y3[i] == c).count())
+                        .collect()
+                })
                 .collect()
         };
         assert_eq!(counts(&a), counts(&b));
@@ -935,7 +945,11 @@ mod tests {
         assert_eq!(e.split(3, None).expect("valid").len(), 1);
         assert!(e.split(2, None).is_err());
         assert!(ExplicitSplits(vec![]).split(2, None).is_err());
-        assert!(ExplicitSplits(vec![(vec![], vec![0])]).split(2, None).is_err());
+        assert!(
+            ExplicitSplits(vec![(vec![], vec![0])])
+                .split(2, None)
+                .is_err()
+        );
         // Through a reference and a trait object.
         let cv: &dyn CrossValidator = &KFold::new(2);
         assert_eq!((&cv).split(4, None).expect("valid").len(), 2);

@@ -111,8 +111,8 @@ pub fn majority_vote_error_with(n: usize, e: f64, tie: TieRule) -> Result<f64> {
             if w == 0.0 {
                 return 0.0;
             }
-            let ln_term = ln_fact[n] - ln_fact[i] - ln_fact[n - i] + i as f64 * le
-                + (n - i) as f64 * lq;
+            let ln_term =
+                ln_fact[n] - ln_fact[i] - ln_fact[n - i] + i as f64 * le + (n - i) as f64 * lq;
             w * ln_term.exp()
         })
         .sum();
@@ -134,7 +134,10 @@ pub fn majority_vote_error_with(n: usize, e: f64, tie: TieRule) -> Result<f64> {
 pub fn majority_vote_error_heterogeneous(errors: &[f64], tie: TieRule) -> Result<f64> {
     let n = errors.len();
     if n == 0 {
-        return Err(Error::invalid_param("errors", "needs at least one classifier"));
+        return Err(Error::invalid_param(
+            "errors",
+            "needs at least one classifier",
+        ));
     }
     for &e in errors {
         check_rate(e, "errors")?;
@@ -192,7 +195,9 @@ mod tests {
         let coin = majority_vote_error_with(2, 0.5, TieRule::Coin).expect("valid");
         let err = majority_vote_error_with(2, 0.5, TieRule::Error).expect("valid");
         let ok = majority_vote_error_with(2, 0.5, TieRule::Correct).expect("valid");
-        assert!((coin - 0.5).abs() < 1e-15 && (err - 0.75).abs() < 1e-15 && (ok - 0.25).abs() < 1e-15);
+        assert!(
+            (coin - 0.5).abs() < 1e-15 && (err - 0.75).abs() < 1e-15 && (ok - 0.25).abs() < 1e-15
+        );
         // n = 1: the classifier itself.
         assert!((majority_vote_error(1, 0.3).expect("valid") - 0.3).abs() < 1e-15);
         // Extremes.

@@ -45,13 +45,13 @@ pub use bias_variance::{
 };
 pub use bootstrap::{Bootstrap632, Bootstrap632Result, bootstrap_632};
 pub use cross_validate::{CvOptions, CvResults, Unsupervised, cross_val_score, cross_validate};
-pub use cv::{
-    CrossValidator, ExplicitSplits, KFold, LEAVE_P_OUT_MAX_ENTRIES, LeaveOneOut, LeavePOut,
-    RepeatedKFold, ShuffleSplit, Split, StratifiedKFold, StratifiedShuffleSplit,
-};
 pub use curves::{
     LearningCurve, LearningCurveOptions, TrainSizes, ValidationCurve, learning_curve,
     validation_curve,
+};
+pub use cv::{
+    CrossValidator, ExplicitSplits, KFold, LEAVE_P_OUT_MAX_ENTRIES, LeaveOneOut, LeavePOut,
+    RepeatedKFold, ShuffleSplit, Split, StratifiedKFold, StratifiedShuffleSplit,
 };
 pub use ensemble::{
     TieRule, majority_vote_error, majority_vote_error_heterogeneous, majority_vote_error_with,

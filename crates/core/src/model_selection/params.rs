@@ -200,7 +200,12 @@ pub enum ParamDistribution {
 
 impl ParamDistribution {
     fn validate(&self, name: &str) -> Result<()> {
-        let bad = |why: String| Err(Error::invalid_param("distributions", format!("`{name}`: {why}")));
+        let bad = |why: String| {
+            Err(Error::invalid_param(
+                "distributions",
+                format!("`{name}`: {why}"),
+            ))
+        };
         match self {
             Self::Values(v) if v.is_empty() => bad("empty value list".into()),
             Self::Uniform { low, high } if !(low.is_finite() && high.is_finite() && low < high) => {
@@ -316,7 +321,14 @@ mod tests {
             .collect();
         assert_eq!(
             pairs,
-            vec![(10.0, 1.0), (10.0, 2.0), (20.0, 1.0), (20.0, 2.0), (30.0, 1.0), (30.0, 2.0)]
+            vec![
+                (10.0, 1.0),
+                (10.0, 2.0),
+                (20.0, 1.0),
+                (20.0, 2.0),
+                (30.0, 1.0),
+                (30.0, 2.0)
+            ]
         );
         assert!(g.point(6).is_none());
         assert_eq!(pts[3].to_string(), "{a: 20, b: 2}");
@@ -331,7 +343,10 @@ mod tests {
     #[test]
     fn point_accessors() {
         let p = ParamPoint::new([("k".to_string(), 3.0), ("alpha".to_string(), 0.5)]);
-        assert_eq!(p.iter().map(|(n, _)| n).collect::<Vec<_>>(), vec!["alpha", "k"]);
+        assert_eq!(
+            p.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            vec!["alpha", "k"]
+        );
         assert_eq!(p.as_usize("k").ok(), Some(3));
         assert!(p.as_usize("alpha").is_err());
         assert!(p.value("missing").is_err());
@@ -350,9 +365,21 @@ mod tests {
         s.dedup();
         assert_eq!(s.len(), 4);
         let mixed = ParamSpace::new()
-            .param("c", ParamDistribution::LogUniform { low: 1e-3, high: 1e3 })
+            .param(
+                "c",
+                ParamDistribution::LogUniform {
+                    low: 1e-3,
+                    high: 1e3,
+                },
+            )
             .param("k", ParamDistribution::IntUniform { low: 1, high: 4 })
-            .param("u", ParamDistribution::Uniform { low: -1.0, high: 1.0 });
+            .param(
+                "u",
+                ParamDistribution::Uniform {
+                    low: -1.0,
+                    high: 1.0,
+                },
+            );
         let pts = mixed.sample(50, 2).expect("valid");
         assert_eq!(pts.len(), 50);
         for p in &pts {
@@ -363,7 +390,13 @@ mod tests {
         }
         assert_eq!(pts, mixed.sample(50, 2).expect("valid"));
         assert!(mixed.sample(0, 2).is_err());
-        let bad = ParamSpace::new().param("c", ParamDistribution::LogUniform { low: 0.0, high: 1.0 });
+        let bad = ParamSpace::new().param(
+            "c",
+            ParamDistribution::LogUniform {
+                low: 0.0,
+                high: 1.0,
+            },
+        );
         assert!(bad.sample(3, 0).is_err());
         let bad = ParamSpace::new().param("k", ParamDistribution::IntUniform { low: 2, high: 2 });
         assert!(bad.sample(3, 0).is_err());

@@ -84,7 +84,10 @@ fn render(xs: &[f64], series: &[Series<'_>], opts: &PlotOptions) -> Result<Strin
     if opts.width < 100 || opts.height < 100 {
         return Err(Error::invalid_param(
             "size",
-            format!("a plot needs at least 100 × 100 pixels, got {} × {}", opts.width, opts.height),
+            format!(
+                "a plot needs at least 100 × 100 pixels, got {} × {}",
+                opts.width, opts.height
+            ),
         ));
     }
     if opts.log_x {
@@ -104,7 +107,9 @@ fn render(xs: &[f64], series: &[Series<'_>], opts: &PlotOptions) -> Result<Strin
         .iter()
         .copied()
         .filter(finite)
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
     let (mut y_lo, mut y_hi) = series
         .iter()
         .flat_map(|s| {
@@ -115,16 +120,19 @@ fn render(xs: &[f64], series: &[Series<'_>], opts: &PlotOptions) -> Result<Strin
                 .collect::<Vec<_>>()
         })
         .filter(finite)
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
     if !(x_lo.is_finite() && y_lo.is_finite()) {
-        return Err(Error::invalid_param(
-            "scores",
-            "nothing finite to plot",
-        ));
+        return Err(Error::invalid_param("scores", "nothing finite to plot"));
     }
     let pad = |lo: &mut f64, hi: &mut f64| {
         let span = (*hi - *lo).abs();
-        let p = if span > 0.0 { 0.05 * span } else { 0.5 * lo.abs().max(1.0) };
+        let p = if span > 0.0 {
+            0.05 * span
+        } else {
+            0.5 * lo.abs().max(1.0)
+        };
         *lo -= p;
         *hi += p;
     };
@@ -176,17 +184,25 @@ fn render(xs: &[f64], series: &[Series<'_>], opts: &PlotOptions) -> Result<Strin
                 .collect();
             band.extend(lower);
             chart
-                .draw_series(std::iter::once(Polygon::new(band, color.mix(0.18).filled())))
+                .draw_series(std::iter::once(Polygon::new(
+                    band,
+                    color.mix(0.18).filled(),
+                )))
                 .map_err(plot_error)?;
             chart
                 .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
                 .map_err(plot_error)?
                 .label(s.name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
             chart
-                .draw_series(PointSeries::of_element(pts, 3, color.filled(), &|c, r, st| {
-                    Circle::new(c, r, st)
-                }))
+                .draw_series(PointSeries::of_element(
+                    pts,
+                    3,
+                    color.filled(),
+                    &|c, r, st| Circle::new(c, r, st),
+                ))
                 .map_err(plot_error)?;
         }
         chart
@@ -343,7 +359,9 @@ mod tests {
         // (axes and ticks are black polylines), the band a polygon.
         let lines = |color: &str| {
             svg.lines()
-                .filter(|l| l.starts_with("<polyline") && l.contains(&format!("stroke=\"{color}\"")))
+                .filter(|l| {
+                    l.starts_with("<polyline") && l.contains(&format!("stroke=\"{color}\""))
+                })
                 .count()
         };
         assert_eq!(lines("#1F77B4"), 2, "{svg}");
@@ -352,8 +370,17 @@ mod tests {
         // 4 markers per series.
         assert_eq!(svg.matches("<circle").count(), 8);
         // Title, axis labels and legend entries as SVG text elements.
-        for text in ["Learning curve", "training examples", "score", "train", "test"] {
-            assert!(svg.contains(&format!("\n{text}\n</text>")), "missing {text}");
+        for text in [
+            "Learning curve",
+            "training examples",
+            "score",
+            "train",
+            "test",
+        ] {
+            assert!(
+                svg.contains(&format!("\n{text}\n</text>")),
+                "missing {text}"
+            );
         }
     }
 
@@ -375,12 +402,18 @@ mod tests {
         };
         let log = ValidationCurve::default_plot_options().log_x(true);
         assert!(vc.to_svg_string(&log).is_err());
-        assert!(vc.to_svg_string(&ValidationCurve::default_plot_options()).is_ok());
+        assert!(
+            vc.to_svg_string(&ValidationCurve::default_plot_options())
+                .is_ok()
+        );
         let tiny = ValidationCurve::default_plot_options().size(10, 10);
         assert!(vc.to_svg_string(&tiny).is_err());
         assert!(
             curve()
-                .to_svg("/nonexistent-dir/x.svg", &LearningCurve::default_plot_options())
+                .to_svg(
+                    "/nonexistent-dir/x.svg",
+                    &LearningCurve::default_plot_options()
+                )
                 .is_err()
         );
     }

@@ -143,7 +143,10 @@ where
     S: Fn(&E::Model, &ArrayRef2<F>, &E::Target) -> Result<f64> + Sync,
 {
     if candidates.is_empty() {
-        return Err(Error::invalid_param("candidates", "no candidate to evaluate"));
+        return Err(Error::invalid_param(
+            "candidates",
+            "no candidate to evaluate",
+        ));
     }
     let splits = make_splits(x, y, cv)?;
     let (n_c, n_s) = (candidates.len(), splits.len());
@@ -327,7 +330,15 @@ impl<C: CrossValidator> GridSearchCV<C> {
     {
         let points = grid.points()?;
         let candidates = points.iter().map(&build).collect::<Result<Vec<E>>>()?;
-        run_search(self.common(), &self.cv, candidates, Some(points), x, y, scorer)
+        run_search(
+            self.common(),
+            &self.cv,
+            candidates,
+            Some(points),
+            x,
+            y,
+            scorer,
+        )
     }
 }
 
@@ -529,7 +540,8 @@ mod tests {
         assert_eq!(r.best_index, 1);
         assert!(r.best_model.is_none());
         assert!(gs.fit(Vec::<Constant>::new(), &x, &y, neg_mse).is_err());
-        let build_fails = |_: &ParamPoint| -> Result<Constant> { Err(Error::invalid_param("c", "bad")) };
+        let build_fails =
+            |_: &ParamPoint| -> Result<Constant> { Err(Error::invalid_param("c", "bad")) };
         let grid = ParamGrid::new().param("c", vec![1.0]);
         assert!(gs.fit_grid(&grid, build_fails, &x, &y, neg_mse).is_err());
     }

@@ -524,13 +524,17 @@ impl Strata {
         if n_train < k {
             return Err(Error::invalid_param(
                 "train_size",
-                format!("the training set ({n_train}) must hold at least one sample of each of the {k} classes"),
+                format!(
+                    "the training set ({n_train}) must hold at least one sample of each of the {k} classes"
+                ),
             ));
         }
         if n_test < k {
             return Err(Error::invalid_param(
                 "test_size",
-                format!("the test set ({n_test}) must hold at least one sample of each of the {k} classes"),
+                format!(
+                    "the test set ({n_test}) must hold at least one sample of each of the {k} classes"
+                ),
             ));
         }
         let counts = self.counts();
@@ -590,8 +594,8 @@ pub fn approximate_mode(counts: &[usize], n_draws: usize, rng: &mut Rng) -> Vec<
             }
         } else {
             // `take < candidates.len()`, so the draw cannot fail.
-            let picks = random::sample_without_replacement(rng, candidates.len(), take)
-                .unwrap_or_default();
+            let picks =
+                random::sample_without_replacement(rng, candidates.len(), take).unwrap_or_default();
             for p in picks {
                 out[candidates[p]] += 1;
             }
@@ -776,7 +780,10 @@ mod tests {
 
     #[test]
     fn unshuffled_split_is_consecutive_and_shuffled_partitions() {
-        let s = TrainTestSplit::new().shuffle(false).split(8).expect("valid");
+        let s = TrainTestSplit::new()
+            .shuffle(false)
+            .split(8)
+            .expect("valid");
         assert_eq!(s.train, (0..6).collect::<Vec<_>>());
         assert_eq!(s.test, vec![6, 7]);
         let s = TrainTestSplit::new().seed(3).split(20).expect("valid");
@@ -861,7 +868,8 @@ mod tests {
 
     #[test]
     fn three_way_split() {
-        let t = TrainValTestSplit::new(SplitSize::Count(2), SplitSize::Fraction(0.3)).shuffle(false);
+        let t =
+            TrainValTestSplit::new(SplitSize::Count(2), SplitSize::Fraction(0.3)).shuffle(false);
         let s = t.split(10).expect("valid");
         assert_eq!(s.train, (0..5).collect::<Vec<_>>());
         assert_eq!(s.validation, vec![5, 6]);
