@@ -361,7 +361,7 @@ mod tests {
             .values("b", vec![3.0, 4.0]);
         let mut s = grid_like.sample(10, 1).expect("valid");
         assert_eq!(s.len(), 4); // clipped to the grid size, no repeats
-        s.sort_by(|x, y| x.to_string().cmp(&y.to_string()));
+        s.sort_by_key(ToString::to_string);
         s.dedup();
         assert_eq!(s.len(), 4);
         let mixed = ParamSpace::new()

@@ -91,7 +91,7 @@ fn render(xs: &[f64], series: &[Series<'_>], opts: &PlotOptions) -> Result<Strin
         ));
     }
     if opts.log_x {
-        if let Some(bad) = xs.iter().find(|&&v| !(v > 0.0)) {
+        if let Some(bad) = xs.iter().find(|&&v| v.is_nan() || v <= 0.0) {
             return Err(Error::invalid_param(
                 "log_x",
                 format!("a logarithmic axis needs positive x values, got {bad}"),
