@@ -41,7 +41,7 @@
 
 use ndarray::{Array1, ArrayRef2};
 
-use super::split::{SelectRows, TargetRows, check_target_rows};
+use super::rows::{SelectRows, TargetRows, check_target_rows};
 use crate::random;
 use crate::{Error, Fit, Float, Result, par};
 

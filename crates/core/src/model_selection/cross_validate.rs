@@ -28,7 +28,7 @@ use std::time::Instant;
 use ndarray::{Array1, ArrayRef2};
 
 use super::cv::{CrossValidator, Split};
-use super::split::{SelectRows, TargetRows, check_target_rows};
+use super::rows::{SelectRows, TargetRows, check_target_rows};
 use crate::{Error, Fit, FitUnsupervised, Float, Result, par};
 
 /// Options of [`cross_validate`].

@@ -33,10 +33,12 @@ mod bootstrap;
 mod cross_validate;
 mod curves;
 mod cv;
+mod cv_random;
 mod ensemble;
 mod params;
 #[cfg(feature = "plot")]
 mod plot;
+mod rows;
 mod search;
 mod split;
 
@@ -50,17 +52,18 @@ pub use curves::{
     validation_curve,
 };
 pub use cv::{
-    CrossValidator, ExplicitSplits, KFold, LEAVE_P_OUT_MAX_ENTRIES, LeaveOneOut, LeavePOut,
-    RepeatedKFold, ShuffleSplit, Split, StratifiedKFold, StratifiedShuffleSplit,
+    CrossValidator, KFold, LEAVE_P_OUT_MAX_ENTRIES, LeaveOneOut, LeavePOut, Split, StratifiedKFold,
 };
+pub use cv_random::{ExplicitSplits, RepeatedKFold, ShuffleSplit, StratifiedShuffleSplit};
 pub use ensemble::{
     TieRule, majority_vote_error, majority_vote_error_heterogeneous, majority_vote_error_with,
 };
 pub use params::{ParamDistribution, ParamGrid, ParamPoint, ParamSpace};
 #[cfg(feature = "plot")]
 pub use plot::PlotOptions;
+pub use rows::{SelectRows, TargetElement, TargetRows};
 pub use search::{GridSearchCV, RandomizedSearchCV, SearchResult, rank_min};
 pub use split::{
-    SelectRows, SplitData, SplitIndices, SplitSize, TargetElement, TargetRows, ThreeWaySplit,
-    TrainTestSplit, TrainValTestSplit, approximate_mode, resolve_sizes,
+    SplitData, SplitIndices, SplitSize, ThreeWaySplit, TrainTestSplit, TrainValTestSplit,
+    approximate_mode, resolve_sizes,
 };

@@ -28,7 +28,7 @@ use ndarray::{Array1, Array2, ArrayRef2};
 use super::cross_validate::{TaskOptions, fit_and_score, make_splits, mean, std_ddof0};
 use super::cv::{CrossValidator, Split};
 use super::params::{ParamGrid, ParamPoint, ParamSpace};
-use super::split::TargetRows;
+use super::rows::TargetRows;
 use crate::{Error, Fit, Float, Result, par};
 
 /// The outcome of a search. Candidate `c`'s numbers are at index `c` of every array
