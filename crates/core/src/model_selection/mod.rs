@@ -26,7 +26,9 @@
 //! Independent fits (folds, candidates × folds, curve points, bootstrap replicates, Monte-Carlo
 //! rounds) run as tasks on the caller's rayon pool through [`crate::par`]; random streams come
 //! from `(seed, task index)`. Results are collected in task order, so they are bitwise identical
-//! for any number of threads.
+//! for any number of threads. The estimator's own `fit` runs inside those tasks, so it should
+//! keep to small kernels there (see [`crate::par`]); the refit of a search's best candidate runs
+//! at the top level.
 
 mod bias_variance;
 mod bootstrap;
