@@ -13,6 +13,7 @@
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
+//! | [`model_selection`] | train/test and three-way splits, K-fold and stratified CV, `cross_validate`, grid and randomized search, learning and validation curves (SVG plots), .632 bootstrap, bias–variance Monte Carlo, majority-vote ensemble error |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`observe`] | progress reports and early stopping for iterative estimators |
 //! | `registry` | (feature `serde`) estimators by name: hyperparameters from `key=value`, fit/predict on f32 or f64, models as JSON |
@@ -52,6 +53,7 @@ mod float;
 pub mod kernel;
 pub mod linalg;
 pub mod metrics;
+pub mod model_selection;
 pub mod neighbors;
 pub mod observe;
 pub mod optim;
