@@ -11,6 +11,7 @@
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
+//! | [`preprocessing`] | scalers (standard, min-max, max-abs, robust, mean absolute deviation, row norms), encoders (one-hot, ordinal, label), binning, imputation, polynomial / Vandermonde / RBF / Fourier / spline features, TF-IDF and token counts |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
@@ -51,6 +52,7 @@ pub mod linalg;
 pub mod neighbors;
 pub mod optim;
 pub mod par;
+pub mod preprocessing;
 pub mod random;
 pub mod stats;
 pub mod tensor;
