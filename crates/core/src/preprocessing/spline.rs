@@ -85,7 +85,9 @@ pub enum Extrapolation {
 /// | `include_bias` | `true` | `include_bias` | |
 ///
 /// Differences: a constant feature (no knot range) is an error here, where scikit-learn
-/// returns degenerate output; with `Linear` extrapolation and `degree ≤ 1`, scikit-learn
+/// returns degenerate output; with `Constant` extrapolation and `degree = 0` the boundary box
+/// keeps its value 1 outside the range (scikit-learn 1.9.1 gives zeros below the range and
+/// fails above it); with `Linear` extrapolation and `degree ≤ 1`, scikit-learn
 /// 1.9.1 increments its loop variable `degree` once per feature, so features after the first
 /// use shifted boundary knots — here every feature gets the rule scikit-learn applies to the
 /// first one. Not implemented: `sample_weight`, `handle_missing = 'zeros'`, sparse output.
@@ -472,10 +474,13 @@ impl<F: Float> FittedSplineTransformer<F> {
                 if x >= xmin && x <= xmax {
                     eval(x, out, h, hh);
                 } else if self.params.extrapolation == Extrapolation::Constant {
+                    // The splines that are non-zero at the boundary keep their value there: the
+                    // first / last max(k, 1) (k = 0: the boundary box itself).
+                    let kk = k.max(1);
                     if x < xmin {
-                        out[..k].copy_from_slice(&s.f_min[..k]);
+                        out[..kk].copy_from_slice(&s.f_min[..kk]);
                     } else {
-                        out[ns - k..ns].copy_from_slice(&s.f_max[ns - k..ns]);
+                        out[ns - kk..ns].copy_from_slice(&s.f_max[ns - kk..ns]);
                     }
                 } else {
                     let kk = if k <= 1 { k + 1 } else { k };
