@@ -117,7 +117,7 @@ fn check_known<F: Float>(x: &ArrayRef2<F>, cats: &[Vec<F>]) -> Result<()> {
                     "x",
                     format!(
                         "unknown category {v} in column {j} at row {i} ({} categories seen at fit); \
-                         use handle_unknown = Ignore to encode it as zeros",
+                         set handle_unknown to accept unknown categories",
                         cats[j].len()
                     ),
                 ));
