@@ -176,7 +176,10 @@ mod tests {
                 row.fill((r.start + k) as f64);
             }
         });
-        assert_eq!(out.column(1).to_vec(), vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(
+            out.column(1).to_vec(),
+            vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        );
         assert!(current_num_threads() >= 1);
     }
 }

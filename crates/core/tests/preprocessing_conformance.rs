@@ -15,23 +15,33 @@ use ndlearn_testkit::{Battery, Check};
 
 #[test]
 fn scalers_conform() {
-    Battery::new("StandardScaler").transformer(&StandardScaler::default()).assert_ok();
+    Battery::new("StandardScaler")
+        .transformer(&StandardScaler::default())
+        .assert_ok();
     Battery::new("StandardScaler(with_mean=false)")
         .transformer(&StandardScaler::new().with_mean(false))
         .assert_ok();
     Battery::new("StandardScaler(with_std=false)")
         .transformer(&StandardScaler::new().with_std(false))
         .assert_ok();
-    Battery::new("MinMaxScaler").transformer(&MinMaxScaler::default()).assert_ok();
+    Battery::new("MinMaxScaler")
+        .transformer(&MinMaxScaler::default())
+        .assert_ok();
     Battery::new("MinMaxScaler(clip)")
         .transformer(&MinMaxScaler::default().feature_range(-2.0, 3.0).clip(true))
         .assert_ok();
-    Battery::new("MaxAbsScaler").transformer(&MaxAbsScaler::new()).assert_ok();
-    Battery::new("RobustScaler").transformer(&RobustScaler::default()).assert_ok();
+    Battery::new("MaxAbsScaler")
+        .transformer(&MaxAbsScaler::new())
+        .assert_ok();
+    Battery::new("RobustScaler")
+        .transformer(&RobustScaler::default())
+        .assert_ok();
     Battery::new("RobustScaler(10, 90)")
         .transformer(&RobustScaler::default().quantile_range(10.0, 90.0))
         .assert_ok();
-    Battery::new("MeanAbsDevScaler").transformer(&MeanAbsDevScaler::new()).assert_ok();
+    Battery::new("MeanAbsDevScaler")
+        .transformer(&MeanAbsDevScaler::new())
+        .assert_ok();
     for norm in [Norm::L1, Norm::L2, Norm::Max] {
         Battery::new(&format!("Normalizer({norm:?})"))
             .transformer(&Normalizer::new(norm))
@@ -41,7 +51,11 @@ fn scalers_conform() {
 
 #[test]
 fn encoders_conform() {
-    for drop in [DropCategory::None, DropCategory::First, DropCategory::IfBinary] {
+    for drop in [
+        DropCategory::None,
+        DropCategory::First,
+        DropCategory::IfBinary,
+    ] {
         Battery::new(&format!("OneHotEncoder(ignore, {drop:?})"))
             .transformer(
                 &OneHotEncoder::default()
@@ -57,7 +71,9 @@ fn encoders_conform() {
         .transformer(&OneHotEncoder::default())
         .assert_ok();
     Battery::new("OrdinalEncoder(encoded value)")
-        .transformer(&OrdinalEncoder::default().handle_unknown(OrdinalUnknown::UseEncodedValue(-1.0)))
+        .transformer(
+            &OrdinalEncoder::default().handle_unknown(OrdinalUnknown::UseEncodedValue(-1.0)),
+        )
         .assert_ok();
     Battery::new("OrdinalEncoder(error)")
         .skip(Check::ConstantColumns)
@@ -68,7 +84,11 @@ fn encoders_conform() {
 
 #[test]
 fn discretizer_and_imputer_conform() {
-    for strategy in [BinStrategy::Uniform, BinStrategy::Quantile, BinStrategy::KMeans] {
+    for strategy in [
+        BinStrategy::Uniform,
+        BinStrategy::Quantile,
+        BinStrategy::KMeans,
+    ] {
         for encode in [BinEncode::Ordinal, BinEncode::OneHot] {
             Battery::new(&format!("KBinsDiscretizer({strategy:?}, {encode:?})"))
                 .transformer(&KBinsDiscretizer::new(4).strategy(strategy).encode(encode))
@@ -91,15 +111,25 @@ fn discretizer_and_imputer_conform() {
 
 #[test]
 fn expansions_conform() {
-    Battery::new("PolynomialFeatures(2)").transformer(&PolynomialFeatures::new(2)).assert_ok();
+    Battery::new("PolynomialFeatures(2)")
+        .transformer(&PolynomialFeatures::new(2))
+        .assert_ok();
     Battery::new("PolynomialFeatures(3, interactions, no bias)")
-        .transformer(&PolynomialFeatures::new(3).interaction_only(true).include_bias(false))
+        .transformer(
+            &PolynomialFeatures::new(3)
+                .interaction_only(true)
+                .include_bias(false),
+        )
         .assert_ok();
     Battery::new("PolynomialFeatures(2..=3)")
         .transformer(&PolynomialFeatures::new(3).min_degree(2))
         .assert_ok();
-    Battery::new("VandermondeFeatures").transformer(&VandermondeFeatures::new(3)).assert_ok();
-    Battery::new("GaussianRbfFeatures").transformer(&GaussianRbfFeatures::default()).assert_ok();
+    Battery::new("VandermondeFeatures")
+        .transformer(&VandermondeFeatures::new(3))
+        .assert_ok();
+    Battery::new("GaussianRbfFeatures")
+        .transformer(&GaussianRbfFeatures::default())
+        .assert_ok();
     Battery::new("GaussianRbfFeatures(quantiles, gamma)")
         .transformer(
             &GaussianRbfFeatures::default()
@@ -108,9 +138,15 @@ fn expansions_conform() {
                 .include_bias(true),
         )
         .assert_ok();
-    Battery::new("FourierFeatures").transformer(&FourierFeatures::new(3)).assert_ok();
-    Battery::new("SquareEmbedding").transformer(&SquareEmbedding::new()).assert_ok();
-    Battery::new("RadiusEmbedding").transformer(&RadiusEmbedding::new()).assert_ok();
+    Battery::new("FourierFeatures")
+        .transformer(&FourierFeatures::new(3))
+        .assert_ok();
+    Battery::new("SquareEmbedding")
+        .transformer(&SquareEmbedding::new())
+        .assert_ok();
+    Battery::new("RadiusEmbedding")
+        .transformer(&RadiusEmbedding::new())
+        .assert_ok();
 }
 
 #[test]
@@ -138,8 +174,14 @@ fn splines_conform() {
 
 #[test]
 fn tfidf_conforms() {
-    Battery::new("TfidfTransformer").transformer(&TfidfTransformer::default()).assert_ok();
+    Battery::new("TfidfTransformer")
+        .transformer(&TfidfTransformer::default())
+        .assert_ok();
     Battery::new("TfidfTransformer(l1, raw idf)")
-        .transformer(&TfidfTransformer::default().norm(TfidfNorm::L1).smooth_idf(false))
+        .transformer(
+            &TfidfTransformer::default()
+                .norm(TfidfNorm::L1)
+                .smooth_idf(false),
+        )
         .assert_ok();
 }

@@ -52,7 +52,11 @@ fn standard_scaler() {
         close1(f.mean(), &c.vector("mean"), n);
         close1(f.var(), &c.vector("var"), n);
         close(&f.transform(&c.matrix("x")).expect("t"), &c.matrix("z"), n);
-        close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), n);
+        close(
+            &f.transform(&c.matrix("x_test")).expect("t"),
+            &c.matrix("z_test"),
+            n,
+        );
         close(
             &f.inverse_transform(&c.matrix("z_test")).expect("inv"),
             &c.matrix("inv"),
@@ -87,14 +91,26 @@ fn min_max_max_abs_robust_mean_abs_dev() {
             .expect("fit");
         close1(f.scale(), &c.vector("scale"), c.name());
         close1(f.min(), &c.vector("min"), c.name());
-        close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), c.name());
+        close(
+            &f.transform(&c.matrix("x_test")).expect("t"),
+            &c.matrix("z_test"),
+            c.name(),
+        );
         let z = f.transform(&c.matrix("x_test")).expect("t");
-        close(&f.inverse_transform(&z).expect("inv"), &c.matrix("inv"), c.name());
+        close(
+            &f.inverse_transform(&z).expect("inv"),
+            &c.matrix("inv"),
+            c.name(),
+        );
     }
     let c = g.case("maxabs_diabetes");
     let f = MaxAbsScaler::new().fit(&c.matrix("x")).expect("fit");
     close1(f.scale(), &c.vector("scale"), "maxabs");
-    close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), "maxabs");
+    close(
+        &f.transform(&c.matrix("x_test")).expect("t"),
+        &c.matrix("z_test"),
+        "maxabs",
+    );
     let robust = g.cases_with_prefix("robust_");
     assert_eq!(robust.len(), 3);
     for c in robust {
@@ -106,13 +122,21 @@ fn min_max_max_abs_robust_mean_abs_dev() {
             .expect("fit");
         close1(f.center(), &c.vector("center"), c.name());
         close1(f.scale(), &c.vector("scale"), c.name());
-        close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), c.name());
+        close(
+            &f.transform(&c.matrix("x_test")).expect("t"),
+            &c.matrix("z_test"),
+            c.name(),
+        );
     }
     let c = g.case("meanabsdev_wine");
     let f = MeanAbsDevScaler::new().fit(&c.matrix("x")).expect("fit");
     close1(f.mean(), &c.vector("mean"), "mad mean");
     close1(f.scale(), &c.vector("scale"), "mad scale");
-    close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), "mad z");
+    close(
+        &f.transform(&c.matrix("x_test")).expect("t"),
+        &c.matrix("z_test"),
+        "mad z",
+    );
     for c in g.cases_with_prefix("normalizer_") {
         let norm = match c.string("norm") {
             "l1" => Norm::L1,
@@ -142,11 +166,18 @@ fn encoders() {
             .handle_unknown(HandleUnknown::Ignore)
             .fit(&x)
             .expect("fit");
-        let cats = split(&c.vector("categories_flat"), &c.usize_vector("n_categories"));
+        let cats = split(
+            &c.vector("categories_flat"),
+            &c.usize_vector("n_categories"),
+        );
         assert_eq!(f.categories(), cats.as_slice(), "{}", c.name());
         let z = f.transform(&x).expect("t");
         close(&z, &c.matrix("z"), c.name());
-        close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), c.name());
+        close(
+            &f.transform(&c.matrix("x_test")).expect("t"),
+            &c.matrix("z_test"),
+            c.name(),
+        );
         close(&f.inverse_transform(&z).expect("inv"), &x, c.name());
     }
     let c = g.case("ordinal_unknown");
@@ -154,8 +185,16 @@ fn encoders() {
         .handle_unknown(OrdinalUnknown::UseEncodedValue(-1.0))
         .fit(&c.matrix("x"))
         .expect("fit");
-    close(&f.transform(&c.matrix("x")).expect("t"), &c.matrix("z"), "ordinal");
-    close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), "ordinal test");
+    close(
+        &f.transform(&c.matrix("x")).expect("t"),
+        &c.matrix("z"),
+        "ordinal",
+    );
+    close(
+        &f.transform(&c.matrix("x_test")).expect("t"),
+        &c.matrix("z_test"),
+        "ordinal test",
+    );
 }
 
 #[test]
@@ -167,7 +206,10 @@ fn kbins_discretizer() {
         let n = c.name();
         let (strategy, method) = match c.string("strategy") {
             "uniform" => (BinStrategy::Uniform, BinQuantileMethod::AveragedInvertedCdf),
-            "quantile" => (BinStrategy::Quantile, BinQuantileMethod::AveragedInvertedCdf),
+            "quantile" => (
+                BinStrategy::Quantile,
+                BinQuantileMethod::AveragedInvertedCdf,
+            ),
             "quantile_linear" => (BinStrategy::Quantile, BinQuantileMethod::Linear),
             _ => (BinStrategy::KMeans, BinQuantileMethod::AveragedInvertedCdf),
         };
@@ -184,7 +226,10 @@ fn kbins_discretizer() {
             .expect("fit");
         let nb = c.usize_vector("n_bins_");
         assert_eq!(f.n_bins(), nb.as_slice(), "{n}: n_bins");
-        let edges = split(&c.vector("edges_flat"), &nb.iter().map(|b| b + 1).collect::<Vec<_>>());
+        let edges = split(
+            &c.vector("edges_flat"),
+            &nb.iter().map(|b| b + 1).collect::<Vec<_>>(),
+        );
         for (j, (got, want)) in f.bin_edges().iter().zip(&edges).enumerate() {
             if want.len() == 2 && nb[j] == 1 && got[0] == got[1] {
                 continue; // constant column: [c, c] here, [-inf, inf] in scikit-learn
@@ -231,12 +276,18 @@ fn simple_imputer() {
             match s {
                 Some(v) => {
                     assert_eq!(valid[j], 1, "{}: column {j}", c.name());
-                    assert!((v - stats[j]).abs() <= TOL * stats[j].abs().max(1.0), "{}", c.name());
+                    assert!(
+                        (v - stats[j]).abs() <= TOL * stats[j].abs().max(1.0),
+                        "{}",
+                        c.name()
+                    );
                 }
                 None => assert_eq!(valid[j], 0, "{}: column {j}", c.name()),
             }
         }
-        let z = f.transform(&with_nan(c, "x_test", "missing_test")).expect("t");
+        let z = f
+            .transform(&with_nan(c, "x_test", "missing_test"))
+            .expect("t");
         close(&z, &c.matrix("z_test"), c.name());
     }
 }
@@ -303,7 +354,11 @@ fn basis_expansions() {
         .include_bias(true)
         .fit(&c.matrix("x"))
         .expect("fit");
-    close(&f.transform(&c.matrix("x")).expect("t"), &c.matrix("z"), "rbf gamma");
+    close(
+        &f.transform(&c.matrix("x")).expect("t"),
+        &c.matrix("z"),
+        "rbf gamma",
+    );
     let one = gaussian_rbf(
         &c.matrix("x").column(0),
         &c.vector("centres"),
@@ -318,7 +373,11 @@ fn basis_expansions() {
         .width(RbfWidth::Sigma(c.scalar("sigma")))
         .fit(&c.matrix("x"))
         .expect("fit");
-    close(&f.transform(&c.matrix("x")).expect("t"), &c.matrix("z"), "rbf quantiles");
+    close(
+        &f.transform(&c.matrix("x")).expect("t"),
+        &c.matrix("z"),
+        "rbf quantiles",
+    );
     for c in g.cases_with_prefix("fourier_") {
         let x = c.matrix("x");
         let f = FourierFeatures::new(c.usize("n_harmonics"))
@@ -329,10 +388,18 @@ fn basis_expansions() {
     }
     let c = g.case("square_embedding");
     let x = c.matrix("x");
-    let z = SquareEmbedding::new().fit(&x).expect("fit").transform(&x).expect("t");
+    let z = SquareEmbedding::new()
+        .fit(&x)
+        .expect("fit")
+        .transform(&x)
+        .expect("t");
     close(&z, &c.matrix("z"), "square");
     let c = g.case("radius_embedding");
-    let z = RadiusEmbedding::new().fit(&x).expect("fit").transform(&x).expect("t");
+    let z = RadiusEmbedding::new()
+        .fit(&x)
+        .expect("fit")
+        .transform(&x)
+        .expect("t");
     close(&z, &c.matrix("z"), "radius");
 }
 
@@ -365,24 +432,45 @@ fn spline_transformer() {
             .flat_map(|j| f.knots(j).expect("knots").to_vec())
             .collect();
         close1(&Array1::from(t), &c.vector("t_flat"), n);
-        close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), n);
+        close(
+            &f.transform(&c.matrix("x_test")).expect("t"),
+            &c.matrix("z_test"),
+            n,
+        );
     }
     let c = g.case("spline_given_knots_linear");
-    let lists: Vec<Vec<f64>> = c.matrix("knots_cols").rows().into_iter().map(|r| r.to_vec()).collect();
+    let lists: Vec<Vec<f64>> = c
+        .matrix("knots_cols")
+        .rows()
+        .into_iter()
+        .map(|r| r.to_vec())
+        .collect();
     let f = SplineTransformer::new(5, 3)
         .knots(SplineKnots::Given(lists))
         .extrapolation(Extrapolation::Linear)
         .fit(&c.matrix("x"))
         .expect("fit");
-    close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), "given knots");
+    close(
+        &f.transform(&c.matrix("x_test")).expect("t"),
+        &c.matrix("z_test"),
+        "given knots",
+    );
     for c in g.cases_with_prefix("spline_repeated_") {
         let f = SplineTransformer::new(2, c.usize("degree"))
             .knots(SplineKnots::Given(vec![c.vector("knots").to_vec()]))
             .extrapolation(Extrapolation::Continue)
             .fit(&c.matrix("x_test"))
             .expect("fit");
-        close1(&Array1::from(f.knots(0).expect("t").to_vec()), &c.vector("t"), c.name());
-        close(&f.transform(&c.matrix("x_test")).expect("t"), &c.matrix("z_test"), c.name());
+        close1(
+            &Array1::from(f.knots(0).expect("t").to_vec()),
+            &c.vector("t"),
+            c.name(),
+        );
+        close(
+            &f.transform(&c.matrix("x_test")).expect("t"),
+            &c.matrix("z_test"),
+            c.name(),
+        );
     }
 }
 
@@ -407,7 +495,11 @@ fn text_features() {
             .lowercase(!name.contains("case"))
             .fit(&d)
             .expect("fit");
-        let vocab: Vec<String> = c.string("vocabulary").split('|').map(String::from).collect();
+        let vocab: Vec<String> = c
+            .string("vocabulary")
+            .split('|')
+            .map(String::from)
+            .collect();
         assert_eq!(cv.vocabulary(), vocab.as_slice(), "{name}");
         assert_eq!(cv.transform::<f64, _>(&d), c.matrix("counts"), "{name}");
     }

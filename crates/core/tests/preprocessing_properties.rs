@@ -161,7 +161,11 @@ fn parallel_transformers_are_thread_count_invariant() {
                 r.transform(&x).expect("t"),
                 k.transform(&x).expect("t"),
                 sp.transform(&x).expect("t"),
-                MinMaxScaler::default().fit(&x).expect("fit").transform(&x).expect("t"),
+                MinMaxScaler::default()
+                    .fit(&x)
+                    .expect("fit")
+                    .transform(&x)
+                    .expect("t"),
             ]
         })
         .expect("pool")

@@ -64,7 +64,11 @@ fn check_power_bound<F: Float>(m: F, power: usize, factor: usize, what: &str) ->
 /// assert_eq!(v, array![[1.0, 2.0, 4.0, 8.0], [1.0, 3.0, 9.0, 27.0]]);
 /// # Ok::<(), ndlearn_core::Error>(())
 /// ```
-pub fn vandermonde<F: Float>(x: &ArrayRef1<F>, degree: usize, include_bias: bool) -> Result<Array2<F>> {
+pub fn vandermonde<F: Float>(
+    x: &ArrayRef1<F>,
+    degree: usize,
+    include_bias: bool,
+) -> Result<Array2<F>> {
     let col = x.to_owned().insert_axis(ndarray::Axis(1));
     let fitted = VandermondeFeatures::new(degree)
         .include_bias(include_bias)
@@ -250,7 +254,11 @@ pub enum RbfWidth {
 /// assert!((phi[[1, 1]] - (-0.5f64).exp()).abs() < 1e-15);
 /// # Ok::<(), ndlearn_core::Error>(())
 /// ```
-pub fn gaussian_rbf<F: Float>(x: &ArrayRef1<F>, centres: &ArrayRef1<F>, sigma: f64) -> Result<Array2<F>> {
+pub fn gaussian_rbf<F: Float>(
+    x: &ArrayRef1<F>,
+    centres: &ArrayRef1<F>,
+    sigma: f64,
+) -> Result<Array2<F>> {
     check_finite_1d(x, "x")?;
     check_finite_1d(centres, "centres")?;
     check_min_samples(centres.len(), 1, "gaussian_rbf centres")?;
@@ -373,7 +381,13 @@ impl<F: Float> FitUnsupervised<F> for GaussianRbfFeatures {
                     let mut v: Vec<f64> = x.column(j).iter().map(|v| v.to_f64_lossless()).collect();
                     sort_finite(&mut v);
                     (0..*k)
-                        .map(|i| quantile_sorted(&v, (i as f64 + 0.5) / *k as f64, QuantileMethod::Linear))
+                        .map(|i| {
+                            quantile_sorted(
+                                &v,
+                                (i as f64 + 0.5) / *k as f64,
+                                QuantileMethod::Linear,
+                            )
+                        })
                         .collect()
                 }
             };
@@ -381,13 +395,24 @@ impl<F: Float> FitUnsupervised<F> for GaussianRbfFeatures {
                 RbfWidth::Sigma(s) => s,
                 RbfWidth::Gamma(g) => 1.0 / (2.0 * g).sqrt(),
                 RbfWidth::SpacingFactor(f) => {
-                    let (cmin, cmax) = c.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(p, q), &v| (p.min(v), q.max(v)));
-                    let spread = if c.len() > 1 { (cmax - cmin) / (c.len() - 1) as f64 } else { b - a };
+                    let (cmin, cmax) = c
+                        .iter()
+                        .fold((f64::INFINITY, f64::NEG_INFINITY), |(p, q), &v| {
+                            (p.min(v), q.max(v))
+                        });
+                    let spread = if c.len() > 1 {
+                        (cmax - cmin) / (c.len() - 1) as f64
+                    } else {
+                        b - a
+                    };
                     let s = f * spread;
                     if s > 0.0 && s.is_finite() { s } else { 1.0 }
                 }
             };
-            (c.into_iter().map(F::cast).collect::<Vec<F>>(), F::cast(sigma))
+            (
+                c.into_iter().map(F::cast).collect::<Vec<F>>(),
+                F::cast(sigma),
+            )
         });
         let sigma: Array1<F> = per_feature.iter().map(|p| p.1).collect();
         let centres: Vec<Vec<F>> = per_feature.into_iter().map(|p| p.0).collect();
@@ -468,7 +493,9 @@ impl Frequency {
     fn omega(self) -> Result<f64> {
         match self {
             Frequency::Omega(w) => check_positive("omega", w).map(|()| w),
-            Frequency::Period(t) => check_positive("period", t).map(|()| 2.0 * std::f64::consts::PI / t),
+            Frequency::Period(t) => {
+                check_positive("period", t).map(|()| 2.0 * std::f64::consts::PI / t)
+            }
         }
     }
 }
@@ -483,7 +510,7 @@ impl Frequency {
 /// use ndlearn_core::preprocessing::{Frequency, fourier};
 /// use ndlearn_core::ndarray::array;
 ///
-/// let f = fourier(&array![0.25], 1, Frequency::Period(1.0), true)?;  // ωx = π/2
+/// let f = fourier(&array![0.25f64], 1, Frequency::Period(1.0), true)?; // ωx = π/2
 /// assert_eq!(f[[0, 0]], 1.0);
 /// assert!((f[[0, 1]] - 1.0).abs() < 1e-15 && f[[0, 2]].abs() < 1e-15);
 /// # Ok::<(), ndlearn_core::Error>(())
@@ -734,7 +761,11 @@ impl FittedEmbedding {
     }
     /// Number of output columns (`2d` for the square embedding, `d + 1` for the radius).
     pub fn n_features_out(&self) -> usize {
-        if self.radius { self.n_features + 1 } else { 2 * self.n_features }
+        if self.radius {
+            self.n_features + 1
+        } else {
+            2 * self.n_features
+        }
     }
     fn check_bound<F: Float>(&self, x: &ArrayRef2<F>) -> Result<()> {
         let factor = if self.radius { self.n_features } else { 1 };
@@ -774,10 +805,21 @@ mod tests {
         assert!(vandermonde(&array![1e200f64], 2, true).is_err());
         assert!(vandermonde(&array![1.0f64], 0, false).is_err());
         // Zero rows are fine for the free function.
-        assert_eq!(vandermonde(&Array1::<f64>::zeros(0), 2, true).expect("v").dim(), (0, 3));
+        assert_eq!(
+            vandermonde(&Array1::<f64>::zeros(0), 2, true)
+                .expect("v")
+                .dim(),
+            (0, 3)
+        );
         let x: Array2<f64> = array![[1.0, 2.0]];
-        let f = VandermondeFeatures::new(3).include_bias(false).fit(&x).expect("fit");
-        assert_eq!(f.transform(&x).expect("t"), array![[1.0, 1.0, 1.0, 2.0, 4.0, 8.0]]);
+        let f = VandermondeFeatures::new(3)
+            .include_bias(false)
+            .fit(&x)
+            .expect("fit");
+        assert_eq!(
+            f.transform(&x).expect("t"),
+            array![[1.0, 1.0, 1.0, 2.0, 4.0, 8.0]]
+        );
         assert!(f.transform(&array![[1.0]]).is_err());
     }
 
@@ -830,13 +872,28 @@ mod tests {
         // ω = π: sin(π/2) = 1, cos(π/2) ≈ 0, sin(π) ≈ 0, cos(π) = -1.
         assert!((f[[0, 0]] - 1.0).abs() < 1e-15 && (f[[0, 3]] + 1.0).abs() < 1e-15);
         assert!(FourierFeatures::new(0).validate().is_err());
-        assert!(FourierFeatures::new(1).frequency(Frequency::Period(0.0)).validate().is_err());
+        assert!(
+            FourierFeatures::new(1)
+                .frequency(Frequency::Period(0.0))
+                .validate()
+                .is_err()
+        );
         let x: Array2<f64> = array![[1.0, 2.0], [-1.0, 0.0]];
         let sq = SquareEmbedding::new().fit(&x).expect("fit");
-        assert_eq!(sq.transform(&x).expect("t"), array![[1.0, 2.0, 1.0, 4.0], [-1.0, 0.0, 1.0, 0.0]]);
+        assert_eq!(
+            sq.transform(&x).expect("t"),
+            array![[1.0, 2.0, 1.0, 4.0], [-1.0, 0.0, 1.0, 0.0]]
+        );
         let r = RadiusEmbedding::new().fit(&x).expect("fit");
-        assert_eq!(r.transform(&x).expect("t"), array![[1.0, 2.0, 5.0], [-1.0, 0.0, 1.0]]);
-        assert!(RadiusEmbedding::new().fit(&array![[1e160f64, 1e160]]).is_err());
+        assert_eq!(
+            r.transform(&x).expect("t"),
+            array![[1.0, 2.0, 5.0], [-1.0, 0.0, 1.0]]
+        );
+        assert!(
+            RadiusEmbedding::new()
+                .fit(&array![[1e160f64, 1e160]])
+                .is_err()
+        );
         assert!(r.transform(&array![[1.0]]).is_err());
     }
 }

@@ -254,7 +254,11 @@ fn kmeans_1d(x: &[f64], k: usize, lo: f64, hi: f64) -> Vec<f64> {
         }
         let mut shift = 0.0;
         for c in 0..k {
-            let new = if counts[c] > 0.0 { sums[c] / counts[c] } else { sums[c] };
+            let new = if counts[c] > 0.0 {
+                sums[c] / counts[c]
+            } else {
+                sums[c]
+            };
             shift += (new - centres[c]).powi(2);
             centres[c] = new;
         }
@@ -370,7 +374,11 @@ impl<F: Float> InverseTransform<F> for FittedKBinsDiscretizer<F> {
     /// Bin centres. Ordinal input must hold bin indices (integers in `0..n_bins`); one-hot input
     /// is decoded by the largest entry of each feature's block (an all-zero block is an error).
     fn inverse_transform(&self, z: &ArrayRef2<F>) -> Result<Array2<F>> {
-        check_fitted_input(z, self.n_features_out(), "KBinsDiscretizer::inverse_transform")?;
+        check_fitted_input(
+            z,
+            self.n_features_out(),
+            "KBinsDiscretizer::inverse_transform",
+        )?;
         let d = self.n_features();
         let mut out = Array2::zeros((z.nrows(), d));
         for (i, row) in z.rows().into_iter().enumerate() {
@@ -391,8 +399,9 @@ impl<F: Float> InverseTransform<F> for FittedKBinsDiscretizer<F> {
                         }
                     }
                     BinEncode::OneHot => {
-                        let block: Vec<F> =
-                            row.slice(ndarray::s![self.offsets[j]..self.offsets[j + 1]]).to_vec();
+                        let block: Vec<F> = row
+                            .slice(ndarray::s![self.offsets[j]..self.offsets[j + 1]])
+                            .to_vec();
                         if block.iter().all(|&v| v == F::zero()) {
                             return Err(Error::invalid_param(
                                 "z",
@@ -443,7 +452,14 @@ mod tests {
     #[test]
     fn degenerate_bins_and_constant_columns() {
         // Heavy ties: quantile edges repeat and are removed.
-        let x: Array2<f64> = array![[0.0, 3.0], [0.0, 3.0], [0.0, 3.0], [0.0, 3.0], [1.0, 3.0], [2.0, 3.0]];
+        let x: Array2<f64> = array![
+            [0.0, 3.0],
+            [0.0, 3.0],
+            [0.0, 3.0],
+            [0.0, 3.0],
+            [1.0, 3.0],
+            [2.0, 3.0]
+        ];
         let kb = KBinsDiscretizer::new(4)
             .encode(BinEncode::Ordinal)
             .fit(&x)
@@ -472,10 +488,7 @@ mod tests {
         assert_eq!(z, array![[1.0, 0.0], [0.0, 1.0]]);
         assert!(kb.inverse_transform(&array![[0.0, 0.0]]).is_err());
         assert!(KBinsDiscretizer::new(1).fit(&x).is_err());
-        assert!(
-            kb.inverse_transform(&array![[1.0]])
-                .is_err()
-        );
+        assert!(kb.inverse_transform(&array![[1.0]]).is_err());
     }
 
     #[test]

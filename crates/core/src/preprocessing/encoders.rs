@@ -214,7 +214,12 @@ impl<F: Float> FitUnsupervised<F> for OneHotEncoder {
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
         self.validate()?;
         check_fit_input(x, 1, "OneHotEncoder::fit")?;
-        let categories = learn_categories(x, &self.categories, self.handle_unknown, "OneHotEncoder::fit")?;
+        let categories = learn_categories(
+            x,
+            &self.categories,
+            self.handle_unknown,
+            "OneHotEncoder::fit",
+        )?;
         let drop_idx: Vec<Option<usize>> = categories
             .iter()
             .map(|c| match self.drop {
@@ -289,7 +294,9 @@ impl<F: Float> Transform<F> for FittedOneHotEncoder<F> {
         }
         Ok(map_rows(x, self.n_features_out(), |row, out| {
             for (j, &v) in row.iter().enumerate() {
-                if let Some(c) = find(&self.categories[j], canon(v)).and_then(|k| self.column_of(j, k)) {
+                if let Some(c) =
+                    find(&self.categories[j], canon(v)).and_then(|k| self.column_of(j, k))
+                {
                     out[c] = F::one();
                 }
             }
@@ -525,10 +532,20 @@ mod tests {
             .expect("fit");
         // Feature 1 is binary: only the 6.0 column remains.
         assert_eq!(bin.n_features_out(), 4);
-        assert_eq!(bin.transform(&array![[2.0, 6.0]]).expect("t"), array![[0.0, 0.0, 1.0, 1.0]]);
-        assert_eq!(bin.inverse_transform(&array![[0.0, 1.0, 0.0, 0.0]]).expect("inv"), array![[1.0, 5.0]]);
+        assert_eq!(
+            bin.transform(&array![[2.0, 6.0]]).expect("t"),
+            array![[0.0, 0.0, 1.0, 1.0]]
+        );
+        assert_eq!(
+            bin.inverse_transform(&array![[0.0, 1.0, 0.0, 0.0]])
+                .expect("inv"),
+            array![[1.0, 5.0]]
+        );
         // Unknown categories.
-        assert!(matches!(enc.transform(&array![[3.0, 5.0]]), Err(Error::InvalidParam { .. })));
+        assert!(matches!(
+            enc.transform(&array![[3.0, 5.0]]),
+            Err(Error::InvalidParam { .. })
+        ));
         let ign = OneHotEncoder::default()
             .handle_unknown(HandleUnknown::Ignore)
             .fit(&x)
@@ -548,10 +565,23 @@ mod tests {
             .categories(Categories::Given(vec![vec![0.0, 1.0, 2.0]]))
             .fit(&x)
             .expect("fit");
-        assert_eq!(enc.transform(&array![[0.0]]).expect("t"), array![[1.0, 0.0, 0.0]]);
-        for bad in [vec![vec![1.0, 1.0]], vec![vec![]], vec![vec![0.0], vec![1.0]], vec![vec![0.0, 1.0]]] {
+        assert_eq!(
+            enc.transform(&array![[0.0]]).expect("t"),
+            array![[1.0, 0.0, 0.0]]
+        );
+        for bad in [
+            vec![vec![1.0, 1.0]],
+            vec![vec![]],
+            vec![vec![0.0], vec![1.0]],
+            vec![vec![0.0, 1.0]],
+        ] {
             // Duplicate, empty, wrong count, and a value (2) not in the list.
-            assert!(OneHotEncoder::default().categories(Categories::Given(bad)).fit(&x).is_err());
+            assert!(
+                OneHotEncoder::default()
+                    .categories(Categories::Given(bad))
+                    .fit(&x)
+                    .is_err()
+            );
         }
     }
 
@@ -559,7 +589,10 @@ mod tests {
     fn ordinal_encoder() {
         let x: Array2<f64> = array![[3.0, 1.0], [1.0, 1.0], [2.0, 0.0]];
         let enc = OrdinalEncoder::default().fit(&x).expect("fit");
-        assert_eq!(enc.transform(&x).expect("t"), array![[2.0, 1.0], [0.0, 1.0], [1.0, 0.0]]);
+        assert_eq!(
+            enc.transform(&x).expect("t"),
+            array![[2.0, 1.0], [0.0, 1.0], [1.0, 0.0]]
+        );
         assert!(enc.transform(&array![[4.0, 1.0]]).is_err());
         assert!(enc.inverse_transform(&array![[0.5, 0.0]]).is_err());
         assert!(enc.inverse_transform(&array![[3.0, 0.0]]).is_err());

@@ -246,9 +246,15 @@ mod tests {
         // Column 0 observed 1, 3, 10: mean 14/3, median 3; column 1: 2, 2, 5 -> mode 2.
         let m = fit(ImputeStrategy::Mean);
         assert_eq!(m.statistics(), &[Some(14.0 / 3.0), Some(3.0)]);
-        assert_eq!(fit(ImputeStrategy::Median).statistics(), &[Some(3.0), Some(2.0)]);
+        assert_eq!(
+            fit(ImputeStrategy::Median).statistics(),
+            &[Some(3.0), Some(2.0)]
+        );
         // Ties in column 0 (each once): smallest value.
-        assert_eq!(fit(ImputeStrategy::MostFrequent).statistics(), &[Some(1.0), Some(2.0)]);
+        assert_eq!(
+            fit(ImputeStrategy::MostFrequent).statistics(),
+            &[Some(1.0), Some(2.0)]
+        );
         let c = fit(ImputeStrategy::Constant(-1.0));
         assert_eq!(c.transform(&x).expect("t")[[1, 0]], -1.0);
         let z = m.transform(&x).expect("t");
@@ -268,10 +274,23 @@ mod tests {
         ] {
             let f = SimpleImputer::new(s).fit(&x).expect("fit");
             assert_eq!(f.n_features_out(), 1);
-            assert_eq!(f.transform(&x).expect("t").column(0).to_vec(), vec![1.0, 3.0]);
-            let k = SimpleImputer::new(s).keep_empty_features(true).fit(&x).expect("fit");
-            let want = if let ImputeStrategy::Constant(c) = s { c } else { 0.0 };
-            assert_eq!(k.transform(&x).expect("t").column(0).to_vec(), vec![want; 2]);
+            assert_eq!(
+                f.transform(&x).expect("t").column(0).to_vec(),
+                vec![1.0, 3.0]
+            );
+            let k = SimpleImputer::new(s)
+                .keep_empty_features(true)
+                .fit(&x)
+                .expect("fit");
+            let want = if let ImputeStrategy::Constant(c) = s {
+                c
+            } else {
+                0.0
+            };
+            assert_eq!(
+                k.transform(&x).expect("t").column(0).to_vec(),
+                vec![want; 2]
+            );
         }
     }
 
@@ -282,14 +301,31 @@ mod tests {
             SimpleImputer::default().fit(&x),
             Err(Error::NonFinite { row: 0, col: 1, .. })
         ));
-        let ok = SimpleImputer::default().fit(&array![[1.0, 2.0]]).expect("fit");
+        let ok = SimpleImputer::default()
+            .fit(&array![[1.0, 2.0]])
+            .expect("fit");
         assert!(matches!(
             ok.transform(&array![[f64::NEG_INFINITY, 1.0]]),
             Err(Error::NonFinite { .. })
         ));
-        assert!(matches!(ok.transform(&array![[1.0]]), Err(Error::ShapeMismatch { .. })));
-        assert!(SimpleImputer::new(ImputeStrategy::Constant(f64::NAN)).validate().is_err());
-        assert!(SimpleImputer::default().fit(&Array2::<f64>::zeros((0, 2))).is_err());
-        assert!(SimpleImputer::default().fit(&Array2::<f64>::zeros((2, 0))).is_err());
+        assert!(matches!(
+            ok.transform(&array![[1.0]]),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        assert!(
+            SimpleImputer::new(ImputeStrategy::Constant(f64::NAN))
+                .validate()
+                .is_err()
+        );
+        assert!(
+            SimpleImputer::default()
+                .fit(&Array2::<f64>::zeros((0, 2)))
+                .is_err()
+        );
+        assert!(
+            SimpleImputer::default()
+                .fit(&Array2::<f64>::zeros((2, 0)))
+                .is_err()
+        );
     }
 }

@@ -133,10 +133,17 @@ mod tests {
         assert_eq!(enc.n_classes(), 3);
         assert_eq!(codes.to_vec(), vec![2, 0, 1, 0]);
         assert_eq!(enc.inverse_transform(&codes.to_vec()).expect("inv"), y);
-        assert!(matches!(enc.transform(&[40]), Err(Error::InvalidParam { .. })));
+        assert!(matches!(
+            enc.transform(&[40]),
+            Err(Error::InvalidParam { .. })
+        ));
         assert!(matches!(
             enc.inverse_transform(&[0, 3]),
-            Err(Error::InvalidLabel { label: 3, index: 1, .. })
+            Err(Error::InvalidLabel {
+                label: 3,
+                index: 1,
+                ..
+            })
         ));
         assert!(LabelEncoder::new().fit::<u8>(&[]).is_err());
         let s: Vec<String> = vec!["b".into(), "a".into()];

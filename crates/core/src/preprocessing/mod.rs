@@ -76,10 +76,12 @@ pub use basis::{
     FourierFeatures, Frequency, GaussianRbfFeatures, RadiusEmbedding, RbfCentres, RbfWidth,
     SquareEmbedding, VandermondeFeatures, fourier, gaussian_rbf, vandermonde,
 };
-pub use discretize::{BinEncode, BinQuantileMethod, BinStrategy, FittedKBinsDiscretizer, KBinsDiscretizer};
+pub use discretize::{
+    BinEncode, BinQuantileMethod, BinStrategy, FittedKBinsDiscretizer, KBinsDiscretizer,
+};
 pub use encoders::{
-    Categories, DropCategory, FittedOneHotEncoder, FittedOrdinalEncoder, HandleUnknown, OneHotEncoder,
-    OrdinalEncoder, OrdinalUnknown,
+    Categories, DropCategory, FittedOneHotEncoder, FittedOrdinalEncoder, HandleUnknown,
+    OneHotEncoder, OrdinalEncoder, OrdinalUnknown,
 };
 pub use impute::{FittedSimpleImputer, ImputeStrategy, SimpleImputer};
 pub use label::{FittedLabelEncoder, LabelEncoder};
@@ -91,7 +93,8 @@ pub use scalers::{
 };
 pub use spline::{Extrapolation, FittedSplineTransformer, SplineKnots, SplineTransformer};
 pub use text::{
-    CountVectorizer, FittedCountVectorizer, FittedTfidfTransformer, TfidfNorm, TfidfTransformer, tokenize,
+    CountVectorizer, FittedCountVectorizer, FittedTfidfTransformer, TfidfNorm, TfidfTransformer,
+    tokenize,
 };
 
 use ndarray::{Array2, ArrayRef2};

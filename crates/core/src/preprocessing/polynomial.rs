@@ -393,21 +393,43 @@ mod tests {
         let p = PolynomialFeatures::new(3).fit(&x).expect("fit");
         assert_eq!(p.n_features_out(), binom(3 + 3, 3));
         let names = p.feature_names(None).expect("names");
-        assert_eq!(&names[..10], ["1", "x0", "x1", "x2", "x0^2", "x0 x1", "x0 x2", "x1^2", "x1 x2", "x2^2"]);
+        assert_eq!(
+            &names[..10],
+            [
+                "1", "x0", "x1", "x2", "x0^2", "x0 x1", "x0 x2", "x1^2", "x1 x2", "x2^2"
+            ]
+        );
         assert_eq!(names[10], "x0^3");
         assert_eq!(names[19], "x2^3");
         let z = p.transform(&x).expect("t");
         for (c, pw) in p.powers().iter().enumerate() {
-            let want: f64 = pw.iter().enumerate().map(|(j, &e)| x[[0, j]].powi(e as i32)).product();
+            let want: f64 = pw
+                .iter()
+                .enumerate()
+                .map(|(j, &e)| x[[0, j]].powi(e as i32))
+                .product();
             assert_eq!(z[[0, c]], want, "column {c}");
         }
         // Interactions only: 1, x0, x1, x2, x0x1, x0x2, x1x2, x0x1x2.
-        let q = PolynomialFeatures::new(3).interaction_only(true).fit(&x).expect("fit");
-        assert_eq!(q.transform(&x).expect("t").row(0).to_vec(), vec![1.0, 1.0, 2.0, 3.0, 2.0, 3.0, 6.0, 6.0]);
+        let q = PolynomialFeatures::new(3)
+            .interaction_only(true)
+            .fit(&x)
+            .expect("fit");
+        assert_eq!(
+            q.transform(&x).expect("t").row(0).to_vec(),
+            vec![1.0, 1.0, 2.0, 3.0, 2.0, 3.0, 6.0, 6.0]
+        );
         // Degree range 2..=3 without bias.
-        let r = PolynomialFeatures::new(3).min_degree(2).include_bias(false).fit(&x).expect("fit");
+        let r = PolynomialFeatures::new(3)
+            .min_degree(2)
+            .include_bias(false)
+            .fit(&x)
+            .expect("fit");
         assert_eq!(r.n_features_out(), 6 + 10);
-        assert_eq!(r.feature_names(Some(&["a", "b", "c"])).expect("names")[0], "a^2");
+        assert_eq!(
+            r.feature_names(Some(&["a", "b", "c"])).expect("names")[0],
+            "a^2"
+        );
         assert!(r.feature_names(Some(&["a"])).is_err());
         // Degree 0 with bias: a column of ones.
         let b = PolynomialFeatures::new(0).fit(&x).expect("fit");
@@ -417,12 +439,23 @@ mod tests {
     #[test]
     fn errors() {
         let x: Array2<f64> = array![[1.0, 2.0]];
-        assert!(PolynomialFeatures::new(0).include_bias(false).fit(&x).is_err());
+        assert!(
+            PolynomialFeatures::new(0)
+                .include_bias(false)
+                .fit(&x)
+                .is_err()
+        );
         assert!(PolynomialFeatures::new(1).min_degree(2).fit(&x).is_err());
         let big: Array2<f64> = array![[1e200, 1.0]];
-        assert!(matches!(PolynomialFeatures::new(2).fit(&big), Err(Error::InvalidParam { .. })));
+        assert!(matches!(
+            PolynomialFeatures::new(2).fit(&big),
+            Err(Error::InvalidParam { .. })
+        ));
         let p = PolynomialFeatures::new(2).fit(&x).expect("fit");
         assert!(p.transform(&big).is_err());
-        assert!(matches!(p.transform(&array![[1.0]]), Err(Error::ShapeMismatch { .. })));
+        assert!(matches!(
+            p.transform(&array![[1.0]]),
+            Err(Error::ShapeMismatch { .. })
+        ));
     }
 }

@@ -90,7 +90,11 @@ pub(crate) fn median_sorted<F: Float>(sorted: &[F]) -> F {
         let (a, b) = (sorted[n / 2 - 1], sorted[n / 2]);
         let two = F::cast(2.0);
         let s = a + b;
-        if s.is_finite() { s / two } else { a / two + b / two }
+        if s.is_finite() {
+            s / two
+        } else {
+            a / two + b / two
+        }
     }
 }
 

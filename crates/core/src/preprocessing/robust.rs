@@ -347,9 +347,17 @@ mod tests {
             .with_centering(false)
             .fit(&x)
             .expect("fit");
-        assert_eq!(f.transform(&array![[99.0, 7.0]]).expect("t"), array![[1.0, 7.0]]);
+        assert_eq!(
+            f.transform(&array![[99.0, 7.0]]).expect("t"),
+            array![[1.0, 7.0]]
+        );
         for bad in [(-1.0, 50.0), (60.0, 40.0), (0.0, 101.0), (f64::NAN, 1.0)] {
-            assert!(RobustScaler::default().quantile_range(bad.0, bad.1).fit(&x).is_err());
+            assert!(
+                RobustScaler::default()
+                    .quantile_range(bad.0, bad.1)
+                    .fit(&x)
+                    .is_err()
+            );
         }
     }
 

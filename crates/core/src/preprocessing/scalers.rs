@@ -261,16 +261,33 @@ pub(crate) struct ColumnMoments {
     pub(crate) factor: Vec<f64>,
 }
 
-/// Per-block moments: total weight, mean, centred sum of squares.
+/// Per-block moments: total weight, mean, centred sum of squares, largest `|x|` (unscaled).
 struct Block {
     w: f64,
     mean: Vec<f64>,
     m2: Vec<f64>,
+    max_abs: Vec<f64>,
 }
 
-fn block_moments<F: Float>(x: ArrayView2<'_, F>, w: Option<ArrayView1<'_, F>>, inv: &[f64]) -> Block {
+impl Block {
+    fn empty(d: usize) -> Self {
+        Block {
+            w: 0.0,
+            mean: vec![0.0; d],
+            m2: vec![0.0; d],
+            max_abs: vec![0.0; d],
+        }
+    }
+}
+
+fn block_moments<F: Float>(
+    x: ArrayView2<'_, F>,
+    w: Option<ArrayView1<'_, F>>,
+    inv: &[f64],
+) -> Block {
     let d = x.ncols();
     let mut sum = vec![0.0f64; d];
+    let mut max_abs = vec![0.0f64; d];
     let mut wsum = 0.0f64;
     let mut buf = vec![0.0f64; d];
     let load = |row: ArrayView1<'_, F>, buf: &mut [f64]| {
@@ -280,6 +297,9 @@ fn block_moments<F: Float>(x: ArrayView2<'_, F>, w: Option<ArrayView1<'_, F>>, i
     };
     for (i, row) in x.rows().into_iter().enumerate() {
         let wi = w.map_or(1.0, |w| w[i].to_f64_lossless());
+        for (m, v) in max_abs.iter_mut().zip(row.iter()) {
+            *m = m.max(v.to_f64_lossless().abs());
+        }
         load(row, &mut buf);
         for j in 0..d {
             sum[j] += wi * buf[j];
@@ -287,11 +307,9 @@ fn block_moments<F: Float>(x: ArrayView2<'_, F>, w: Option<ArrayView1<'_, F>>, i
         wsum += wi;
     }
     if wsum <= 0.0 {
-        return Block {
-            w: 0.0,
-            mean: vec![0.0; d],
-            m2: vec![0.0; d],
-        };
+        let mut b = Block::empty(d);
+        b.max_abs = max_abs;
+        return b;
     }
     let mean: Vec<f64> = sum.iter().map(|s| s / wsum).collect();
     let mut m2 = vec![0.0f64; d];
@@ -308,15 +326,26 @@ fn block_moments<F: Float>(x: ArrayView2<'_, F>, w: Option<ArrayView1<'_, F>>, i
     for j in 0..d {
         m2[j] -= corr[j] * corr[j] / wsum;
     }
-    Block { w: wsum, mean, m2 }
+    Block {
+        w: wsum,
+        mean,
+        m2,
+        max_abs,
+    }
 }
 
 fn merge(a: Block, b: Block) -> Block {
+    let max_abs: Vec<f64> = a
+        .max_abs
+        .iter()
+        .zip(&b.max_abs)
+        .map(|(p, q)| p.max(*q))
+        .collect();
     if b.w <= 0.0 {
-        return a;
+        return Block { max_abs, ..a };
     }
     if a.w <= 0.0 {
-        return b;
+        return Block { max_abs, ..b };
     }
     let w = a.w + b.w;
     let fb = b.w / w;
@@ -328,19 +357,19 @@ fn merge(a: Block, b: Block) -> Block {
         mean[j] += delta * fb;
         m2[j] += b.m2[j] + delta * delta * cross;
     }
-    Block { w, mean, m2 }
+    Block {
+        w,
+        mean,
+        m2,
+        max_abs,
+    }
 }
 
 fn moments_pass<F: Float>(x: &ArrayRef2<F>, w: Option<ArrayView1<'_, F>>, inv: &[f64]) -> Block {
-    let d = x.ncols();
     par::reduce_chunks(
         x.nrows(),
         STAT_CHUNK,
-        Block {
-            w: 0.0,
-            mean: vec![0.0; d],
-            m2: vec![0.0; d],
-        },
+        Block::empty(x.ncols()),
         |r| {
             let xb = x.slice(s![r.clone(), ..]);
             let wb = w.map(|w| w.slice_move(s![r]));
@@ -370,17 +399,19 @@ pub(crate) fn column_max_abs<F: Float>(x: &ArrayRef2<F>) -> Vec<F> {
     )
 }
 
-/// Weighted column moments (see [`StandardScaler`] for the algorithm).
+/// Weighted column moments (see [`StandardScaler`] for the algorithm): one pass over the data,
+/// and a second, rescaled one only when a column's magnitude is extreme.
 pub(crate) fn column_moments<F: Float>(
     x: &ArrayRef2<F>,
     w: Option<ArrayView1<'_, F>>,
 ) -> ColumnMoments {
     let d = x.ncols();
-    let max_abs = column_max_abs(x);
-    let factor: Vec<f64> = max_abs
+    let ones = vec![1.0; d];
+    let mut b = moments_pass(x, w, &ones);
+    let factor: Vec<f64> = b
+        .max_abs
         .iter()
-        .map(|m| {
-            let m = m.to_f64_lossless();
+        .map(|&m| {
             if m > 1e150 || (m > 0.0 && m < 1e-150) {
                 // Exact power of two near the magnitude: scaling by it loses nothing.
                 2f64.powi(m.log2().floor() as i32)
@@ -389,8 +420,10 @@ pub(crate) fn column_moments<F: Float>(
             }
         })
         .collect();
-    let inv: Vec<f64> = factor.iter().map(|f| 1.0 / f).collect();
-    let b = moments_pass(x, w, &inv);
+    if factor.iter().any(|&f| f != 1.0) {
+        let inv: Vec<f64> = factor.iter().map(|f| 1.0 / f).collect();
+        b = moments_pass(x, w, &inv);
+    }
     let var = if b.w > 0.0 {
         b.m2.iter().map(|m| (m / b.w).max(0.0)).collect()
     } else {
@@ -428,12 +461,12 @@ pub(crate) fn column_moments<F: Float>(
 /// use ndlearn_core::preprocessing::center;
 /// use ndlearn_core::ndarray::array;
 ///
-/// let train = array![[170.0, 60.0], [180.0, 75.0], [160.0, 50.0]];
+/// let train = array![[170.0f64, 60.0], [180.0, 75.0], [160.0, 50.0]];
 /// let test = array![[175.0, 70.0]];
 /// let (tc, xc, mean) = center(&train, &test)?;
 /// assert_eq!(mean[0], 170.0);
 /// assert!((mean[1] - 185.0 / 3.0).abs() < 1e-12);      // "61,66"
-/// assert!((tc[[0, 1]] + 1.0 - 2.0 / 3.0).abs() < 1e-12); // -1.67
+/// assert!((tc[[0, 1]] + 5.0 / 3.0).abs() < 1e-12);       // -1.67
 /// assert_eq!(xc[[0, 0]], 5.0);                            // uses the training mean
 /// # Ok::<(), ndlearn_core::Error>(())
 /// ```
@@ -893,7 +926,11 @@ mod tests {
                 .fit_weighted(&x, &array![-1.0, 1.0])
                 .is_err()
         );
-        assert!(StandardScaler::new().fit_weighted(&x, &array![1.0]).is_err());
+        assert!(
+            StandardScaler::new()
+                .fit_weighted(&x, &array![1.0])
+                .is_err()
+        );
         let empty = Array2::<f64>::zeros((0, 2));
         assert!(matches!(
             StandardScaler::new().fit(&empty),
@@ -932,8 +969,16 @@ mod tests {
         // Constant column: range 1, maps to lo - 5·1 + 5 = 0.
         assert_eq!(f.transform(&x).expect("t"), array![[0.0, 0.0], [1.0, 0.0]]);
         let f = MinMaxScaler::default().clip(true).fit(&x).expect("fit");
-        assert_eq!(f.transform(&array![[20.0, 5.0]]).expect("t"), array![[1.0, 0.0]]);
-        assert!(MinMaxScaler::default().feature_range(1.0, 1.0).validate().is_err());
+        assert_eq!(
+            f.transform(&array![[20.0, 5.0]]).expect("t"),
+            array![[1.0, 0.0]]
+        );
+        assert!(
+            MinMaxScaler::default()
+                .feature_range(1.0, 1.0)
+                .validate()
+                .is_err()
+        );
         assert!(
             MinMaxScaler::default()
                 .feature_range(0.0, f64::NAN)
@@ -952,7 +997,10 @@ mod tests {
     fn normalizer_norms() {
         let x: Array2<f64> = array![[1.0, -3.0], [0.0, 0.0]];
         let l1 = Normalizer::new(Norm::L1).fit(&x).expect("fit");
-        assert_eq!(l1.transform(&x).expect("t"), array![[0.25, -0.75], [0.0, 0.0]]);
+        assert_eq!(
+            l1.transform(&x).expect("t"),
+            array![[0.25, -0.75], [0.0, 0.0]]
+        );
         let mx = Normalizer::new(Norm::Max).fit(&x).expect("fit");
         assert_eq!(
             mx.transform(&x).expect("t"),

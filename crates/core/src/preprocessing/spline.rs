@@ -104,7 +104,7 @@ pub enum Extrapolation {
 /// use ndlearn_core::preprocessing::SplineTransformer;
 /// use ndlearn_core::{FitUnsupervised, Transform, ndarray::array};
 ///
-/// let x = array![[0.0], [1.0], [2.0], [3.0], [4.0]];
+/// let x = array![[0.0f64], [1.0], [2.0], [3.0], [4.0]];
 /// let spl = SplineTransformer::new(5, 3).fit(&x)?;   // 5 knots, cubic: 7 splines
 /// let b = spl.transform(&array![[1.5]])?;
 /// assert_eq!(b.ncols(), 7);
@@ -184,7 +184,10 @@ impl SplineTransformer {
         let counts: Vec<usize> = match &self.knots {
             SplineKnots::Given(lists) => {
                 if lists.is_empty() {
-                    return Err(Error::invalid_param("knots", "needs one knot list per feature"));
+                    return Err(Error::invalid_param(
+                        "knots",
+                        "needs one knot list per feature",
+                    ));
                 }
                 for (j, k) in lists.iter().enumerate() {
                     let ok = k.len() >= 2
@@ -211,7 +214,10 @@ impl SplineTransformer {
             if let Some(&n) = counts.iter().find(|&&n| n <= self.degree) {
                 return Err(Error::invalid_param(
                     "degree",
-                    format!("periodic splines need degree < n_knots; got {n} knots and degree {}", self.degree),
+                    format!(
+                        "periodic splines need degree < n_knots; got {n} knots and degree {}",
+                        self.degree
+                    ),
                 ));
             }
         }
@@ -298,7 +304,10 @@ impl<F: Float> FeatureSpline<F> {
         let nb = base.len();
         let t64: Vec<f64> = if periodic {
             let period = base[nb - 1] - base[0];
-            let mut t: Vec<f64> = base[nb - 1 - k..nb - 1].iter().map(|v| v - period).collect();
+            let mut t: Vec<f64> = base[nb - 1 - k..nb - 1]
+                .iter()
+                .map(|v| v - period)
+                .collect();
             t.extend_from_slice(base);
             t.extend(base[1..=k].iter().map(|v| v + period));
             t
@@ -307,7 +316,11 @@ impl<F: Float> FeatureSpline<F> {
             let dmax = base[nb - 1] - base[nb - 2];
             let mut t = linspace(base[0] - k as f64 * dmin, base[0] - dmin, k);
             t.extend_from_slice(base);
-            t.extend(linspace(base[nb - 1] + dmax, base[nb - 1] + k as f64 * dmax, k));
+            t.extend(linspace(
+                base[nb - 1] + dmax,
+                base[nb - 1] + k as f64 * dmax,
+                k,
+            ));
             t
         };
         let t: Vec<F> = t64.into_iter().map(F::cast).collect();
@@ -370,7 +383,13 @@ impl<F: Float> FitUnsupervised<F> for SplineTransformer {
             SplineKnots::Uniform => {
                 let (lo, hi) = column_min_max(x);
                 (0..d)
-                    .map(|j| linspace(lo[j].to_f64_lossless(), hi[j].to_f64_lossless(), self.n_knots))
+                    .map(|j| {
+                        linspace(
+                            lo[j].to_f64_lossless(),
+                            hi[j].to_f64_lossless(),
+                            self.n_knots,
+                        )
+                    })
                     .collect()
             }
             SplineKnots::Quantile => par::map_tasks(d, |j| {
@@ -382,7 +401,7 @@ impl<F: Float> FitUnsupervised<F> for SplineTransformer {
                     .collect()
             }),
         };
-        if let Some(j) = bases.iter().position(|b| !(b[0] < b[b.len() - 1])) {
+        if let Some(j) = bases.iter().position(|b| b[0] >= b[b.len() - 1]) {
             return Err(Error::invalid_param(
                 "x",
                 format!("feature {j} is constant: its knots have no range; drop the feature"),
@@ -562,10 +581,16 @@ mod tests {
         assert_eq!(s.n_features_out(), 2 * 8);
         let b = s.transform(&x).expect("t");
         for row in b.rows() {
-            let (a, c) = (row.slice(ndarray::s![..8]).sum(), row.slice(ndarray::s![8..]).sum());
+            let (a, c) = (
+                row.slice(ndarray::s![..8]).sum(),
+                row.slice(ndarray::s![8..]).sum(),
+            );
             assert!((a - 1.0).abs() < 1e-14 && (c - 1.0).abs() < 1e-14);
         }
-        let nb = SplineTransformer::new(6, 3).include_bias(false).fit(&x).expect("fit");
+        let nb = SplineTransformer::new(6, 3)
+            .include_bias(false)
+            .fit(&x)
+            .expect("fit");
         assert_eq!(nb.n_features_out(), 14);
     }
 
@@ -573,7 +598,10 @@ mod tests {
     fn repeated_knot_breaks_continuity() {
         // Degree 1 with knot 1 doubled: the hat at 1 splits; B-splines jump at x = 1.
         let knots = SplineKnots::Given(vec![vec![0.0, 1.0, 1.0, 2.0]]);
-        let s = SplineTransformer::new(4, 1).knots(knots).fit(&array![[0.5f64]]).expect("fit");
+        let s = SplineTransformer::new(4, 1)
+            .knots(knots)
+            .fit(&array![[0.5f64]])
+            .expect("fit");
         let left = s.transform(&array![[1.0 - 1e-12]]).expect("t");
         let right = s.transform(&array![[1.0]]).expect("t");
         let jump = (&left - &right).iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -584,12 +612,19 @@ mod tests {
     #[test]
     fn extrapolation_modes() {
         let x: Array2<f64> = array![[0.0], [4.0]];
-        let fit = |e| SplineTransformer::new(5, 2).extrapolation(e).fit(&x).expect("fit");
+        let fit = |e| {
+            SplineTransformer::new(5, 2)
+                .extrapolation(e)
+                .fit(&x)
+                .expect("fit")
+        };
         let out = array![[-1.0], [5.0]];
         assert!(fit(Extrapolation::Error).transform(&out).is_err());
         assert!(fit(Extrapolation::Error).transform(&array![[4.0]]).is_ok());
         let c = fit(Extrapolation::Constant).transform(&out).expect("t");
-        let at = fit(Extrapolation::Constant).transform(&array![[0.0], [4.0]]).expect("t");
+        let at = fit(Extrapolation::Constant)
+            .transform(&array![[0.0], [4.0]])
+            .expect("t");
         assert_eq!(c, at);
         // Periodic: x and x + period agree.
         let p = fit(Extrapolation::Periodic);
@@ -601,18 +636,41 @@ mod tests {
         let l = fit(Extrapolation::Linear).transform(&out).expect("t");
         assert!(l.rows().into_iter().all(|r| (r.sum() - 1.0).abs() < 1e-12));
         let cont = fit(Extrapolation::Continue).transform(&out).expect("t");
-        assert!(cont.rows().into_iter().all(|r| (r.sum() - 1.0).abs() < 1e-12));
+        assert!(
+            cont.rows()
+                .into_iter()
+                .all(|r| (r.sum() - 1.0).abs() < 1e-12)
+        );
     }
 
     #[test]
     fn errors() {
         let x: Array2<f64> = array![[0.0], [1.0]];
         assert!(SplineTransformer::new(1, 3).fit(&x).is_err());
-        assert!(SplineTransformer::new(3, 3).extrapolation(Extrapolation::Periodic).fit(&x).is_err());
-        assert!(SplineTransformer::default().fit(&array![[1.0f64], [1.0]]).is_err());
+        assert!(
+            SplineTransformer::new(3, 3)
+                .extrapolation(Extrapolation::Periodic)
+                .fit(&x)
+                .is_err()
+        );
+        assert!(
+            SplineTransformer::default()
+                .fit(&array![[1.0f64], [1.0]])
+                .is_err()
+        );
         assert!(SplineTransformer::default().fit(&array![[1.0f64]]).is_err());
-        for bad in [vec![vec![1.0]], vec![vec![2.0, 1.0]], vec![vec![1.0, 1.0]], vec![vec![0.0, 1.0], vec![0.0, 1.0]]] {
-            assert!(SplineTransformer::default().knots(SplineKnots::Given(bad)).fit(&x).is_err());
+        for bad in [
+            vec![vec![1.0]],
+            vec![vec![2.0, 1.0]],
+            vec![vec![1.0, 1.0]],
+            vec![vec![0.0, 1.0], vec![0.0, 1.0]],
+        ] {
+            assert!(
+                SplineTransformer::default()
+                    .knots(SplineKnots::Given(bad))
+                    .fit(&x)
+                    .is_err()
+            );
         }
     }
 }

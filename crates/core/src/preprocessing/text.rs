@@ -142,9 +142,7 @@ fn check_sublinear<F: Float>(x: &ArrayRef2<F>) -> Result<()> {
         if *v < F::zero() {
             return Err(Error::invalid_param(
                 "x",
-                format!(
-                    "sublinear_tf needs non-negative counts; entry ({i}, {j}) is {v}"
-                ),
+                format!("sublinear_tf needs non-negative counts; entry ({i}, {j}) is {v}"),
             ));
         }
     }
@@ -178,7 +176,11 @@ impl<F: Float> FitUnsupervised<F> for TfidfTransformer {
                     ),
                 ));
             }
-            let one = if self.idf_add_one { F::one() } else { F::zero() };
+            let one = if self.idf_add_one {
+                F::one()
+            } else {
+                F::zero()
+            };
             Some(
                 df.iter()
                     .map(|&c| (F::cast(n + s) / F::cast(c + s)).ln() + one)
@@ -379,7 +381,11 @@ impl CountVectorizer {
                 "empty vocabulary: the documents contain no token of two or more word characters",
             ));
         }
-        let index = vocab.iter().enumerate().map(|(i, t)| (t.clone(), i)).collect();
+        let index = vocab
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i))
+            .collect();
         Ok(FittedCountVectorizer {
             params: *self,
             vocabulary: vocab,
@@ -447,7 +453,10 @@ mod tests {
     #[test]
     fn tokenizer_rules() {
         assert_eq!(tokenize("a bb ccc", true), ["bb", "ccc"]);
-        assert_eq!(tokenize("Hello-World x_y __ é1", true), ["hello", "world", "x_y", "__", "é1"]);
+        assert_eq!(
+            tokenize("Hello-World x_y __ é1", true),
+            ["hello", "world", "x_y", "__", "é1"]
+        );
         assert_eq!(tokenize("ÀB", false), ["ÀB"]);
         assert!(tokenize("a b ! ?", true).is_empty());
     }
