@@ -64,6 +64,7 @@ mod discretize;
 mod encoders;
 mod impute;
 mod label;
+mod moments;
 mod polynomial;
 mod quantile;
 mod robust;
@@ -167,4 +168,67 @@ where
         }
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FitUnsupervised, Transform};
+
+    #[test]
+    fn views_with_any_layout_give_the_same_rows() {
+        // A transposed (column-major) view and a strided slice go through the copy path.
+        let a = Array2::from_shape_fn((5, 3), |(i, j)| (i * 3 + j) as f64 * 0.5 - 2.0);
+        let t = a.t().as_standard_layout().into_owned();
+        let view = t.t();
+        assert!(view.row(0).as_slice().is_none());
+        let p = PolynomialFeatures::new(2).fit(&a).expect("fit");
+        assert_eq!(p.transform(&view).expect("t"), p.transform(&a).expect("t"));
+        let wide = Array2::from_shape_fn((5, 6), |(i, j)| (i * 3 + j / 2) as f64 * 0.5 - 2.0);
+        let strided = wide.slice(ndarray::s![.., ..;2]);
+        let s = StandardScaler::default().fit(&strided).expect("fit");
+        let direct = StandardScaler::default().fit(&a).expect("fit");
+        assert_eq!(
+            s.transform(&strided).expect("t"),
+            direct.transform(&a).expect("t")
+        );
+        assert_eq!(handle_zero_scale(1e-20f64), 1.0);
+        assert_eq!(handle_zero_scale(0.5f32), 0.5);
+    }
+
+    #[test]
+    fn f32_matches_f64() {
+        let a = Array2::from_shape_fn((40, 3), |(i, j)| ((i * 7 + j * 3) % 11) as f64 * 0.3 - 1.0);
+        let a32 = a.mapv(|v| v as f32);
+        let z64 = StandardScaler::default()
+            .fit(&a)
+            .expect("fit")
+            .transform(&a)
+            .expect("t");
+        let z32 = StandardScaler::default()
+            .fit(&a32)
+            .expect("fit")
+            .transform(&a32)
+            .expect("t");
+        let d = z64
+            .iter()
+            .zip(&z32)
+            .fold(0.0f64, |m, (x, y)| m.max((x - f64::from(*y)).abs()));
+        assert!(d < 1e-5, "{d}");
+        let s64 = SplineTransformer::default()
+            .fit(&a)
+            .expect("fit")
+            .transform(&a)
+            .expect("t");
+        let s32 = SplineTransformer::default()
+            .fit(&a32)
+            .expect("fit")
+            .transform(&a32)
+            .expect("t");
+        let d = s64
+            .iter()
+            .zip(&s32)
+            .fold(0.0f64, |m, (x, y)| m.max((x - f64::from(*y)).abs()));
+        assert!(d < 1e-5, "{d}");
+    }
 }

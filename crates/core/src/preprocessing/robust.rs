@@ -3,8 +3,8 @@
 
 use ndarray::{Array1, Array2, ArrayRef2, s};
 
+use super::moments::column_moments;
 use super::quantile::{QuantileMethod, median_sorted, percentile_sorted, sort_finite};
-use super::scalers::column_moments;
 use super::{check_fitted_input, handle_zero_scale, map_rows};
 use crate::traits::{FitUnsupervised, InverseTransform, Transform};
 use crate::validate::check_fit_input;
@@ -247,7 +247,7 @@ impl<F: Float> FitUnsupervised<F> for MeanAbsDevScaler {
         check_fit_input(x, 1, "MeanAbsDevScaler::fit")?;
         let d = x.ncols();
         let mom = column_moments(x, None);
-        let (lo, hi) = super::scalers::column_min_max(x);
+        let (lo, hi) = super::moments::column_min_max(x);
         // Σ |x/f − m'| per column, blocks merged in order (deterministic).
         let inv: Vec<f64> = mom.factor.iter().map(|f| 1.0 / f).collect();
         let abs_dev = par::reduce_chunks(

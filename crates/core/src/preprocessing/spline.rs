@@ -3,8 +3,8 @@
 
 use ndarray::{Array2, ArrayRef2};
 
+use super::moments::column_min_max;
 use super::quantile::{QuantileMethod, linspace, percentile_sorted, sort_finite};
-use super::scalers::column_min_max;
 use super::{check_fitted_input, map_rows};
 use crate::traits::{FitUnsupervised, Transform};
 use crate::validate::{check_at_least, check_fit_input};
