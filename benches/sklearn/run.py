@@ -204,6 +204,36 @@ def metrics_suite(repeat, quick):
     t, sil = time_median(r, lambda: silhouette_score(x, labels))
     rec = record("silhouette", "synthetic", (n, d), t, None, "silhouette", sil, "scikit-learn")
     rec.update(suite="metrics")
+def preprocessing_suite(repeat, quick):
+    from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+
+    r = min(repeat, 3)
+    n = 100_000 if quick else 500_000
+    d = 20
+    x = np.random.default_rng(0).standard_normal((n, d))
+    out = []
+
+    fit_s, scaler = time_median(r, lambda: StandardScaler().fit(x))
+    predict_s, z = time_median(r, lambda: scaler.transform(x))
+    rec = record("standard_scaler", "synthetic", (n, d), fit_s, None, "mean_sq_z", float((z * z).mean()), "scikit-learn")
+    del z
+    rec.update(suite="preprocessing", predict_s=predict_s)
+    out.append(rec)
+
+    fit_s, poly = time_median(r, lambda: PolynomialFeatures(degree=3).fit(x))
+    # 7 GB per output at full size: drop each result before the next call (as the Rust side).
+    times, n_out = [], 0
+    for rep in range(r + 1):
+        t = time.perf_counter()
+        z = poly.transform(x)
+        dt = time.perf_counter() - t
+        n_out = z.shape[1]
+        del z
+        if rep > 0:
+            times.append(dt)
+    times.sort()
+    rec = record("polynomial_features_deg3", "synthetic", (n, d), fit_s, None, "n_features_out", n_out, "scikit-learn")
+    rec.update(suite="preprocessing", predict_s=times[len(times) // 2])
     out.append(rec)
     return out
 
@@ -218,7 +248,8 @@ def main():
         "linalg": [linalg_suite],
         "core": [core_suite],
         "metrics": [metrics_suite],
-        "all": [linalg_suite, core_suite, metrics_suite],
+        "preprocessing": [preprocessing_suite],
+        "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 pub mod suites;
 pub mod suites_core;
 pub mod suites_metrics;
+pub mod suites_preprocessing;
 
 /// One measured row: an algorithm (or kernel) on one data set, by one implementation.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

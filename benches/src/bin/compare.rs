@@ -15,6 +15,7 @@ use clap::Parser;
 use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
 use ndlearn_bench::suites_core::core_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
+use ndlearn_bench::suites_preprocessing::preprocessing_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.
@@ -22,7 +23,8 @@ use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
 #[command(name = "compare", version)]
 struct Args {
     /// Suite to run: `linalg`, `core` (neighbours, distances, kernels), `metrics` (ROC AUC,
-    /// silhouette) or `all`.
+    /// silhouette), `preprocessing` (scalers, polynomial features), `linear` (linear models) or
+    /// `all`.
     #[arg(long, default_value = "all")]
     suite: String,
     /// Timed repetitions per case (the median is reported).
@@ -57,15 +59,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// Every suite, in the order `all` runs them.
+const SUITES: [&str; 4] = ["linalg", "core", "metrics", "preprocessing"];
+
 fn run(args: &Args) -> Result<(), String> {
-    let suites: &[&str] = match args.suite.as_str() {
-        "all" => &["linalg", "core", "metrics"],
-        "linalg" => &["linalg"],
-        "core" => &["core"],
-        "metrics" => &["metrics"],
+    let suites: Vec<&str> = match args.suite.as_str() {
+        "all" => SUITES.to_vec(),
+        one if SUITES.contains(&one) => vec![one],
         other => {
             return Err(format!(
-                "unknown suite `{other}` (known: all, linalg, core, metrics)"
+                "unknown suite `{other}` (known: all, {})",
+                SUITES.join(", ")
             ));
         }
     };
@@ -85,11 +89,12 @@ fn run(args: &Args) -> Result<(), String> {
         );
     }
     let mut ours = Vec::new();
-    for &suite in suites {
+    for &suite in &suites {
         eprintln!("running suite {suite} (ndlearn) ...");
         let records = match suite {
             "linalg" => linalg_suite(opts),
             "metrics" => metrics_suite(opts),
+            "preprocessing" => preprocessing_suite(opts),
             _ => core_suite(opts),
         };
         ours.extend(records.map_err(|e| format!("{suite} suite failed: {e}"))?);

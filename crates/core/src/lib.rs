@@ -11,6 +11,7 @@
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
+//! | [`preprocessing`] | scalers (standard, min-max, max-abs, robust, mean absolute deviation, row norms), encoders (one-hot, ordinal, label), binning, imputation, polynomial / Vandermonde / RBF / Fourier / spline features, TF-IDF and token counts |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`model_selection`] | train/test and three-way splits, K-fold and stratified CV, `cross_validate`, grid and randomized search, learning and validation curves (SVG plots), .632 bootstrap, bias–variance Monte Carlo, majority-vote ensemble error |
@@ -58,6 +59,7 @@ pub mod neighbors;
 pub mod observe;
 pub mod optim;
 pub mod par;
+pub mod preprocessing;
 pub mod random;
 #[cfg(feature = "serde")]
 pub mod registry;

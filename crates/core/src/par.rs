@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use ndarray::{ArrayRef2, ArrayView2, Axis};
+use ndarray::{ArrayRef2, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 
 use crate::{Error, Result};
@@ -84,6 +84,27 @@ where
     })
 }
 
+/// Runs `f` on consecutive blocks of `chunk` rows of `out` in parallel, each with its row
+/// range, writing in place (for outputs computed row by row, e.g. feature expansions).
+///
+/// The blocks are fixed by `chunk` (`0` is treated as 1), not by the thread count, and each
+/// block is written by exactly one task, so the result does not depend on the scheduling.
+pub fn for_each_row_chunk_mut<A, G>(out: &mut ArrayRef2<A>, chunk: usize, f: G)
+where
+    A: Send + Sync,
+    G: Fn(Range<usize>, ArrayViewMut2<'_, A>) + Sync + Send,
+{
+    let chunk = chunk.max(1);
+    out.axis_chunks_iter_mut(Axis(0), chunk)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(c, block)| {
+            let start = c * chunk;
+            let end = start + block.nrows();
+            f(start..end, block)
+        });
+}
+
 /// Runs `f` inside a dedicated rayon pool of `n_threads` threads (`0` = rayon's default).
 pub fn with_threads<T: Send, G: FnOnce() -> T + Send>(n_threads: usize, f: G) -> Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -149,6 +170,16 @@ mod tests {
         let x = ndarray::Array2::from_shape_fn((7, 2), |(i, j)| (i * 10 + j) as f64);
         let firsts = map_row_chunks(&x, 3, |r, v| (r.start, v[[0, 0]]));
         assert_eq!(firsts, vec![(0, 0.0), (3, 30.0), (6, 60.0)]);
+        let mut out = ndarray::Array2::<f64>::zeros((7, 2));
+        for_each_row_chunk_mut(&mut out, 3, |r, mut v| {
+            for (k, mut row) in v.rows_mut().into_iter().enumerate() {
+                row.fill((r.start + k) as f64);
+            }
+        });
+        assert_eq!(
+            out.column(1).to_vec(),
+            vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        );
         assert!(current_num_threads() >= 1);
     }
 }
