@@ -10,6 +10,7 @@
 //! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights) |
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
+//! | [`resampling`] | class imbalance: random under/over-sampling, SMOTE, class and sample weights |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
@@ -52,6 +53,7 @@ pub mod neighbors;
 pub mod optim;
 pub mod par;
 pub mod random;
+pub mod resampling;
 pub mod stats;
 pub mod tensor;
 pub mod traits;
