@@ -10,6 +10,7 @@
 //! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights) |
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
+//! | [`active_learning`] | pool-based and stream-based active learning, query strategies, membership-query learners |
 //! | [`resampling`] | class imbalance: random under/over-sampling, SMOTE, class and sample weights |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
@@ -44,6 +45,7 @@
 
 pub use ndarray;
 
+pub mod active_learning;
 pub mod distance;
 mod error;
 mod float;
