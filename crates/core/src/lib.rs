@@ -11,7 +11,7 @@
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
-//! | [`stats`] | means, variances, covariance, correlation, weighted versions |
+//! | [`stats`] | means, variances, covariance, correlation, weighted versions; special functions (Γ, B, incomplete Γ/B, erf, normal quantile), χ² and z tests, entropy and mutual information |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
