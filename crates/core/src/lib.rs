@@ -13,7 +13,7 @@
 //! | [`active_learning`] | pool-based and stream-based active learning, query strategies, membership-query learners |
 //! | [`resampling`] | class imbalance: random under/over-sampling, SMOTE, class and sample weights |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
-//! | [`stats`] | means, variances, covariance, correlation, weighted versions |
+//! | [`stats`] | means, variances, covariance, correlation, weighted versions; special functions (Γ, B, incomplete Γ/B, erf, normal quantile), χ² and z tests, entropy and mutual information |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
