@@ -15,6 +15,7 @@
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions; special functions (Γ, B, incomplete Γ/B, erf, normal quantile), χ² and z tests, entropy and mutual information |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
+//! | [`feature_selection`] | forward/backward/exhaustive wrapper search over a score closure, filter scores (correlation, binned MI, χ², F-tests), `SelectKBest`, `SelectFromModel`, RFE |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
 //!
@@ -47,6 +48,7 @@ pub use ndarray;
 
 pub mod active_learning;
 pub mod distance;
+pub mod feature_selection;
 mod error;
 mod float;
 pub mod kernel;

@@ -282,7 +282,11 @@ mod tests {
         // Median 0.3 (kept: ≥).
         let (m, _) = select_by_importance(&imp, Some(Threshold::Median), None).expect("ok");
         assert_eq!(m, vec![false, true, false, true, true]);
+        // 0.5 × median = 0.15 drops 0.1; 0.3 × median = 0.09 keeps it.
         let (m, _) = select_by_importance(&imp, Some(Threshold::ScaledMedian(0.5)), None)
+            .expect("ok");
+        assert_eq!(m, vec![false, true, false, true, true]);
+        let (m, _) = select_by_importance(&imp, Some(Threshold::ScaledMedian(0.3)), None)
             .expect("ok");
         assert_eq!(m, vec![true, true, false, true, true]);
         let (m, _) = select_by_importance(&imp, Some(Threshold::Value(1e-5)), None).expect("ok");

@@ -79,12 +79,18 @@
 
 mod from_model;
 mod rfe;
+mod scores;
 mod sequential;
 mod subset;
 mod univariate;
 
 pub use from_model::{FittedSelectFromModel, SelectFromModel, Threshold, select_by_importance};
 pub use rfe::{FittedRfe, Rfe, Step};
+pub use scores::{
+    Chi2, Chi2Independence, FClassif, FRegression, MutualInfoClassif, MutualInfoRegression,
+    PearsonCorrelation, chi2, chi2_independence_scores, f_classif, f_regression,
+    mutual_info_classif_binned, mutual_info_regression_binned, r_regression,
+};
 pub use sequential::{
     Direction, SequentialFeatureSelector, SequentialSelection, backward_elimination,
     forward_selection,
