@@ -23,6 +23,19 @@ fn column_f64<F: Float>(x: &ArrayRef2<F>, j: usize) -> Vec<f64> {
     x.column(j).iter().map(|v| v.to_f64_lossless()).collect()
 }
 
+/// `v / max|v|` (unchanged when all zero) and the scale `max|v|`: the statistics below are
+/// scale-invariant (or scale linearly), and working on `[-1, 1]` keeps sums of squares of data
+/// near `1e±300` from overflowing or underflowing.
+fn unit_scaled(mut v: Vec<f64>) -> (Vec<f64>, f64) {
+    let s = v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+    if s > 0.0 {
+        for a in &mut v {
+            *a /= s;
+        }
+    }
+    (v, s)
+}
+
 /// Class codes `0..K` of the classes that occur (in label order), and `K`.
 fn present_classes(y: &ArrayRef1<usize>, n_classes: usize) -> (Vec<usize>, usize) {
     let mut seen = vec![false; n_classes];
@@ -80,7 +93,7 @@ fn finite_or_max<F: Float>(v: f64) -> F {
 /// let x = array![[3.0, 1.0], [1.0, 1.0], [0.0, 1.0], [0.0, 1.0]];
 /// let y = array![0usize, 0, 1, 1];
 /// let (stat, p) = chi2::<f64>(&x, &y)?;
-/// assert_eq!(stat[0], 4.0); // (4 − 2)²/2 + (0 − 2)²/2
+/// assert!((stat[0] - 4.0).abs() < 1e-12); // (4 − 2)²/2 + (0 − 2)²/2
 /// assert_eq!(stat[1], 0.0);
 /// assert!((p[0] - 0.0455).abs() < 1e-4);
 /// # Ok::<(), ndlearn_core::Error>(())
@@ -103,7 +116,7 @@ pub fn chi2<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<(Array1<
         class_n[c] += 1.0;
     }
     let res = par::map_tasks(x.ncols(), |j| {
-        let col = column_f64(x, j);
+        let (col, scale) = unit_scaled(column_f64(x, j));
         let mut observed = vec![0.0f64; k];
         for (&v, &c) in col.iter().zip(&codes) {
             observed[c] += v;
@@ -112,14 +125,17 @@ pub fn chi2<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<(Array1<
         if total <= 0.0 {
             return (0.0, 1.0);
         }
-        let stat: f64 = observed
+        // Σ (O − E)²/E with E = p_k · total, written as total · Σ (O/total − p_k)² / p_k.
+        let spread: f64 = observed
             .iter()
             .zip(&class_n)
             .map(|(&o, &nk)| {
-                let e = nk / n * total;
-                (o - e) * (o - e) / e
+                let p = nk / n;
+                let d = o / total - p;
+                d * d / p
             })
             .sum();
+        let stat = spread * total * scale;
         (stat, chi2_sf(stat, (k - 1) as f64))
     });
     Ok(split(&res))
@@ -157,7 +173,7 @@ pub fn f_classif<F: Float>(
     }
     let (dfb, dfw) = ((k - 1) as f64, (n - k) as f64);
     let res = par::map_tasks(x.ncols(), |j| {
-        let col = column_f64(x, j);
+        let (col, _) = unit_scaled(column_f64(x, j));
         let mut sums = vec![0.0f64; k];
         for (&v, &c) in col.iter().zip(&codes) {
             sums[c] += v;
@@ -195,9 +211,20 @@ pub fn f_classif<F: Float>(
 /// Shape mismatch, non-finite input, fewer than 2 samples.
 pub fn r_regression<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Array1<F>> {
     check_regression_input(x, y, 2, "r_regression")?;
-    let (xc, _) = crate::stats::center(x)?;
-    let ym = crate::stats::mean_1d(y)?;
-    let yc: Vec<f64> = y.iter().map(|&v| (v - ym).to_f64_lossless()).collect();
+    // r is scale-invariant: bring every column and y to max |.| = 1 first (no overflow of the
+    // sums of squares for data near 1e±300), then centre.
+    let mut scaled = x.to_owned();
+    for mut col in scaled.columns_mut() {
+        let s = col.iter().fold(F::zero(), |m, a| m.max(a.abs()));
+        if s > F::zero() {
+            col /= s;
+        }
+    }
+    let (xc, _) = crate::stats::center(&scaled)?;
+    let (ys, _) = unit_scaled(y.iter().map(|v| v.to_f64_lossless()).collect());
+    let ys: Array1<f64> = ys.into();
+    let ym = crate::stats::mean_1d(&ys)?;
+    let yc: Vec<f64> = ys.iter().map(|&v| v - ym).collect();
     let yy: f64 = yc.iter().map(|v| v * v).sum();
     let res = par::map_tasks(x.ncols(), |j| {
         let col = xc.column(j);
@@ -484,6 +511,28 @@ mod tests {
         let r32 = r_regression(&x.mapv(|v| v as f32), &y.mapv(|v| v as f32)).expect("ok");
         for j in 0..3 {
             assert!((f64::from(r32[j]) - r[j]).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn extreme_scales_do_not_overflow() {
+        let x: Array2<f64> =
+            array![[1.0, 0.5], [2.0, 0.1], [3.0, 0.7], [5.0, 0.2], [6.0, 0.9], [7.0, 0.4]];
+        let y = array![0usize, 0, 0, 1, 1, 1];
+        let yr: Array1<f64> = array![0.1, 0.3, 0.2, 0.9, 1.2, 1.0];
+        let (f, _) = f_classif(&x, &y).expect("ok");
+        let (c, _) = chi2(&x, &y).expect("ok");
+        let r = r_regression(&x, &yr).expect("ok");
+        for scale in [1e300, 1e-300] {
+            let xs = x.mapv(|v| v * scale);
+            let (fs, ps) = f_classif(&xs, &y).expect("ok");
+            let rs = r_regression(&xs, &yr.mapv(|v| v * scale)).expect("ok");
+            let (cs, _) = chi2(&xs, &y).expect("ok");
+            for j in 0..2 {
+                assert!((fs[j] - f[j]).abs() < 1e-12 * f[j] && ps[j].is_finite(), "{scale}");
+                assert!((rs[j] - r[j]).abs() < 1e-14, "{scale}");
+                assert!((cs[j] / scale - c[j]).abs() < 1e-12 * c[j], "{scale}");
+            }
         }
     }
 
