@@ -48,8 +48,8 @@ pub use ndarray;
 
 pub mod active_learning;
 pub mod distance;
-pub mod feature_selection;
 mod error;
+pub mod feature_selection;
 mod float;
 pub mod kernel;
 pub mod linalg;

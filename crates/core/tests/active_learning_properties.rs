@@ -142,7 +142,10 @@ fn uncertainty_sampling_beats_random_sampling_on_imbalanced_blobs() {
         active > passive + 0.005,
         "entropy sampling {active:.4} vs random {passive:.4}"
     );
-    assert!(wins > n_seeds as usize / 2, "entropy won on {wins} of {n_seeds} seeds");
+    assert!(
+        wins > n_seeds as usize / 2,
+        "entropy won on {wins} of {n_seeds} seeds"
+    );
 }
 
 proptest! {

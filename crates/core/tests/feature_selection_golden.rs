@@ -12,9 +12,9 @@
 //!   (`linalg::lstsq`), which must select the same features and reproduce the CV scores.
 
 use ndlearn_core::feature_selection::{
-    Chi2, Direction, FClassif, SelectKBest, SelectPercentile, SequentialFeatureSelector, chi2,
-    chi2_independence_scores, f_classif, f_regression, mutual_info_classif_binned, r_regression,
-    Rfe, Step,
+    Chi2, Direction, FClassif, Rfe, SelectKBest, SelectPercentile, SequentialFeatureSelector, Step,
+    chi2, chi2_independence_scores, f_classif, f_regression, mutual_info_classif_binned,
+    r_regression,
 };
 use ndlearn_core::ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, concatenate};
 use ndlearn_core::{FeatureImportances, Fit, Result, linalg};
@@ -34,7 +34,10 @@ fn dataset(name: &str) -> &'static Dataset {
 
 fn classification(name: &str) -> (Array2<f64>, Array1<usize>) {
     let d = dataset(name);
-    (d.x.clone(), d.y_classes().expect("classification set").clone())
+    (
+        d.x.clone(),
+        d.y_classes().expect("classification set").clone(),
+    )
 }
 
 fn diabetes() -> (Array2<f64>, Array1<f64>) {
@@ -57,7 +60,12 @@ fn chi2_matches_sklearn() {
         assert_close(&s, &case.vector("statistic"), 1e-11, 1e-12, case.name());
         assert_pvalues(&p, &case.vector("pvalue"), case.name());
         for j in case.usize_vector("zero_columns") {
-            assert_eq!((s[j], p[j]), (0.0, 1.0), "{}: all-zero column {j}", case.name());
+            assert_eq!(
+                (s[j], p[j]),
+                (0.0, 1.0),
+                "{}: all-zero column {j}",
+                case.name()
+            );
         }
         // f32 input gives the same statistics to f32 precision.
         let (s32, _) = chi2(&x.mapv(|v| v as f32), &y).expect("valid");
@@ -70,8 +78,15 @@ fn select_k_best_chi2_digits_support() {
     let g = Golden::load("core", "feature_selection");
     let (x, y) = classification("digits");
     for case in g.cases_with_prefix("kbest_chi2_digits_") {
-        let sel = SelectKBest::new(Chi2, case.usize("k")).fit(&x, &y).expect("valid");
-        assert_eq!(sel.selected_features(), case.usize_vector("selected"), "{}", case.name());
+        let sel = SelectKBest::new(Chi2, case.usize("k"))
+            .fit(&x, &y)
+            .expect("valid");
+        assert_eq!(
+            sel.selected_features(),
+            case.usize_vector("selected"),
+            "{}",
+            case.name()
+        );
         assert!(sel.pvalues().is_some());
     }
 }
@@ -97,7 +112,12 @@ fn f_tests_match_sklearn() {
         let sel = SelectPercentile::new(FClassif, case.scalar("percentile"))
             .fit(&x, &y)
             .expect("valid");
-        assert_eq!(sel.selected_features(), case.usize_vector("selected"), "{}", case.name());
+        assert_eq!(
+            sel.selected_features(),
+            case.usize_vector("selected"),
+            "{}",
+            case.name()
+        );
     }
 }
 
@@ -110,7 +130,13 @@ fn binned_scores_match_numpy_histogram_and_scipy() {
     let mi = mutual_info_classif_binned(&x, &y, bins).expect("valid");
     assert_close(&mi, &case.vector("mutual_info"), 1e-12, 1e-14, "binned MI");
     let (s, p) = chi2_independence_scores(&x, &y, bins).expect("valid");
-    assert_close(&s, &case.vector("chi2_statistic"), 1e-12, 1e-12, "binned chi2");
+    assert_close(
+        &s,
+        &case.vector("chi2_statistic"),
+        1e-12,
+        1e-12,
+        "binned chi2",
+    );
     assert_pvalues(&p, &case.vector("chi2_pvalue"), "binned chi2 p");
 }
 
@@ -173,7 +199,9 @@ fn cv_r2(x: &Array2<f64>, y: &Array1<f64>, cols: &[usize]) -> Result<f64> {
     for f in 0..k {
         let len = n / k + usize::from(f < n % k);
         let test: Vec<usize> = (start..start + len).collect();
-        let train: Vec<usize> = (0..n).filter(|i| !(start..start + len).contains(i)).collect();
+        let train: Vec<usize> = (0..n)
+            .filter(|i| !(start..start + len).contains(i))
+            .collect();
         start += len;
         let design = |rows: &[usize]| {
             let xs = x.select(Axis(0), rows).select(Axis(1), cols);
@@ -206,7 +234,12 @@ fn sequential_selection_matches_sklearn_sfs() {
             sfs = sfs.n_features_to_select(Some(case.usize("n_features_to_select")));
         }
         let sel = sfs.select(x.ncols(), score).expect("valid");
-        assert_eq!(sel.selected, case.usize_vector("selected"), "{}", case.name());
+        assert_eq!(
+            sel.selected,
+            case.usize_vector("selected"),
+            "{}",
+            case.name()
+        );
         let s = score(&sel.selected).expect("valid");
         assert!(
             (s - case.scalar("cv_r2")).abs() < 1e-10,

@@ -13,9 +13,9 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::feature_selection::{
-    FClassif, FRegression, FittedRfe, FittedSelectFromModel, FittedSelector, Rfe,
-    SelectFromModel, SelectKBest, SelectPercentile, Step, backward_elimination, best_subset,
-    chi2, f_classif, f_regression, forward_selection, r_regression,
+    FClassif, FRegression, FittedRfe, FittedSelectFromModel, FittedSelector, Rfe, SelectFromModel,
+    SelectKBest, SelectPercentile, Step, backward_elimination, best_subset, chi2, f_classif,
+    f_regression, forward_selection, r_regression,
 };
 use ndlearn_core::{
     FeatureImportances, Fit, FitUnsupervised, InverseTransform, Result, Transform, par, random,
@@ -41,7 +41,11 @@ fn labelled(n: usize, d: usize, informative: usize, seed: u64) -> (Array2<f64>, 
     let mut rng = random::rng(seed);
     let y: Array1<usize> = (0..n).map(|i| i % 3).collect();
     let x = Array2::from_shape_fn((n, d), |(i, j)| {
-        let shift = if j < informative { y[i] as f64 * (j + 1) as f64 } else { 0.0 };
+        let shift = if j < informative {
+            y[i] as f64 * (j + 1) as f64
+        } else {
+            0.0
+        };
         shift + random::standard_normal::<f64>(&mut rng)
     });
     (x, y)
@@ -192,7 +196,7 @@ proptest! {
             prop_assert!((f1[j] - f2[j]).abs() <= 1e-9 * f1[j].max(1.0));
             prop_assert!((p1[j] - p2[j]).abs() <= 1e-9 * p1[j].max(1e-300) + 1e-300);
         }
-        let yr: Array1<f64> = x.column(0).mapv(|v| 2.0 * v) + &x.column(3);
+        let yr: Array1<f64> = x.column(0).mapv(|v| 2.0 * v) + x.column(3);
         let (g1, _) = f_regression(&x, &yr).expect("valid");
         let (g2, _) = f_regression(&x2, &yr).expect("valid");
         let r1 = r_regression(&x, &yr).expect("valid");

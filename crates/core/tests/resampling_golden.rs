@@ -29,9 +29,10 @@ fn class_weights_match_sklearn() {
     for case in cases {
         let y = case.labels("y");
         let classes = case.usize_vector("classes");
-        let sw = case.has("sample_weight").then(|| case.vector("sample_weight"));
-        let w = compute_class_weight(&weight_of(case), &classes, &y, sw.as_ref().map(|v| &**v))
-            .expect("valid");
+        let sw = case
+            .has("sample_weight")
+            .then(|| case.vector("sample_weight"));
+        let w = compute_class_weight(&weight_of(case), &classes, &y, sw.as_deref()).expect("valid");
         assert_close(&w, &case.vector("weights"), 1e-15, 0.0, case.name());
     }
 }

@@ -64,7 +64,11 @@ fn knn_same_class(x: &Array2<f64>, y: &Array1<usize>, i: usize, k: usize) -> Vec
 }
 
 /// `u` with `s = a + u (b − a)` when `s` is on that segment (to rounding), else `None`.
-fn on_segment(s: ArrayView1<'_, f64>, a: ArrayView1<'_, f64>, b: ArrayView1<'_, f64>) -> Option<f64> {
+fn on_segment(
+    s: ArrayView1<'_, f64>,
+    a: ArrayView1<'_, f64>,
+    b: ArrayView1<'_, f64>,
+) -> Option<f64> {
     let ab = &b - &a;
     let as_ = &s - &a;
     let len2 = ab.dot(&ab);
@@ -74,7 +78,7 @@ fn on_segment(s: ArrayView1<'_, f64>, a: ArrayView1<'_, f64>, b: ArrayView1<'_, 
     let u = as_.dot(&ab) / len2;
     let resid = &as_ - &(&ab * u);
     let tol = 1e-9 * (1.0 + len2.sqrt());
-    (resid.dot(&resid).sqrt() <= tol && u >= -1e-12 && u < 1.0 + 1e-12).then_some(u)
+    (resid.dot(&resid).sqrt() <= tol && (-1e-12..1.0 + 1e-12).contains(&u)).then_some(u)
 }
 
 fn check_copies(r: &Resampled<f64>, x: &Array2<f64>, y: &Array1<usize>) {

@@ -135,6 +135,16 @@ fn theta_between<F: Float>(points: &ArrayRef1<F>, boundary: usize) -> F {
 /// (`labels[i] = true` for `+1`), choosing the boundary that misclassifies the fewest points
 /// (ties to the lowest boundary index). `queries` is `n`.
 ///
+/// ```
+/// use ndlearn_core::active_learning::passive_threshold;
+/// use ndlearn_core::ndarray::array;
+///
+/// let points = array![0.0, 1.0, 2.0, 3.0, 4.0];
+/// let r = passive_threshold(&points, &[false, false, true, true, true])?;
+/// assert_eq!((r.boundary, r.theta, r.queries), (2, 1.5, 5));
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
 /// # Errors
 /// Empty, non-finite or unsorted `points`; `labels` of another length.
 pub fn passive_threshold<F: Float>(
@@ -211,7 +221,11 @@ impl<F: Float> IntervalSearch<F> {
 ///
 /// # Errors
 /// Empty, non-finite or unsorted `points`.
-pub fn learn_interval<F, O>(points: &ArrayRef1<F>, oracle: O, seed: u64) -> Result<IntervalSearch<F>>
+pub fn learn_interval<F, O>(
+    points: &ArrayRef1<F>,
+    oracle: O,
+    seed: u64,
+) -> Result<IntervalSearch<F>>
 where
     F: Float,
     O: FnMut(usize) -> bool,
@@ -295,7 +309,10 @@ mod tests {
         // n = 2^k − 1 points: exactly k queries whatever the boundary (a full binary tree).
         let pts = Array1::from_iter((0..1023).map(f64::from));
         for b in [0, 1, 500, 1022, 1023] {
-            assert_eq!(learn_threshold(&pts, |i| i >= b).expect("valid").queries, 10);
+            assert_eq!(
+                learn_threshold(&pts, |i| i >= b).expect("valid").queries,
+                10
+            );
         }
     }
 
@@ -304,7 +321,10 @@ mod tests {
         let pts = array![0.0, 1.0, 3.0];
         let r = learn_threshold(&pts, |i| pts[i] > 2.0).expect("valid");
         assert_eq!(r.theta, 2.0);
-        assert_eq!(learn_threshold(&pts, |_| true).expect("valid").theta, f64::NEG_INFINITY);
+        assert_eq!(
+            learn_threshold(&pts, |_| true).expect("valid").theta,
+            f64::NEG_INFINITY
+        );
         assert_eq!(learn_threshold(&pts, |_| false).expect("valid").theta, 3.0);
         assert!(learn_threshold(&array![1.0, 0.0], |_| true).is_err());
         assert!(learn_threshold(&Array1::<f64>::zeros(0), |_| true).is_err());

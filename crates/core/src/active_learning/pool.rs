@@ -315,7 +315,12 @@ mod tests {
         assert_eq!(run.accuracy.len(), 5);
         assert_eq!(run.labelled.len(), 14);
         assert_eq!(calls, run.labelled); // every label came from the oracle, once
-        assert!(run.labels.iter().zip(&run.labelled).all(|(&l, &i)| l == y[i]));
+        assert!(
+            run.labels
+                .iter()
+                .zip(&run.labelled)
+                .all(|(&l, &i)| l == y[i])
+        );
         let mut seen = run.labelled.clone();
         seen.sort_unstable();
         seen.dedup();
@@ -334,14 +339,18 @@ mod tests {
             .run(&Centroids, &x, &[0, 1, 2, 3], |i| y[i], None)
             .expect("valid");
         let model = Centroids
-            .fit(&x.select(Axis(0), &[0, 1, 2, 3]), &y.select(Axis(0), &[0, 1, 2, 3]))
+            .fit(
+                &x.select(Axis(0), &[0, 1, 2, 3]),
+                &y.select(Axis(0), &[0, 1, 2, 3]),
+            )
             .expect("valid");
         let rest: Vec<usize> = (4..60).collect();
         let p = model.predict_proba(&x.select(Axis(0), &rest)).expect("ok");
-        let want: Vec<usize> = super::super::top_b(&QueryStrategy::Margin.scores(&p).expect("ok"), 5)
-            .into_iter()
-            .map(|k| rest[k])
-            .collect();
+        let want: Vec<usize> =
+            super::super::top_b(&QueryStrategy::Margin.scores(&p).expect("ok"), 5)
+                .into_iter()
+                .map(|k| rest[k])
+                .collect();
         assert_eq!(run.queries[0], want);
         assert!(run.accuracy.is_empty());
     }
@@ -354,10 +363,17 @@ mod tests {
             .batch_size(4)
             .n_rounds(10)
             .seed(8);
-        let a = learner.run(&Centroids, &x, &[0, 1], |i| y[i], None).expect("ok");
+        let a = learner
+            .run(&Centroids, &x, &[0, 1], |i| y[i], None)
+            .expect("ok");
         assert_eq!(a.n_queries(), 8);
-        assert_eq!(a.queries.iter().map(Vec::len).collect::<Vec<_>>(), vec![4, 4]);
-        let b = learner.run(&Centroids, &x, &[0, 1], |i| y[i], None).expect("ok");
+        assert_eq!(
+            a.queries.iter().map(Vec::len).collect::<Vec<_>>(),
+            vec![4, 4]
+        );
+        let b = learner
+            .run(&Centroids, &x, &[0, 1], |i| y[i], None)
+            .expect("ok");
         assert_eq!(a.queries, b.queries);
     }
 
@@ -381,7 +397,10 @@ mod tests {
         );
         let xt = Array2::<f64>::zeros((3, 3));
         let yt = Array1::<usize>::zeros(3);
-        assert!(l.run(&Centroids, &x, &[0, 1], |i| y[i], Some((&xt, &yt))).is_err());
+        assert!(
+            l.run(&Centroids, &x, &[0, 1], |i| y[i], Some((&xt, &yt)))
+                .is_err()
+        );
         let mut bad = x.clone();
         bad[[2, 0]] = f64::INFINITY;
         assert!(l.run(&Centroids, &bad, &[0, 1], |i| y[i], None).is_err());

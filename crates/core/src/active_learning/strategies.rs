@@ -225,8 +225,14 @@ mod tests {
         // Row 0: two classes tied, third empty (margin 0, entropy ln 2 = 0.693).
         // Row 1: (0.4, 0.3, 0.3): margin 0.1, entropy 1.089. Margin picks 0, entropy picks 1.
         let p = array![[0.5, 0.5, 0.0], [0.4, 0.3, 0.3]];
-        assert_eq!(top_b(&QueryStrategy::Margin.scores(&p).expect("ok"), 1), vec![0]);
-        assert_eq!(top_b(&QueryStrategy::Entropy.scores(&p).expect("ok"), 1), vec![1]);
+        assert_eq!(
+            top_b(&QueryStrategy::Margin.scores(&p).expect("ok"), 1),
+            vec![0]
+        );
+        assert_eq!(
+            top_b(&QueryStrategy::Entropy.scores(&p).expect("ok"), 1),
+            vec![1]
+        );
     }
 
     #[test]

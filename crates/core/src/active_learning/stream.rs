@@ -192,12 +192,12 @@ impl StreamSampler {
         let mut rng = random::rng(self.seed);
         let threshold = F::cast(self.threshold);
         let mut n_seen = 0;
-        for i in 0..n {
+        for (i, &initial_row) in is_initial.iter().enumerate() {
             if self.budget.is_some_and(|b| queried.len() >= b) {
                 break;
             }
             n_seen = i + 1;
-            if is_initial[i] {
+            if initial_row {
                 continue;
             }
             let ask = if self.strategy == QueryStrategy::Random {
@@ -300,14 +300,23 @@ mod tests {
         let a = rnd.run(&Centroids, &x, &initial, |i| y[i]).expect("valid");
         let b = rnd.run(&Centroids, &x, &initial, |i| y[i]).expect("valid");
         assert_eq!(a.queried, b.queried);
-        assert!(a.queried.len() > 3 && a.queried.len() < 30, "{}", a.queried.len());
+        assert!(
+            a.queried.len() > 3 && a.queried.len() < 30,
+            "{}",
+            a.queried.len()
+        );
     }
 
     #[test]
     fn errors() {
         let (x, y) = line(10);
         let s = StreamSampler::default();
-        assert!(s.clone().threshold(-1.0).run(&Centroids, &x, &[0, 1], |i| y[i]).is_err());
+        assert!(
+            s.clone()
+                .threshold(-1.0)
+                .run(&Centroids, &x, &[0, 1], |i| y[i])
+                .is_err()
+        );
         assert!(
             s.clone()
                 .strategy(QueryStrategy::Random)
@@ -315,7 +324,12 @@ mod tests {
                 .run(&Centroids, &x, &[0, 1], |i| y[i])
                 .is_err()
         );
-        assert!(s.clone().refit_every(0).run(&Centroids, &x, &[0, 1], |i| y[i]).is_err());
+        assert!(
+            s.clone()
+                .refit_every(0)
+                .run(&Centroids, &x, &[0, 1], |i| y[i])
+                .is_err()
+        );
         assert!(s.run(&Centroids, &x, &[], |i| y[i]).is_err());
         // A three-class model with binary uncertainty sampling.
         let y3 = Array1::from(vec![0usize, 1, 2, 0, 1, 2, 0, 1, 2, 0]);

@@ -62,7 +62,8 @@ impl Threshold {
                 f * percentile_linear(importances, 50.0)
             }
         };
-        if t.is_nan() || matches!(*self, Threshold::ScaledMean(f) | Threshold::ScaledMedian(f) if !f.is_finite())
+        if t.is_nan()
+            || matches!(*self, Threshold::ScaledMean(f) | Threshold::ScaledMedian(f) if !f.is_finite())
         {
             return Err(Error::invalid_param(
                 "threshold",
@@ -78,6 +79,16 @@ impl Threshold {
 /// the lower index), as scikit-learn. With `threshold = None` the threshold is `Mean` without
 /// `max_features` and `−∞` with it.
 ///
+/// ```
+/// use ndlearn_core::feature_selection::{Threshold, select_by_importance};
+///
+/// // Lasso-style: keep the non-zero coefficients.
+/// let (mask, t) = select_by_importance(&[0.0, 1.2, 0.0, 0.4], Some(Threshold::Value(1e-5)), None)?;
+/// assert_eq!(mask, vec![false, true, false, true]);
+/// assert_eq!(t, 1e-5);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
 /// # Errors
 /// `max_features > d`; an invalid threshold; non-finite importances.
 pub fn select_by_importance(
@@ -89,7 +100,10 @@ pub fn select_by_importance(
     if let Some(j) = importances.iter().position(|v| !v.is_finite()) {
         return Err(Error::invalid_param(
             "feature_importances",
-            format!("importance {j} is {}; importances must be finite", importances[j]),
+            format!(
+                "importance {j} is {}; importances must be finite",
+                importances[j]
+            ),
         ));
     }
     let t = match (threshold, max_features) {
@@ -227,7 +241,9 @@ impl<F: Float, M> FittedSelectFromModel<F, M> {
     }
     /// The kept feature indices, ascending.
     pub fn selected_features(&self) -> Vec<usize> {
-        (0..self.support.len()).filter(|&j| self.support[j]).collect()
+        (0..self.support.len())
+            .filter(|&j| self.support[j])
+            .collect()
     }
 }
 
@@ -283,11 +299,11 @@ mod tests {
         let (m, _) = select_by_importance(&imp, Some(Threshold::Median), None).expect("ok");
         assert_eq!(m, vec![false, true, false, true, true]);
         // 0.5 × median = 0.15 drops 0.1; 0.3 × median = 0.09 keeps it.
-        let (m, _) = select_by_importance(&imp, Some(Threshold::ScaledMedian(0.5)), None)
-            .expect("ok");
+        let (m, _) =
+            select_by_importance(&imp, Some(Threshold::ScaledMedian(0.5)), None).expect("ok");
         assert_eq!(m, vec![false, true, false, true, true]);
-        let (m, _) = select_by_importance(&imp, Some(Threshold::ScaledMedian(0.3)), None)
-            .expect("ok");
+        let (m, _) =
+            select_by_importance(&imp, Some(Threshold::ScaledMedian(0.3)), None).expect("ok");
         assert_eq!(m, vec![true, true, false, true, true]);
         let (m, _) = select_by_importance(&imp, Some(Threshold::Value(1e-5)), None).expect("ok");
         assert_eq!(m, vec![true, true, false, true, true]);
@@ -298,8 +314,7 @@ mod tests {
         let (m, _) = select_by_importance(&imp, None, Some(1)).expect("ok");
         assert_eq!(m, vec![false, true, false, false, false]);
         // Both: top 3 (1, 4, 3) then ≥ 0.4.
-        let (m, _) =
-            select_by_importance(&imp, Some(Threshold::Value(0.4)), Some(3)).expect("ok");
+        let (m, _) = select_by_importance(&imp, Some(Threshold::Value(0.4)), Some(3)).expect("ok");
         assert_eq!(m, vec![false, true, false, false, true]);
         assert!(select_by_importance(&imp, None, Some(6)).is_err());
         assert!(select_by_importance(&[f64::NAN], None, None).is_err());

@@ -96,9 +96,7 @@ pub use sequential::{
     forward_selection,
 };
 pub use subset::{BestSubset, MAX_EXHAUSTIVE_FEATURES, best_subset};
-pub use univariate::{
-    FeatureScores, FittedSelector, ScoreFunction, SelectKBest, SelectPercentile,
-};
+pub use univariate::{FeatureScores, FittedSelector, ScoreFunction, SelectKBest, SelectPercentile};
 
 use ndarray::{Array2, ArrayRef2, Axis};
 

@@ -5,9 +5,7 @@
 use ndarray::{Array1, Array2, ArrayRef2};
 
 use super::{check_importances_len, check_transform_input, inverse_select_columns, select_columns};
-use crate::{
-    Error, FeatureImportances, Fit, Float, InverseTransform, Predict, Result, Transform,
-};
+use crate::{Error, FeatureImportances, Fit, Float, InverseTransform, Predict, Result, Transform};
 
 /// How many features one round of [`Rfe`] removes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,7 +160,9 @@ impl<F: Float, M> FittedRfe<F, M> {
     }
     /// The selected feature indices, ascending.
     pub fn selected_features(&self) -> Vec<usize> {
-        (0..self.support.len()).filter(|&j| self.support[j]).collect()
+        (0..self.support.len())
+            .filter(|&j| self.support[j])
+            .collect()
     }
 }
 
@@ -199,7 +199,11 @@ where
                 ));
             }
             let mut order: Vec<usize> = (0..remaining.len()).collect();
-            order.sort_by(|&a, &b| imp[a].partial_cmp(&imp[b]).unwrap_or(std::cmp::Ordering::Equal));
+            order.sort_by(|&a, &b| {
+                imp[a]
+                    .partial_cmp(&imp[b])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
             let n_drop = step.min(remaining.len() - k);
             for &p in &order[..n_drop] {
                 support[remaining[p]] = false;
@@ -304,9 +308,17 @@ mod tests {
             .expect("ok");
         assert_eq!(r.ranking(), &[1, 3, 1, 2, 1, 3]);
         // Transform / predict on the selected columns.
-        assert_eq!(r.transform(&x).expect("ok"), array![[0.0, 2.0, 4.0], [1.0, 1.0, 1.0]]);
+        assert_eq!(
+            r.transform(&x).expect("ok"),
+            array![[0.0, 2.0, 4.0], [1.0, 1.0, 1.0]]
+        );
         assert_eq!(r.predict(&x).expect("ok"), array![6.0, 3.0]);
-        assert_eq!(r.inverse_transform(&r.transform(&x).expect("ok")).expect("ok").ncols(), 6);
+        assert_eq!(
+            r.inverse_transform(&r.transform(&x).expect("ok"))
+                .expect("ok")
+                .ncols(),
+            6
+        );
         // Nothing to eliminate.
         let r = Rfe::new(ByColumn(imp))
             .n_features_to_select(Some(6))

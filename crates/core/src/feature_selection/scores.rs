@@ -151,6 +151,17 @@ pub fn chi2<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<(Array1<
 /// A constant feature gets `F = 0`, `p = 1`; a feature constant within every class but not
 /// overall gets the largest finite `F` and `p = 0` (scikit-learn: NaN and ∞).
 ///
+/// ```
+/// use ndlearn_core::feature_selection::f_classif;
+/// use ndlearn_core::ndarray::array;
+///
+/// // Groups {1, 2, 3} and {5, 6, 7}: SSB = 24 on 1 dof, SSW = 4 on 4 dof, F = 24.
+/// let x = array![[1.0], [2.0], [3.0], [5.0], [6.0], [7.0]];
+/// let (f, p) = f_classif::<f64>(&x, &array![0usize, 0, 0, 1, 1, 1])?;
+/// assert!((f[0] - 24.0).abs() < 1e-12 && p[0] < 0.01);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
 /// # Errors
 /// Shape mismatch, non-finite `x`, fewer than two classes, `n ≤ K`.
 pub fn f_classif<F: Float>(
@@ -207,6 +218,17 @@ pub fn f_classif<F: Float>(
 /// A constant feature, or a constant target, has no defined correlation: its score is **0**
 /// (scikit-learn's `force_finite`), not an error and not NaN, so such features rank last.
 ///
+/// ```
+/// use ndlearn_core::feature_selection::r_regression;
+/// use ndlearn_core::ndarray::array;
+///
+/// let x = array![[1.0, 4.0, 7.0], [2.0, 3.0, 7.0], [3.0, 2.0, 7.0]];
+/// let r = r_regression::<f64>(&x, &array![10.0, 20.0, 30.0])?;
+/// assert!((r[0] - 1.0).abs() < 1e-15 && (r[1] + 1.0).abs() < 1e-15);
+/// assert_eq!(r[2], 0.0); // constant column
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
 /// # Errors
 /// Shape mismatch, non-finite input, fewer than 2 samples.
 pub fn r_regression<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Array1<F>> {
@@ -249,6 +271,16 @@ pub fn r_regression<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Arra
 ///
 /// Constant feature or target: `F = 0`, `p = 1`; `|r| = 1`: the largest finite `F`, `p = 0`.
 ///
+/// ```
+/// use ndlearn_core::feature_selection::f_regression;
+/// use ndlearn_core::ndarray::array;
+///
+/// let x = array![[1.0, 0.2], [2.0, 0.9], [3.0, 0.1], [4.0, 0.5], [5.0, 0.3]];
+/// let (f, p) = f_regression::<f64>(&x, &array![1.1, 1.9, 3.2, 3.9, 5.1])?;
+/// assert!(f[0] > f[1] && p[0] < 1e-3 && p[1] > 0.5);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
 /// # Errors
 /// Shape mismatch, non-finite input, fewer than 3 samples.
 pub fn f_regression<F: Float>(
@@ -281,6 +313,17 @@ pub fn f_regression<F: Float>(
 /// [`mutual_information_binned_labels`](crate::stats::information::mutual_information_binned_labels)).
 /// A constant feature scores 0.
 ///
+/// ```
+/// use ndlearn_core::feature_selection::mutual_info_classif_binned;
+/// use ndlearn_core::ndarray::array;
+///
+/// // Column 0 splits the classes exactly (I = ln 2 nats); column 1 says nothing.
+/// let x = array![[0.0, 1.0], [0.1, 2.0], [0.9, 1.0], [1.0, 2.0]];
+/// let mi = mutual_info_classif_binned::<f64>(&x, &array![0usize, 0, 1, 1], 2)?;
+/// assert!((mi[0] - 2f64.ln()).abs() < 1e-15 && mi[1].abs() < 1e-15);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
 /// # Errors
 /// Shape mismatch, non-finite `x`, `bins = 0`, no labels.
 pub fn mutual_info_classif_binned<F: Float>(
@@ -299,6 +342,16 @@ pub fn mutual_info_classif_binned<F: Float>(
 /// Binned mutual information (nats) of each feature with a real target: both are cut into
 /// `bins` equal-width bins
 /// ([`mutual_information_binned`](crate::stats::information::mutual_information_binned)).
+///
+/// ```
+/// use ndlearn_core::feature_selection::mutual_info_regression_binned;
+/// use ndlearn_core::ndarray::array;
+///
+/// let x = array![[0.0], [1.0], [2.0], [3.0]];
+/// let mi = mutual_info_regression_binned::<f64>(&x, &array![1.0, 3.0, 5.0, 7.0], 2)?;
+/// assert!((mi[0] - 2f64.ln()).abs() < 1e-15);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
 ///
 /// # Errors
 /// Shape mismatch, non-finite input, `bins = 0`.
@@ -323,6 +376,18 @@ pub fn mutual_info_regression_binned<F: Float>(
 ///
 /// Unlike [`chi2`] this works for any real feature (negative values too), and its p-values
 /// compare features with different numbers of occupied bins.
+///
+/// ```
+/// use ndlearn_core::feature_selection::chi2_independence_scores;
+/// use ndlearn_core::ndarray::array;
+///
+/// // Column 0 in 2 bins is the class: the 2×2 table [[2, 0], [0, 2]] gives χ² = n = 4.
+/// let x = array![[-1.0, 5.0], [-0.8, 6.0], [2.0, 5.0], [2.5, 6.0]];
+/// let (stat, p) = chi2_independence_scores::<f64>(&x, &array![0usize, 0, 1, 1], 2)?;
+/// assert!((stat[0] - 4.0).abs() < 1e-12 && stat[1].abs() < 1e-12);
+/// assert!(p[0] < p[1]);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
 ///
 /// # Errors
 /// Shape mismatch, non-finite `x`, `bins = 0`, fewer than two classes.
@@ -426,7 +491,9 @@ impl<F: Float> ScoreFunction<F> for PearsonCorrelation {
 impl<F: Float> ScoreFunction<F> for MutualInfoClassif {
     type Target = ArrayRef1<usize>;
     fn score(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<FeatureScores<F>> {
-        Ok(FeatureScores::new(mutual_info_classif_binned(x, y, self.bins)?))
+        Ok(FeatureScores::new(mutual_info_classif_binned(
+            x, y, self.bins,
+        )?))
     }
 }
 
@@ -469,7 +536,12 @@ mod tests {
 
     #[test]
     fn degenerate_features_are_scored_not_rejected() {
-        let x = array![[1.0, 0.0, 2.0], [1.0, 0.0, 2.0], [1.0, 0.0, 5.0], [1.0, 0.0, 5.0]];
+        let x = array![
+            [1.0, 0.0, 2.0],
+            [1.0, 0.0, 2.0],
+            [1.0, 0.0, 5.0],
+            [1.0, 0.0, 5.0]
+        ];
         let y = array![0usize, 0, 1, 1];
         let (f, p) = f_classif(&x, &y).expect("ok");
         assert_eq!((f[0], p[0]), (0.0, 1.0));
@@ -482,7 +554,12 @@ mod tests {
         let (fr, pr) = f_regression(&x, &yr).expect("ok");
         assert_eq!((fr[0], pr[0]), (0.0, 1.0));
         // Constant target: every correlation is 0.
-        assert!(r_regression(&x, &array![2.0, 2.0, 2.0, 2.0]).expect("ok").iter().all(|&v| v == 0.0));
+        assert!(
+            r_regression(&x, &array![2.0, 2.0, 2.0, 2.0])
+                .expect("ok")
+                .iter()
+                .all(|&v| v == 0.0)
+        );
         // Perfect correlation (r² rounds to 1 − 2⁻⁵²: a huge finite F, p ≈ 0).
         let xl = array![[1.0], [2.0], [3.0], [4.0]];
         let (fl, pl) = f_regression(&xl, &yr).expect("ok");
@@ -516,8 +593,14 @@ mod tests {
 
     #[test]
     fn extreme_scales_do_not_overflow() {
-        let x: Array2<f64> =
-            array![[1.0, 0.5], [2.0, 0.1], [3.0, 0.7], [5.0, 0.2], [6.0, 0.9], [7.0, 0.4]];
+        let x: Array2<f64> = array![
+            [1.0, 0.5],
+            [2.0, 0.1],
+            [3.0, 0.7],
+            [5.0, 0.2],
+            [6.0, 0.9],
+            [7.0, 0.4]
+        ];
         let y = array![0usize, 0, 0, 1, 1, 1];
         let yr: Array1<f64> = array![0.1, 0.3, 0.2, 0.9, 1.2, 1.0];
         let (f, _) = f_classif(&x, &y).expect("ok");
@@ -529,7 +612,10 @@ mod tests {
             let rs = r_regression(&xs, &yr.mapv(|v| v * scale)).expect("ok");
             let (cs, _) = chi2(&xs, &y).expect("ok");
             for j in 0..2 {
-                assert!((fs[j] - f[j]).abs() < 1e-12 * f[j] && ps[j].is_finite(), "{scale}");
+                assert!(
+                    (fs[j] - f[j]).abs() < 1e-12 * f[j] && ps[j].is_finite(),
+                    "{scale}"
+                );
                 assert!((rs[j] - r[j]).abs() < 1e-14, "{scale}");
                 assert!((cs[j] / scale - c[j]).abs() < 1e-12 * c[j], "{scale}");
             }

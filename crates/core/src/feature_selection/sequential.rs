@@ -126,7 +126,10 @@ impl SequentialFeatureSelector {
     /// Checks the hyperparameters against the number of features `d`.
     pub fn validate(&self, d: usize) -> Result<()> {
         if d == 0 {
-            return Err(Error::invalid_param("n_features", "need at least one feature"));
+            return Err(Error::invalid_param(
+                "n_features",
+                "need at least one feature",
+            ));
         }
         if let Some(k) = self.n_features_to_select {
             if k == 0 || k > d {
@@ -138,7 +141,10 @@ impl SequentialFeatureSelector {
         }
         if let Some(t) = self.tol {
             if !t.is_finite() {
-                return Err(Error::invalid_param("tol", format!("must be finite, got {t}")));
+                return Err(Error::invalid_param(
+                    "tol",
+                    format!("must be finite, got {t}"),
+                ));
             }
             if t < 0.0 && self.direction == Direction::Forward {
                 return Err(Error::invalid_param(
@@ -241,7 +247,9 @@ where
     } else {
         Err(Error::invalid_param(
             "score",
-            format!("the score closure returned {s} for features {subset:?}; scores must be finite"),
+            format!(
+                "the score closure returned {s} for features {subset:?}; scores must be finite"
+            ),
         ))
     }
 }
@@ -270,6 +278,19 @@ where
 
 /// Backward elimination (see [`SequentialFeatureSelector`]): remove features while the score
 /// improves by at least `tol` (when set), down to `min_features` (1 when `None`).
+///
+/// ```
+/// use ndlearn_core::feature_selection::backward_elimination;
+///
+/// // Features 0 and 1 only work together; feature 2 is useless and costs 0.1.
+/// let score = |s: &[usize]| {
+///     let pair = s.contains(&0) && s.contains(&1);
+///     Ok(if pair { 1.0 } else { 0.0 } - 0.1 * s.len() as f64)
+/// };
+/// let r = backward_elimination(3, None, Some(0.0), score)?;
+/// assert_eq!(r.selected, vec![0, 1]); // forward selection would stop at one feature
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
 ///
 /// # Errors
 /// As [`SequentialFeatureSelector::select`].
@@ -364,8 +385,16 @@ mod tests {
     fn errors() {
         let s = SequentialFeatureSelector::default();
         assert!(s.select(0, interaction).is_err());
-        assert!(s.n_features_to_select(Some(5)).select(4, interaction).is_err());
-        assert!(s.n_features_to_select(Some(0)).select(4, interaction).is_err());
+        assert!(
+            s.n_features_to_select(Some(5))
+                .select(4, interaction)
+                .is_err()
+        );
+        assert!(
+            s.n_features_to_select(Some(0))
+                .select(4, interaction)
+                .is_err()
+        );
         assert!(s.tol(Some(-1.0)).select(4, interaction).is_err());
         assert!(s.tol(Some(f64::NAN)).select(4, interaction).is_err());
         assert!(

@@ -7,6 +7,9 @@ use crate::{Error, Result, par};
 /// Largest number of features [`best_subset`] accepts (`2^20 − 1 ≈ 10⁶` subsets).
 pub const MAX_EXHAUSTIVE_FEATURES: usize = 20;
 
+/// Per chunk of masks: the best `(score, mask)` of each size, and the number of evaluations.
+type ChunkBest = (Vec<Option<(f64, u32)>>, usize);
+
 /// Subsets scored per parallel task.
 const CHUNK: usize = 512;
 
@@ -79,7 +82,7 @@ where
     }
     let n_masks = 1usize << d;
     // Per chunk: the best (score, mask) of each size, and the number of evaluations.
-    let partials = par::map_chunks(n_masks, CHUNK, |range| -> Result<(Vec<Option<(f64, u32)>>, usize)> {
+    let partials = par::map_chunks(n_masks, CHUNK, |range| -> Result<ChunkBest> {
         let mut best: Vec<Option<(f64, u32)>> = vec![None; max_size];
         let mut evals = 0;
         let mut subset = Vec::with_capacity(d);
@@ -186,8 +189,12 @@ mod tests {
 
     #[test]
     fn max_size_and_counts() {
-        let r = best_subset(10, Some(2), |s: &[usize]| Ok(s.iter().sum::<usize>() as f64))
-            .expect("valid");
+        let r = best_subset(
+            10,
+            Some(2),
+            |s: &[usize]| Ok(s.iter().sum::<usize>() as f64),
+        )
+        .expect("valid");
         assert_eq!(r.n_evaluations, 10 + 45);
         assert_eq!(r.selected, vec![8, 9]);
         assert_eq!(r.best_per_size.len(), 2);
@@ -198,7 +205,9 @@ mod tests {
     fn matches_brute_force_over_chunks() {
         // 12 features → 4095 subsets over several chunks; a pseudo-random score.
         let score = |s: &[usize]| {
-            let h = s.iter().fold(17u64, |h, &j| h.wrapping_mul(31).wrapping_add(j as u64 * 7 + 3));
+            let h = s.iter().fold(17u64, |h, &j| {
+                h.wrapping_mul(31).wrapping_add(j as u64 * 7 + 3)
+            });
             Ok(((h % 1000) as f64) / 10.0)
         };
         let r = best_subset(12, None, score).expect("valid");
@@ -212,7 +221,10 @@ mod tests {
         }
         let (s, m) = best.expect("some");
         assert_eq!(r.score, s);
-        assert_eq!(r.selected, (0..12).filter(|&j| m >> j & 1 == 1).collect::<Vec<_>>());
+        assert_eq!(
+            r.selected,
+            (0..12).filter(|&j| m >> j & 1 == 1).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -75,7 +75,9 @@ impl<F: Float> FittedSelector<F> {
     }
     /// The kept feature indices, ascending.
     pub fn selected_features(&self) -> Vec<usize> {
-        (0..self.support.len()).filter(|&j| self.support[j]).collect()
+        (0..self.support.len())
+            .filter(|&j| self.support[j])
+            .collect()
     }
     /// Number of input features seen at fit.
     pub fn n_features_in(&self) -> usize {
@@ -338,13 +340,26 @@ mod tests {
             .fit(&x.slice(ndarray::s![.., ..3]), &y)
             .expect("valid");
         assert_eq!(f.selected_features(), vec![1, 2]);
-        let all = SelectKBest::new(Fixed(vec![1.0; 5]), 0).k(None).fit(&x, &y).expect("ok");
+        let all = SelectKBest::new(Fixed(vec![1.0; 5]), 0)
+            .k(None)
+            .fit(&x, &y)
+            .expect("ok");
         assert_eq!(all.support(), &[true; 5]);
-        assert!(SelectKBest::new(Fixed(vec![1.0; 5]), 6).fit(&x, &y).is_err());
-        let none = SelectKBest::new(Fixed(vec![1.0; 5]), 0).fit(&x, &y).expect("ok");
+        assert!(
+            SelectKBest::new(Fixed(vec![1.0; 5]), 6)
+                .fit(&x, &y)
+                .is_err()
+        );
+        let none = SelectKBest::new(Fixed(vec![1.0; 5]), 0)
+            .fit(&x, &y)
+            .expect("ok");
         assert_eq!(none.transform(&x).expect("ok").dim(), (3, 0));
         // A score function returning the wrong length.
-        assert!(SelectKBest::new(Fixed(vec![1.0; 4]), 1).fit(&x, &y).is_err());
+        assert!(
+            SelectKBest::new(Fixed(vec![1.0; 4]), 1)
+                .fit(&x, &y)
+                .is_err()
+        );
     }
 
     #[test]
@@ -352,29 +367,48 @@ mod tests {
         // 10 scores 0..9, percentile 30: threshold = 70th percentile = 6.3 → keep 7, 8, 9.
         let (x, y) = data(10);
         let sc: Vec<f64> = (0..10).map(f64::from).collect();
-        let f = SelectPercentile::new(Fixed(sc), 30.0).fit(&x, &y).expect("ok");
+        let f = SelectPercentile::new(Fixed(sc), 30.0)
+            .fit(&x, &y)
+            .expect("ok");
         assert_eq!(f.selected_features(), vec![7, 8, 9]);
         // All equal: threshold equals every score; ties added in index order up to ⌊10·0.25⌋.
         let f = SelectPercentile::new(Fixed(vec![2.0; 10]), 25.0)
             .fit(&x, &y)
             .expect("ok");
         assert_eq!(f.selected_features(), vec![0, 1]);
-        let f = SelectPercentile::new(Fixed(vec![2.0; 10]), 100.0).fit(&x, &y).expect("ok");
+        let f = SelectPercentile::new(Fixed(vec![2.0; 10]), 100.0)
+            .fit(&x, &y)
+            .expect("ok");
         assert_eq!(f.selected_features().len(), 10);
-        let f = SelectPercentile::new(Fixed(vec![2.0; 10]), 0.0).fit(&x, &y).expect("ok");
+        let f = SelectPercentile::new(Fixed(vec![2.0; 10]), 0.0)
+            .fit(&x, &y)
+            .expect("ok");
         assert!(f.selected_features().is_empty());
-        assert!(SelectPercentile::new(Fixed(vec![2.0; 10]), 101.0).fit(&x, &y).is_err());
+        assert!(
+            SelectPercentile::new(Fixed(vec![2.0; 10]), 101.0)
+                .fit(&x, &y)
+                .is_err()
+        );
         assert_eq!(percentile_linear(&[1.0, 2.0, 3.0, 4.0], 50.0), 2.5);
     }
 
     #[test]
     fn transform_and_inverse() {
         let (x, y) = data(4);
-        let f = SelectKBest::new(Fixed(vec![0.0, 5.0, 1.0, 4.0]), 2).fit(&x, &y).expect("ok");
+        let f = SelectKBest::new(Fixed(vec![0.0, 5.0, 1.0, 4.0]), 2)
+            .fit(&x, &y)
+            .expect("ok");
         let z = f.transform(&x).expect("ok");
         assert_eq!(z, array![[1.0, 3.0], [5.0, 7.0], [9.0, 11.0]]);
         let back = f.inverse_transform(&z).expect("ok");
-        assert_eq!(back, array![[0.0, 1.0, 0.0, 3.0], [0.0, 5.0, 0.0, 7.0], [0.0, 9.0, 0.0, 11.0]]);
+        assert_eq!(
+            back,
+            array![
+                [0.0, 1.0, 0.0, 3.0],
+                [0.0, 5.0, 0.0, 7.0],
+                [0.0, 9.0, 0.0, 11.0]
+            ]
+        );
         assert!(f.transform(&z).is_err());
         assert!(f.inverse_transform(&x).is_err());
         let mut bad = x.clone();

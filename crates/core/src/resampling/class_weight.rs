@@ -55,10 +55,7 @@ pub fn compute_class_weight(
     let mut sorted = classes.to_vec();
     sorted.sort_unstable();
     if sorted.windows(2).any(|w| w[0] == w[1]) {
-        return Err(Error::invalid_param(
-            "classes",
-            "classes must be distinct",
-        ));
+        return Err(Error::invalid_param("classes", "classes must be distinct"));
     }
     let position = |c: usize| sorted.binary_search(&c).ok();
     if let Some((index, &label)) = y.iter().enumerate().find(|(_, v)| position(**v).is_none()) {
@@ -192,8 +189,7 @@ pub fn compute_sample_weight<F: Float>(
                 .collect()
         }
     };
-    Ok(y
-        .iter()
+    Ok(y.iter()
         .map(|v| {
             let p = classes.binary_search(v).unwrap_or(0);
             F::cast(per_class[p])
@@ -217,8 +213,8 @@ mod tests {
         assert_eq!(w.to_vec(), vec![6.0 / 9.0, 2.0, 1.0]);
         // Sample weights: class totals 1, 2+2, 3 → 8 / (3 · t).
         let sw = array![1.0, 2.0, 1.0, 1.0, 1.0, 2.0];
-        let w = compute_class_weight(&ClassWeight::Balanced, &[0, 1, 2], &y, Some(&sw))
-            .expect("ok");
+        let w =
+            compute_class_weight(&ClassWeight::Balanced, &[0, 1, 2], &y, Some(&sw)).expect("ok");
         assert_eq!(w.to_vec(), vec![8.0 / 3.0, 8.0 / 12.0, 8.0 / 9.0]);
         // Balanced weights equalise class totals: Σ_i w(y_i) = n / K per class.
         let s: f64 = compute_sample_weight::<f64>(&ClassWeight::Balanced, &y, None)
@@ -253,16 +249,16 @@ mod tests {
         let y = array![0usize, 1, 3];
         assert!(matches!(
             compute_class_weight(&ClassWeight::Balanced, &[0, 1], &y, None),
-            Err(Error::InvalidLabel { label: 3, index: 2, .. })
+            Err(Error::InvalidLabel {
+                label: 3,
+                index: 2,
+                ..
+            })
         ));
         assert!(compute_class_weight(&ClassWeight::Balanced, &[0, 1, 2, 3], &y, None).is_err());
         assert!(compute_class_weight(&ClassWeight::Balanced, &[0, 1, 1, 3], &y, None).is_err());
-        assert!(
-            compute_sample_weight::<f64>(&ClassWeight::Uniform, &y, Some(&[0, 1])).is_err()
-        );
-        assert!(
-            compute_sample_weight::<f64>(&ClassWeight::Balanced, &y, Some(&[0, 7])).is_err()
-        );
+        assert!(compute_sample_weight::<f64>(&ClassWeight::Uniform, &y, Some(&[0, 1])).is_err());
+        assert!(compute_sample_weight::<f64>(&ClassWeight::Balanced, &y, Some(&[0, 7])).is_err());
     }
 
     #[test]

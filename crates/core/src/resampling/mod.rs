@@ -344,10 +344,7 @@ mod tests {
         let c = [5, 2, 9, 2];
         use Direction::*;
         use SamplingStrategy as S;
-        assert_eq!(
-            t(&S::Auto, &c, Over),
-            vec![Some(9), Some(9), None, Some(9)]
-        );
+        assert_eq!(t(&S::Auto, &c, Over), vec![Some(9), Some(9), None, Some(9)]);
         assert_eq!(t(&S::Minority, &c, Over), vec![None, Some(9), None, None]);
         assert_eq!(
             t(&S::NotMinority, &c, Over),

@@ -244,7 +244,12 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
-        assert!(Smote::default().k_neighbors(0).fit_resample(&x, &y).is_err());
+        assert!(
+            Smote::default()
+                .k_neighbors(0)
+                .fit_resample(&x, &y)
+                .is_err()
+        );
         // k = 5 < 6 works.
         assert!(Smote::default().fit_resample(&x, &y).is_ok());
         // Nothing to do for a balanced data set: the output is the input.
