@@ -44,7 +44,9 @@ pub enum Direction {
 /// Cost: `O(D · k)` score evaluations (`O(D²)` models for a full path, the notes' count). The
 /// candidates of one step are scored in parallel on the rayon pool (`crate::par`), so the
 /// closure must be `Sync`; the choice is made in index order afterwards, so the result does
-/// not depend on the thread count.
+/// not depend on the thread count. Since the closure runs inside rayon tasks, a closure that
+/// fits a large model with multithreaded BLAS should be run inside `par::with_threads(1, ..)`
+/// (sequential candidates, BLAS threads for each fit) rather than nest the two pools.
 ///
 /// ```
 /// use ndlearn_core::feature_selection::{Direction, SequentialFeatureSelector};

@@ -141,9 +141,9 @@ impl<F: Float> Resample<F> for Smote {
             if m == 0 {
                 continue;
             }
-            let xc = x.select(Axis(0), class);
-            let index = NeighborIndex::new(xc.clone(), Metric::Euclidean)?;
+            let index = NeighborIndex::new(x.select(Axis(0), class), Metric::Euclidean)?;
             let (_, nn) = index.kneighbors_self(k, false)?;
+            let xc = index.data();
             let mut rng = random::stream(self.seed, c as u64);
             let mut block = Array2::<F>::zeros((m, x.ncols()));
             for mut row in block.rows_mut() {
