@@ -10,11 +10,14 @@
 //! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights) |
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
+//! | [`active_learning`] | pool-based and stream-based active learning, query strategies, membership-query learners |
+//! | [`resampling`] | class imbalance: random under/over-sampling, SMOTE, class and sample weights |
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`preprocessing`] | scalers (standard, min-max, max-abs, robust, mean absolute deviation, row norms), encoders (one-hot, ordinal, label), binning, imputation, polynomial / Vandermonde / RBF / Fourier / spline features, TF-IDF and token counts |
-//! | [`stats`] | means, variances, covariance, correlation, weighted versions |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`model_selection`] | train/test and three-way splits, K-fold and stratified CV, `cross_validate`, grid and randomized search, learning and validation curves (SVG plots), .632 bootstrap, bias–variance Monte Carlo, majority-vote ensemble error |
+//! | [`stats`] | means, variances, covariance, correlation, weighted versions; special functions (Γ, B, incomplete Γ/B, erf, normal quantile), χ² and z tests, entropy and mutual information |
+//! | [`feature_selection`] | forward/backward/exhaustive wrapper search over a score closure, filter scores (correlation, binned MI, χ², F-tests), `SelectKBest`, `SelectFromModel`, RFE |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`observe`] | progress reports and early stopping for iterative estimators |
 //! | `registry` | (feature `serde`) estimators by name: hyperparameters from `key=value`, fit/predict on f32 or f64, models as JSON |
@@ -48,8 +51,10 @@
 
 pub use ndarray;
 
+pub mod active_learning;
 pub mod distance;
 mod error;
+pub mod feature_selection;
 mod float;
 pub mod kernel;
 pub mod linalg;
@@ -63,6 +68,7 @@ pub mod preprocessing;
 pub mod random;
 #[cfg(feature = "serde")]
 pub mod registry;
+pub mod resampling;
 pub mod stats;
 pub mod tensor;
 pub mod traits;

@@ -1,4 +1,4 @@
-//! Descriptive statistics over the rows of a data matrix.
+//! Descriptive statistics over the rows of a data matrix (catalog CL-033).
 //!
 //! Columns are variables, rows are observations (as everywhere in ndlearn). `ddof` is the "delta
 //! degrees of freedom": the divisor is `n - ddof`, so `ddof = 0` gives the maximum-likelihood

@@ -1,0 +1,18 @@
+//! Statistics: descriptive statistics, special functions, hypothesis tests, information measures.
+//!
+//! | module | what | catalog |
+//! |---|---|---|
+//! | (root) | means, variances (`ddof`), covariance, cross-covariance, correlation, weighted versions | CL-033 |
+//! | [`special`] | Γ, ln Γ, ψ, B, incomplete Γ/B, erf, normal cdf/quantile | CL-032 |
+//! | [`tests`] | χ² distribution functions, χ² independence test, z-test | CL-046, CL-047 |
+//! | [`information`] | entropy, mutual information (discrete and binned) | CL-034 |
+//!
+//! The descriptive functions live in `descriptive.rs` and are re-exported here, so
+//! `ndlearn_core::stats::mean` etc. keep their paths.
+
+mod descriptive;
+pub mod information;
+pub mod special;
+pub mod tests;
+
+pub use descriptive::*;
