@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import scipy.stats
 from sklearn.datasets import make_regression
-from sklearn.linear_model import LinearRegression
+from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import GOLDEN_DIR, diabetes_scaled, load_dataset, write_json  # noqa: E402
@@ -165,8 +165,114 @@ def ols_cases():
     return cases
 
 
+# ----------------------------------------------------------------------------------- Ridge
+NOTE_RIDGE = (
+    "sklearn.linear_model.Ridge (objective ||y - Xw - b||^2 + alpha ||w||^2, unpenalised "
+    "intercept) with solver 'cholesky' and 'svd' (both stored fits agree to 1e-10 and with "
+    "the closed form (Xc'Xc + alpha I)^-1 Xc'yc); alpha is a scalar or, for multi-output "
+    "cases, one per target (field alphas). ridgecv_* cases: sklearn.linear_model.RidgeCV("
+    "alphas, store_cv_results=True) (exact leave-one-out); mse = cv_results_.mean(axis=0) per "
+    "alpha (for multi-output: n_alphas x k, mean over samples), alpha = alpha_ (per target "
+    "when alpha_per_target); each mse value was checked against brute-force refits for the "
+    "small cases."
+)
+
+
+def ridge_closed_form(x, y, alpha, fit_intercept=True):
+    xm = x.mean(axis=0) if fit_intercept else np.zeros(x.shape[1])
+    ym = y.mean(axis=0) if fit_intercept else 0.0
+    xc, yc = x - xm, y - ym
+    return np.linalg.solve(xc.T @ xc + alpha * np.eye(x.shape[1]), xc.T @ yc)
+
+
+def ridge_case(x, y, alpha, fit_intercept=True):
+    fits = [Ridge(alpha=alpha, fit_intercept=fit_intercept, solver=sv).fit(x, y)
+            for sv in ("cholesky", "svd")]
+    a, b = fits
+    scale = np.abs(a.coef_).max()
+    assert np.allclose(a.coef_, b.coef_, rtol=1e-10, atol=1e-10 * scale), "cholesky vs svd"
+    if np.ndim(alpha) == 0 and x.shape[0] >= x.shape[1]:
+        ref = ridge_closed_form(x, y, alpha, fit_intercept)
+        assert np.allclose(a.coef_.T, ref, rtol=1e-9, atol=1e-9 * scale), "closed form"
+    case = {"x": x, "y": y, "fit_intercept": int(fit_intercept),
+            "coef": b.coef_, "intercept": b.intercept_}
+    if np.ndim(alpha) == 0:
+        case["alpha"] = float(alpha)
+    else:
+        case["alphas"] = np.asarray(alpha, dtype=float)
+    return case
+
+
+def brute_loo(x, y, alpha, fit_intercept=True):
+    n = x.shape[0]
+    err = 0.0
+    for i in range(n):
+        keep = np.arange(n) != i
+        m = Ridge(alpha=alpha, fit_intercept=fit_intercept).fit(x[keep], y[keep])
+        err += (y[i] - m.predict(x[i : i + 1])[0]) ** 2
+    return err / n
+
+
+def ridgecv_case(x, y, alphas, fit_intercept=True, alpha_per_target=False, check=False):
+    m = RidgeCV(alphas=alphas, fit_intercept=fit_intercept, store_cv_results=True,
+                alpha_per_target=alpha_per_target).fit(x, y)
+    mse = m.cv_results_.mean(axis=0)  # (n_alphas,) or (k, n_alphas)
+    if mse.ndim == 2:
+        mse = mse.T
+    if check:
+        for i, a in enumerate(alphas):
+            want = brute_loo(x, y, a, fit_intercept)
+            assert abs(mse[i] - want) <= 1e-9 * want, (a, mse[i], want)
+    alpha = np.atleast_1d(m.alpha_).astype(float)
+    ref = Ridge(alpha=m.alpha_, fit_intercept=fit_intercept).fit(x, y)
+    scale = np.abs(ref.coef_).max()
+    assert np.allclose(m.coef_, ref.coef_, rtol=1e-8, atol=1e-8 * scale), "RidgeCV refit"
+    return {"x": x, "y": y, "fit_intercept": int(fit_intercept),
+            "alpha_per_target": int(alpha_per_target), "alphas": np.asarray(alphas, float),
+            "mse": mse, "alpha": alpha, "coef": m.coef_, "intercept": m.intercept_}
+
+
+def ridge_cases():
+    cases = {}
+    x, y = diabetes()
+    cases["diabetes_a1"] = ridge_case(x, y, 1.0)
+    cases["diabetes_a001"] = ridge_case(x, y, 0.01)
+    xr, yr = diabetes_raw()
+    cases["diabetes_raw_a10"] = ridge_case(xr, yr, 10.0)
+    x, y = make_regression(n_samples=200, n_features=8, n_informative=5, noise=10.0,
+                           bias=5.0, random_state=0)
+    cases["regression_a5"] = ridge_case(x, y, 5.0)
+    cases["regression_no_intercept"] = ridge_case(x, y + 3.0, 2.0, fit_intercept=False)
+    x, y = make_regression(n_samples=120, n_features=6, n_targets=3, noise=5.0, bias=2.0,
+                           random_state=1)
+    cases["multi_output_alphas"] = ridge_case(x, y, np.array([0.1, 1.0, 10.0]))
+    x, y = make_regression(n_samples=80, n_features=5, noise=2.0, random_state=2)
+    xd = np.hstack([x, x[:, [0, 3]], 2.0 * x[:, [1]]])
+    cases["rank_deficient_a1"] = ridge_case(xd, y, 1.0)
+    x, y = make_regression(n_samples=20, n_features=50, n_informative=10, noise=1.0,
+                           random_state=3)
+    cases["wide_a05"] = ridge_case(x, y, 0.5)
+
+    x, y = diabetes()
+    cases["ridgecv_diabetes"] = ridgecv_case(x, y, np.logspace(-3, 2, 12))
+    x, y = make_regression(n_samples=40, n_features=6, noise=8.0, random_state=4)
+    cases["ridgecv_small"] = ridgecv_case(x, y, [0.01, 0.3, 3.0, 30.0], check=True)
+    cases["ridgecv_small_no_intercept"] = ridgecv_case(x, y + 2.0, [0.01, 0.3, 3.0, 30.0],
+                                                       fit_intercept=False, check=True)
+    x, y = make_regression(n_samples=25, n_features=60, n_informative=8, noise=3.0,
+                           random_state=5)
+    cases["ridgecv_wide"] = ridgecv_case(x, y, [0.1, 1.0, 10.0, 100.0], check=True)
+    x, y = make_regression(n_samples=60, n_features=5, n_targets=3, noise=20.0,
+                           random_state=6)
+    y[:, 2] += 40.0 * np.random.default_rng(6).standard_normal(60)
+    cases["ridgecv_multi_per_target"] = ridgecv_case(x, y, np.logspace(-2, 3, 8),
+                                                     alpha_per_target=True)
+    cases["ridgecv_multi_joint"] = ridgecv_case(x, y, np.logspace(-2, 3, 8))
+    return cases
+
+
 def main(argv):
-    families = {"ols": (ols_cases, NOTE_OLS)}
+    families = {"ols": (ols_cases, NOTE_OLS), "ridge": (ridge_cases, NOTE_RIDGE)}
     wanted = argv or list(families)
     for name in wanted:
         build, note = families[name]

@@ -232,6 +232,34 @@ fn centred_gram_exact<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F>
     g
 }
 
+/// `(X − 1x̄ᵀ) B` (`n × m` for `B` of shape `d × m`), computed [`GRAM_CHUNK`] rows at a time so
+/// that no full centred copy of `X` is made.
+pub(crate) fn centred_dot<F: Float>(
+    x: &ArrayRef2<F>,
+    mean: &Array1<F>,
+    b: &ArrayRef2<F>,
+) -> Array2<F> {
+    let (n, d) = x.dim();
+    let mut out = Array2::zeros((n, b.ncols()));
+    let mut buf = Array2::zeros((GRAM_CHUNK.min(n), d));
+    let mut start = 0;
+    while start < n {
+        let end = (start + GRAM_CHUNK).min(n);
+        let mut blk = buf.slice_mut(s![..end - start, ..]);
+        blk.assign(&x.slice(s![start..end, ..]));
+        blk -= mean;
+        general_mat_mul(
+            F::one(),
+            &blk,
+            b,
+            F::zero(),
+            &mut out.slice_mut(s![start..end, ..]),
+        );
+        start = end;
+    }
+    out
+}
+
 /// `a < b`, or either is NaN (the negation of `a >= b`, spelled out for NaN-aware tests).
 pub(crate) fn below<F: Float>(a: F, b: F) -> bool {
     a.is_nan() || b.is_nan() || a < b

@@ -9,6 +9,8 @@
 //! | [`LinearRegression`] | ordinary least squares, multi-output | `LinearRegression` | Cholesky on `XᵀX` (auto, with fallback), QR, SVD (minimum norm), gradient descent |
 //! | [`OlsInference`] (`fitted.inference(x, y)`) | `σ²` (MLE and unbiased), standard errors, t statistics, prediction intervals, leverage, studentized residuals, Cook's distance, residual summary | statsmodels `OLS` | closed form |
 //! | [`simple_regression`], [`regression_through_origin`] | one-feature closed forms (cov/var; `Σxy/Σx²`) | — | closed form |
+//! | [`Ridge`] | L2-penalised least squares, multi-output with per-target alpha | `Ridge` | Cholesky (primal, or dual when `D > N`), SVD shrinkage form, mini-batch SGD |
+//! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -64,9 +66,13 @@ mod design;
 pub mod inference;
 mod model;
 pub mod ols;
+pub mod ridge;
+pub mod ridge_cv;
 
 pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
 pub use ols::{
     FittedLinearRegression, LinearRegression, OlsSolver, SimpleRegression,
     regression_through_origin, simple_regression,
 };
+pub use ridge::{FittedRidge, Ridge, RidgeSolver};
+pub use ridge_cv::{FittedRidgeCV, RidgeCV};
