@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod suites;
 pub mod suites_core;
+pub mod suites_linear;
 
 /// One measured row: an algorithm (or kernel) on one data set, by one implementation.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

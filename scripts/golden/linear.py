@@ -27,7 +27,16 @@ from pathlib import Path
 import numpy as np
 import scipy.stats
 from sklearn.datasets import make_regression
-from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
+from sklearn.linear_model import (
+    ElasticNet,
+    ElasticNetCV,
+    Lasso,
+    LassoCV,
+    LinearRegression,
+    Ridge,
+    RidgeCV,
+    enet_path,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import GOLDEN_DIR, diabetes_scaled, load_dataset, write_json  # noqa: E402
@@ -271,8 +280,140 @@ def ridge_cases():
     return cases
 
 
+# ----------------------------------------------------------------------------------- Lasso
+NOTE_LASSO = (
+    "sklearn.linear_model.Lasso / ElasticNet (coordinate descent, cyclic, precompute=False) "
+    "for (1/(2n))||y - Xw - b||^2 + alpha l1_ratio ||w||_1 + alpha (1 - l1_ratio)/2 ||w||^2; "
+    "fields alpha, l1_ratio, tol, max_iter, positive, fit_intercept (0/1), coef (k x d for "
+    "multi-output), intercept, n_iter, dual_gap (sklearn's dual_gap_, i.e. gap / n), "
+    "objective (the value above at the solution). Every optimum was checked against the KKT "
+    "conditions (to 1e-6 relative for tight-tol cases). path_* cases: sklearn enet_path on "
+    "the given (uncentred) data, coefs stored n_alphas x d (transposed from sklearn), alphas "
+    "decreasing. lassocv_* / enetcv_*: LassoCV / ElasticNetCV(cv=k) with unshuffled KFold; "
+    "mse = mse_path_ (n_alphas x n_folds, one matrix per l1_ratio stacked as rows for "
+    "ElasticNetCV: shape (n_l1 * n_alphas) x n_folds), alphas = alphas_ (one row per l1_ratio)."
+)
+
+
+def enet_objective(x, y, coef, intercept, alpha, l1_ratio):
+    r = y - x @ coef - intercept
+    n = x.shape[0]
+    return (r @ r / (2 * n) + alpha * l1_ratio * np.abs(coef).sum()
+            + 0.5 * alpha * (1 - l1_ratio) * coef @ coef)
+
+
+def check_kkt(x, y, coef, intercept, alpha, l1_ratio, positive, tol):
+    n = x.shape[0]
+    r = y - x @ coef - intercept
+    g = x.T @ r / n - alpha * (1 - l1_ratio) * coef
+    lam = alpha * l1_ratio
+    scale = max(lam, 1e-12)
+    on = coef != 0
+    assert np.all(np.abs(g[on] - lam * np.sign(coef[on])) <= tol * scale + 1e-12), "KKT support"
+    if positive:
+        assert np.all(g[~on] <= lam + tol * scale + 1e-12), "KKT zeros (positive)"
+    else:
+        assert np.all(np.abs(g[~on]) <= lam + tol * scale + 1e-12), "KKT zeros"
+
+
+def enet_case(x, y, alpha, l1_ratio=1.0, fit_intercept=True, tol=1e-10, max_iter=100_000,
+              positive=False, kkt_tol=1e-6):
+    cls = Lasso if l1_ratio == 1.0 else ElasticNet
+    kw = {} if l1_ratio == 1.0 else {"l1_ratio": l1_ratio}
+    m = cls(alpha=alpha, fit_intercept=fit_intercept, tol=tol, max_iter=max_iter,
+            positive=positive, **kw).fit(x, y)
+    case = {"x": x, "y": y, "alpha": alpha, "l1_ratio": l1_ratio, "tol": tol,
+            "max_iter": max_iter, "positive": int(positive), "fit_intercept": int(fit_intercept),
+            "coef": m.coef_, "intercept": m.intercept_}
+    if y.ndim == 1:
+        if kkt_tol is not None:
+            check_kkt(x, y, m.coef_, m.intercept_, alpha, l1_ratio, positive, kkt_tol)
+        case["objective"] = enet_objective(x, y, m.coef_, m.intercept_, alpha, l1_ratio)
+        case["n_iter"] = int(m.n_iter_)
+        case["dual_gap"] = float(m.dual_gap_)
+    return case
+
+
+def path_case(x, y, l1_ratio, n_alphas, eps=1e-3, tol=1e-10):
+    alphas, coefs, gaps = enet_path(x, y, l1_ratio=l1_ratio, alphas=n_alphas, eps=eps, tol=tol,
+                                    max_iter=100_000)
+    for a, c in zip(alphas, coefs.T):
+        check_kkt(x, y, c, 0.0, a, l1_ratio, False, 1e-5)
+    return {"x": x, "y": y, "l1_ratio": l1_ratio, "n_alphas": n_alphas, "eps": eps, "tol": tol,
+            "alphas": alphas, "coefs": coefs.T, "dual_gaps": gaps}
+
+
+def cv_case(x, y, l1_ratios, cv, n_alphas=100, tol=1e-10):
+    if l1_ratios is None:
+        m = LassoCV(alphas=n_alphas, cv=cv, tol=tol, max_iter=100_000).fit(x, y)
+        mse = m.mse_path_
+        alphas = m.alphas_[None, :]
+        l1 = 1.0
+    else:
+        m = ElasticNetCV(l1_ratio=l1_ratios, alphas=n_alphas, cv=cv, tol=tol,
+                         max_iter=100_000).fit(x, y)
+        mse = m.mse_path_.reshape(-1, cv)
+        alphas = m.alphas_
+        l1 = m.l1_ratio_
+    best = np.argmin(mse.reshape(len(alphas), n_alphas, cv).mean(axis=2).min(axis=1))
+    assert np.isclose(np.min(mse.reshape(len(alphas), n_alphas, cv).mean(axis=2)[best]),
+                      np.min(mse.reshape(-1, n_alphas, cv).mean(axis=2)))
+    case = {"x": x, "y": y, "cv": cv, "n_alphas": n_alphas, "tol": tol, "mse": mse,
+            "alphas": alphas, "alpha": float(m.alpha_), "l1_ratio": float(l1),
+            "coef": m.coef_, "intercept": float(m.intercept_)}
+    if l1_ratios is not None:
+        case["l1_ratios"] = np.asarray(l1_ratios, float)
+    return case
+
+
+def lasso_cases():
+    cases = {}
+    x, y = diabetes()
+    cases["lasso_diabetes"] = enet_case(x, y, 0.1)
+    cases["lasso_diabetes_default_tol"] = enet_case(x, y, 0.5, tol=1e-4, max_iter=1000,
+                                                    kkt_tol=None)
+    cases["enet_diabetes"] = enet_case(x, y, 0.01, l1_ratio=0.5)
+    cases["enet_diabetes_default_tol"] = enet_case(x, y, 0.003, l1_ratio=0.3, tol=1e-4,
+                                                   max_iter=1000, kkt_tol=None)
+    xr, yr = diabetes_raw()
+    cases["lasso_diabetes_raw"] = enet_case(xr, yr, 1.0)
+    x, y = make_regression(n_samples=200, n_features=30, n_informative=5, noise=10.0,
+                           bias=5.0, random_state=7)
+    cases["lasso_regression"] = enet_case(x, y, 1.0)
+    cases["enet_regression"] = enet_case(x, y, 0.5, l1_ratio=0.7)
+    cases["lasso_positive"] = enet_case(x, y, 0.5, positive=True)
+    cases["lasso_no_intercept"] = enet_case(x, y + 4.0, 0.8, fit_intercept=False)
+    x, y = make_regression(n_samples=50, n_features=200, n_informative=10, noise=2.0,
+                           random_state=8)
+    cases["lasso_wide"] = enet_case(x, y, 0.5)
+    cases["enet_wide"] = enet_case(x, y, 0.2, l1_ratio=0.5)
+    x, y = make_regression(n_samples=80, n_features=5, noise=2.0, random_state=2)
+    xd = np.hstack([x, x[:, [0, 3]]])
+    cases["enet_rank_deficient"] = enet_case(xd, y, 0.1, l1_ratio=0.5)
+    x, y = make_regression(n_samples=100, n_features=8, n_targets=2, noise=5.0,
+                           random_state=9)
+    cases["enet_multi_output"] = enet_case(x, y, 0.3, l1_ratio=0.6)
+
+    x, y = diabetes()
+    cases["path_lasso_diabetes"] = path_case(x, y - y.mean(), 1.0, 50)
+    x, y = make_regression(n_samples=60, n_features=15, n_informative=4, noise=3.0,
+                           random_state=10)
+    cases["path_enet_regression"] = path_case(x, y, 0.5, 30, eps=1e-2)
+
+    x, y = diabetes()
+    cases["lassocv_diabetes"] = cv_case(x, y, None, 5, n_alphas=50)
+    x, y = make_regression(n_samples=90, n_features=12, n_informative=4, noise=15.0,
+                           random_state=11)
+    cases["enetcv_regression"] = cv_case(x, y, [0.1, 0.5, 0.9], 3, n_alphas=20)
+    return cases
+
+
 def main(argv):
-    families = {"ols": (ols_cases, NOTE_OLS), "ridge": (ridge_cases, NOTE_RIDGE)}
+    families = {
+        "ols": (ols_cases, NOTE_OLS),
+        "ridge": (ridge_cases, NOTE_RIDGE),
+        "lasso": (lasso_cases, NOTE_LASSO),
+    }
     wanted = argv or list(families)
     for name in wanted:
         build, note = families[name]

@@ -14,13 +14,15 @@ use std::process::{Command, ExitCode};
 use clap::Parser;
 use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
 use ndlearn_bench::suites_core::core_suite;
+use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.
 #[derive(Debug, Parser)]
 #[command(name = "compare", version)]
 struct Args {
-    /// Suite to run: `linalg`, `core` (neighbours, distances, kernels) or `all`.
+    /// Suite to run: `linalg`, `core` (neighbours, distances, kernels), `linear` (linear models)
+    /// or `all`.
     #[arg(long, default_value = "all")]
     suite: String,
     /// Timed repetitions per case (the median is reported).
@@ -57,12 +59,13 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), String> {
     let suites: &[&str] = match args.suite.as_str() {
-        "all" => &["linalg", "core"],
+        "all" => &["linalg", "core", "linear"],
         "linalg" => &["linalg"],
         "core" => &["core"],
+        "linear" => &["linear"],
         other => {
             return Err(format!(
-                "unknown suite `{other}` (known: all, linalg, core)"
+                "unknown suite `{other}` (known: all, linalg, core, linear)"
             ));
         }
     };
@@ -86,6 +89,7 @@ fn run(args: &Args) -> Result<(), String> {
         eprintln!("running suite {suite} (ndlearn) ...");
         let records = match suite {
             "linalg" => linalg_suite(opts),
+            "linear" => linear_suite(opts),
             _ => core_suite(opts),
         };
         ours.extend(records.map_err(|e| format!("{suite} suite failed: {e}"))?);

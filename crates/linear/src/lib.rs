@@ -10,6 +10,9 @@
 //! | [`OlsInference`] (`fitted.inference(x, y)`) | `σ²` (MLE and unbiased), standard errors, t statistics, prediction intervals, leverage, studentized residuals, Cook's distance, residual summary | statsmodels `OLS` | closed form |
 //! | [`simple_regression`], [`regression_through_origin`] | one-feature closed forms (cov/var; `Σxy/Σx²`) | — | closed form |
 //! | [`Ridge`] | L2-penalised least squares, multi-output with per-target alpha | `Ridge` | Cholesky (primal, or dual when `D > N`), SVD shrinkage form, mini-batch SGD |
+//! | [`Lasso`], [`ElasticNet`] | L1 / L1+L2-penalised least squares, warm starts, `positive` | `Lasso`, `ElasticNet` | coordinate descent (dense or Gram) with scikit-learn's duality-gap stop; ISTA, FISTA, subgradient (teaching) |
+//! | [`lasso_path`], [`enet_path`], [`alpha_grid`] | regularisation paths with warm starts | `lasso_path`, `enet_path` | coordinate descent |
+//! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //!
 //! ```
@@ -62,17 +65,25 @@
 //!
 //! `serde` (default): `Serialize`/`Deserialize` for hyperparameters and fitted models.
 
+mod cd;
 mod design;
 pub mod inference;
+pub mod lasso;
 mod model;
 pub mod ols;
+pub mod path;
 pub mod ridge;
 pub mod ridge_cv;
 
 pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
+pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Precompute};
 pub use ols::{
     FittedLinearRegression, LinearRegression, OlsSolver, SimpleRegression,
     regression_through_origin, simple_regression,
+};
+pub use path::{
+    ElasticNetCV, EnetPath, FittedElasticNetCV, FittedLassoCV, LassoCV, PathOptions, alpha_grid,
+    enet_path, lasso_path,
 };
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};
 pub use ridge_cv::{FittedRidgeCV, RidgeCV};

@@ -1,7 +1,11 @@
 //! The conformance battery for every estimator of ndlearn-linear (f64; f32 is covered by the
 //! golden and property tests).
 
-use ndlearn_linear::{LinearRegression, OlsSolver, Ridge, RidgeCV, RidgeSolver};
+use ndlearn_core::optim::StepSize;
+use ndlearn_linear::{
+    ElasticNet, ElasticNetCV, EnetSolver, Lasso, LassoCV, LinearRegression, OlsSolver, Precompute,
+    Ridge, RidgeCV, RidgeSolver,
+};
 use ndlearn_testkit::Battery;
 
 #[test]
@@ -53,5 +57,47 @@ fn ridge_cv_conforms() {
                 .fit_intercept(false)
                 .alpha_per_target(true),
         )
+        .assert_ok();
+}
+
+#[test]
+fn lasso_and_elastic_net_conform() {
+    for (name, pre) in [
+        ("Lasso(Gram)", Precompute::Always),
+        ("Lasso(dense)", Precompute::Never),
+    ] {
+        Battery::new(name)
+            .regressor(&Lasso::new(0.1).precompute(pre))
+            .assert_ok();
+        Battery::new(name)
+            .regressor(&ElasticNet::new(0.1, 0.5).precompute(pre))
+            .assert_ok();
+    }
+    for (name, solver) in [
+        ("ElasticNet(ISTA)", EnetSolver::Ista),
+        ("ElasticNet(FISTA)", EnetSolver::Fista),
+        (
+            "ElasticNet(subgradient)",
+            EnetSolver::Subgradient {
+                step: StepSize::InverseSqrtT(0.01),
+            },
+        ),
+    ] {
+        Battery::new(name)
+            .regressor(&ElasticNet::new(0.1, 0.5).solver(solver).max_iter(200))
+            .assert_ok();
+    }
+    Battery::new("Lasso(positive, no intercept)")
+        .regressor(&Lasso::new(0.05).positive(true).fit_intercept(false))
+        .assert_ok();
+}
+
+#[test]
+fn cv_estimators_conform() {
+    Battery::new("LassoCV")
+        .regressor(&LassoCV::default().n_alphas(10).cv(3))
+        .assert_ok();
+    Battery::new("ElasticNetCV")
+        .regressor(&ElasticNetCV::new(vec![0.3, 0.8]).n_alphas(8).cv(3))
         .assert_ok();
 }
