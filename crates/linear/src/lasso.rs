@@ -101,6 +101,7 @@ use crate::ols::GramQuadratic;
 /// Whether coordinate descent works on the Gram matrix `X_cᵀX_c` or on the data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Precompute {
     /// Gram when `N ≥ 2D` and `D ≤ 1024`, else the data.
@@ -125,6 +126,7 @@ impl Precompute {
 /// The algorithm of [`ElasticNet`] / [`Lasso`] (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum EnetSolver {
     /// Cyclic coordinate descent with the duality-gap stopping rule.

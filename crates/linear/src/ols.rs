@@ -105,6 +105,7 @@ use crate::model::{LinearCoef, linear_model_api};
 /// How [`LinearRegression`] solves the least-squares problem (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum OlsSolver {
     /// Cholesky on the normal equations, falling back to the SVD on ill-conditioned or

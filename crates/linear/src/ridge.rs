@@ -85,6 +85,7 @@ use crate::model::{LinearCoef, linear_model_api};
 /// How [`Ridge`] solves its problem (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RidgeSolver {
     /// `Cholesky` (scikit-learn's `"auto"` for dense data without sample weights).

@@ -101,3 +101,24 @@ fn cv_estimators_conform() {
         .regressor(&ElasticNetCV::new(vec![0.3, 0.8]).n_alphas(8).cv(3))
         .assert_ok();
 }
+
+#[test]
+fn solver_enums_serialise_in_snake_case() {
+    let s = serde_json::to_string(&OlsSolver::Auto).expect("serialise");
+    assert_eq!(s, "\"auto\"");
+    let s = serde_json::to_string(&RidgeSolver::Cholesky).expect("serialise");
+    assert_eq!(s, "\"cholesky\"");
+    let s = serde_json::to_string(&Precompute::Never).expect("serialise");
+    assert_eq!(s, "\"never\"");
+    let back: EnetSolver = serde_json::from_str("\"fista\"").expect("deserialise");
+    assert_eq!(back, EnetSolver::Fista);
+    let gd: OlsSolver =
+        serde_json::from_str(r#"{"gradient_descent":{"max_iter":5,"tol":0.1}}"#).expect("gd");
+    assert_eq!(
+        gd,
+        OlsSolver::GradientDescent {
+            max_iter: 5,
+            tol: 0.1
+        }
+    );
+}
