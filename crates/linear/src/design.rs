@@ -23,7 +23,7 @@
 //! This is an implementation choice, not from the course notes (which centre explicitly).
 
 use ndarray::linalg::general_mat_mul;
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, ShapeBuilder, s};
 use ndlearn_core::validate::{check_finite_2d, check_min_samples};
 use ndlearn_core::{Error, Float, Result, par};
 
@@ -285,6 +285,49 @@ pub(crate) fn centred_copy<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Arra
     xc
 }
 
+/// A centred copy `X − 1 x̄ᵀ` in column-major (Fortran) order, so that every column is one
+/// contiguous slice (coordinate descent). The transposition is blocked (32 rows at a time, so
+/// the rows being read stay in cache) and runs in parallel over blocks of columns; a pure copy,
+/// so the result does not depend on the thread count.
+pub(crate) fn centred_copy_f<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
+    use rayon::prelude::*;
+    const ROWS: usize = 32;
+    const COLS: usize = 64;
+    let (n, d) = x.dim();
+    let mut data = vec![F::zero(); n * d];
+    let x_slice = x.as_slice();
+    let mean_v = mean.to_vec();
+    if n > 0 {
+        data.par_chunks_mut(n * COLS)
+            .enumerate()
+            .for_each(|(cb, block)| {
+                let j0 = cb * COLS;
+                let ncols = block.len() / n;
+                let mu = &mean_v[j0..j0 + ncols];
+                for i0 in (0..n).step_by(ROWS) {
+                    let i1 = (i0 + ROWS).min(n);
+                    for i in i0..i1 {
+                        match x_slice {
+                            Some(xs) => {
+                                let row = &xs[i * d + j0..i * d + j0 + ncols];
+                                for (c, (&v, &m)) in row.iter().zip(mu).enumerate() {
+                                    block[c * n + i] = v - m;
+                                }
+                            }
+                            None => {
+                                for (c, &m) in mu.iter().enumerate() {
+                                    block[c * n + i] = x[[i, j0 + c]] - m;
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+    }
+    // `data` holds column j at [j·n, (j+1)·n): the memory of an F-order n × d array.
+    Array2::from_shape_vec((n, d).f(), data).unwrap_or_else(|_| Array2::zeros((n, d).f()))
+}
+
 /// The centred targets `Y − 1 ȳᵀ`.
 pub(crate) fn centred_targets<F: Float>(y: &ArrayView2<'_, F>, mean: &Array1<F>) -> Array2<F> {
     let mut yc = y.to_owned();
@@ -332,6 +375,22 @@ mod tests {
         let g = gram(&x, &m);
         // Centred column 0 is (1, -1, 2, -2) exactly: Σ = 10.
         assert!((g[[0, 0]] - 10.0).abs() < 1e-6, "{}", g[[0, 0]]);
+    }
+
+    #[test]
+    fn column_major_centred_copy() {
+        // 70 columns: more than one 64-column block; 40 rows: more than one 32-row block.
+        let x = Array2::from_shape_fn((40, 70), |(i, j)| (i * 70 + j) as f64 * 0.5);
+        let mean = x.mean_axis(Axis(0)).expect("rows");
+        let want = centred_copy(&x, &mean);
+        for input in [x.clone(), x.t().as_standard_layout().t().to_owned()] {
+            let xf = centred_copy_f(&input, &mean);
+            assert!(xf.t().is_standard_layout());
+            assert_eq!(xf, want);
+        }
+        let view = x.slice(s![..7, 3..9]);
+        let m = view.mean_axis(Axis(0)).expect("rows");
+        assert_eq!(centred_copy_f(&view, &m), centred_copy(&view, &m));
     }
 
     #[test]

@@ -89,7 +89,7 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, ShapeBuilder};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2};
 use ndlearn_core::optim::{self, Objective, ProxStep, StepSize, StopCriteria};
 use ndlearn_core::{Error, Fit, Float, Result, linalg};
 
@@ -512,9 +512,7 @@ impl<F: Float> Prepared<F> {
                 g: design::gram(x, m),
             }
         } else {
-            let mut xf = Array2::zeros(x.raw_dim().f());
-            xf.assign(x);
-            xf -= &m.x_mean;
+            let xf = design::centred_copy_f(x, &m.x_mean);
             let col_sq = xf.columns().into_iter().map(|c| c.dot(&c)).collect();
             Self::Dense { xf, col_sq }
         }
