@@ -3,8 +3,9 @@
 
 use ndlearn_core::optim::StepSize;
 use ndlearn_linear::{
-    ElasticNet, ElasticNetCV, EnetSolver, Lasso, LassoCV, LinearRegression, OlsSolver, Precompute,
-    Ridge, RidgeCV, RidgeSolver,
+    ClassWeight, ElasticNet, ElasticNetCV, EnetSolver, Lasso, LassoCV, LinearRegression,
+    LogisticPenalty, LogisticRegression, LogisticSolver, OlsSolver, Precompute, Ridge, RidgeCV,
+    RidgeSolver,
 };
 use ndlearn_testkit::Battery;
 
@@ -121,4 +122,25 @@ fn solver_enums_serialise_in_snake_case() {
             tol: 0.1
         }
     );
+}
+
+#[test]
+fn logistic_regression_conforms() {
+    for (name, solver) in [
+        ("LogisticRegression(lbfgs)", LogisticSolver::Lbfgs),
+        ("LogisticRegression(newton)", LogisticSolver::Newton),
+        ("LogisticRegression(irls)", LogisticSolver::Irls),
+    ] {
+        Battery::new(name)
+            .classifier(&LogisticRegression::default().solver(solver))
+            .assert_ok();
+    }
+    Battery::new("LogisticRegression(balanced, no penalty)")
+        .classifier(
+            &LogisticRegression::default()
+                .class_weight(ClassWeight::Balanced)
+                .penalty(LogisticPenalty::None)
+                .max_iter(50),
+        )
+        .assert_ok();
 }
