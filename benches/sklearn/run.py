@@ -220,6 +220,19 @@ def linear_suite(repeat, quick):
             x, y = linear_problem(rng, n, d, True)
             case("lasso", lambda: Lasso(alpha=0.1), x, y)
             case("elastic_net", lambda: ElasticNet(alpha=0.1, l1_ratio=0.5), x, y)
+        from sklearn.linear_model import LogisticRegression
+
+        for n, d, k in ((200_000 // scale, 50, 2), (50_000 // scale, 40, 5)):
+            x = rng.standard_normal((n, d))
+            w = rng.standard_normal((d, 1 if k == 2 else k))
+            z = x @ w + rng.standard_normal((n, w.shape[1]))
+            y = (z[:, 0] > 0).astype(int) if k == 2 else z.argmax(axis=1)
+            fit_s, model = time_median(r, lambda: LogisticRegression().fit(x, y))
+            predict_s, pred = time_median(r, lambda: model.predict(x))
+            rec = record("logistic", "synthetic", x.shape, fit_s, None, "accuracy",
+                         float((pred == y).mean()), "scikit-learn")
+            rec.update(suite="linear", predict_s=predict_s)
+            out.append(rec)
 
     if threadpool_limits is None:
         run()
