@@ -52,8 +52,10 @@
 //!   penalties", JMLR 18, 2017.
 //! - C. Dünner, S. Forte, M. Takáč, M. Jaggi, "Primal-dual rates and certificates", ICML 2016.
 
-use ndarray::Array2;
+use ndarray::{Array2, ArrayRef2};
 use ndlearn_core::Float;
+
+use crate::design::{self, Moments};
 
 /// Settings of one coordinate-descent run (penalties already multiplied by `N`).
 #[derive(Debug, Clone, Copy)]
@@ -418,6 +420,71 @@ pub(crate) fn cd_gram<F: Float>(
         n_iter: s.max_iter,
         gap,
         converged: false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Problem storage
+
+/// Prepared data of one elastic-net problem: either the Gram matrix or a centred column-major
+/// copy, plus the centred targets.
+pub(crate) enum Prepared<F: Float> {
+    Gram { g: Array2<F> },
+    Dense { xf: Array2<F>, col_sq: Vec<F> },
+}
+
+impl<F: Float> Prepared<F> {
+    /// Builds the Gram matrix (`use_gram`) or the centred column-major copy.
+    pub fn new(x: &ArrayRef2<F>, m: &Moments<F>, use_gram: bool) -> Self {
+        if use_gram {
+            Self::Gram {
+                g: design::gram(x, m),
+            }
+        } else {
+            let xf = design::centred_copy_f(x, &m.x_mean);
+            let col_sq = xf.columns().into_iter().map(|c| c.dot(&c)).collect();
+            Self::Dense { xf, col_sq }
+        }
+    }
+
+    /// Runs coordinate descent for one target from `w` (in place).
+    pub fn solve(
+        &self,
+        yc: &[F],
+        xty: &[F],
+        yty: F,
+        w: &mut [F],
+        s: &CdSettings<F>,
+    ) -> CdOutcome<F> {
+        match self {
+            Self::Gram { g } => cd_gram(g, xty, yty, w, s),
+            Self::Dense { xf, col_sq } => match ColMajor::new(xf) {
+                Some(cm) => cd_dense(&cm, yc, col_sq, w, s),
+                None => unreachable_layout(),
+            },
+        }
+    }
+}
+
+#[cold]
+fn unreachable_layout() -> ! {
+    // `Prepared::new` always allocates a column-major array.
+    panic!("ndlearn-linear internal error: the dense coordinate-descent copy is not column-major")
+}
+
+/// `CdSettings` for penalty `alpha`, mix `l1_ratio`, `n` samples.
+pub(crate) fn settings<F: Float>(
+    p: &crate::lasso::ElasticNet,
+    alpha: f64,
+    n: usize,
+) -> CdSettings<F> {
+    let nf = n as f64;
+    CdSettings {
+        l1: F::cast(alpha * p.l1_ratio * nf),
+        l2: F::cast(alpha * (1.0 - p.l1_ratio) * nf),
+        max_iter: p.max_iter,
+        tol: F::cast(p.tol),
+        positive: p.positive,
     }
 }
 

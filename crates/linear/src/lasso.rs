@@ -90,13 +90,13 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2};
-use ndlearn_core::optim::{self, Objective, ProxStep, StepSize, StopCriteria};
-use ndlearn_core::{Error, Fit, Float, Result, linalg};
+use ndlearn_core::optim::StepSize;
+use ndlearn_core::{Error, Fit, Float, Result};
 
-use crate::cd::{CdSettings, ColMajor, cd_dense, cd_gram};
-use crate::design::{self, Moments, as_column, check_xy};
+pub(crate) use crate::cd::{Prepared, settings};
+use crate::design::{self, as_column, check_xy};
+use crate::enet_first_order::first_order;
 use crate::model::{LinearCoef, linear_model_api};
-use crate::ols::GramQuadratic;
 
 /// Whether coordinate descent works on the Gram matrix `X_cᵀX_c` or on the data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -497,64 +497,6 @@ enet_model!(
 // ---------------------------------------------------------------------------------------------
 // Fitting
 
-/// Prepared data of one elastic-net problem: either the Gram matrix or a centred column-major
-/// copy, plus the centred targets.
-pub(crate) enum Prepared<F: Float> {
-    Gram { g: Array2<F> },
-    Dense { xf: Array2<F>, col_sq: Vec<F> },
-}
-
-impl<F: Float> Prepared<F> {
-    /// Builds the Gram matrix (`use_gram`) or the centred column-major copy.
-    pub fn new(x: &ArrayRef2<F>, m: &Moments<F>, use_gram: bool) -> Self {
-        if use_gram {
-            Self::Gram {
-                g: design::gram(x, m),
-            }
-        } else {
-            let xf = design::centred_copy_f(x, &m.x_mean);
-            let col_sq = xf.columns().into_iter().map(|c| c.dot(&c)).collect();
-            Self::Dense { xf, col_sq }
-        }
-    }
-
-    /// Runs coordinate descent for one target from `w` (in place).
-    pub fn solve(
-        &self,
-        yc: &[F],
-        xty: &[F],
-        yty: F,
-        w: &mut [F],
-        s: &CdSettings<F>,
-    ) -> crate::cd::CdOutcome<F> {
-        match self {
-            Self::Gram { g } => cd_gram(g, xty, yty, w, s),
-            Self::Dense { xf, col_sq } => match ColMajor::new(xf) {
-                Some(cm) => cd_dense(&cm, yc, col_sq, w, s),
-                None => unreachable_layout(),
-            },
-        }
-    }
-}
-
-#[cold]
-fn unreachable_layout() -> ! {
-    // `Prepared::new` always allocates a column-major array.
-    panic!("ndlearn-linear internal error: the dense coordinate-descent copy is not column-major")
-}
-
-/// `CdSettings` for penalty `alpha`, mix `l1_ratio`, `n` samples.
-pub(crate) fn settings<F: Float>(p: &ElasticNet, alpha: f64, n: usize) -> CdSettings<F> {
-    let nf = n as f64;
-    CdSettings {
-        l1: F::cast(alpha * p.l1_ratio * nf),
-        l2: F::cast(alpha * (1.0 - p.l1_ratio) * nf),
-        max_iter: p.max_iter,
-        tol: F::cast(p.tol),
-        positive: p.positive,
-    }
-}
-
 pub(crate) fn fit_enet<F: Float>(
     p: &ElasticNet,
     x: &ArrayRef2<F>,
@@ -622,90 +564,6 @@ pub(crate) fn fit_enet<F: Float>(
         dual_gap: gaps,
         converged,
     })
-}
-
-/// ISTA / FISTA / subgradient on the Gram form for target `t`.
-fn first_order<F: Float>(
-    p: &ElasticNet,
-    solver: EnetSolver,
-    g: &Array2<F>,
-    m: &Moments<F>,
-    t: usize,
-    w0: Array1<F>,
-) -> Result<(Array1<F>, usize, bool)> {
-    let nf = F::cast(m.n);
-    let l2 = F::cast(p.alpha * (1.0 - p.l1_ratio));
-    let lam = p.alpha * p.l1_ratio;
-    let obj = GramQuadratic {
-        g,
-        c: m.xty.column(t).to_owned(),
-        yy: m.yty[t],
-        n: nf,
-        ridge: l2 * nf,
-    };
-    let g0 = (optim::norm2(&obj.c) / nf).to_f64_lossless();
-    match solver {
-        EnetSolver::Ista | EnetSolver::Fista => {
-            let lmax = linalg::eigvalsh(g)?
-                .iter()
-                .fold(F::zero(), |a, &v| a.max(v));
-            let lip = (lmax / nf + l2).to_f64_lossless();
-            if lip.is_nan() || lip <= 0.0 {
-                return Ok((Array1::zeros(w0.len()), 0, true));
-            }
-            let stop = StopCriteria::default()
-                .max_iter(p.max_iter)
-                .f_tol(0.0)
-                .x_tol(0.0)
-                .g_tol(p.tol * g0);
-            let method = if solver == EnetSolver::Ista {
-                optim::ProxMethod::Ista
-            } else {
-                optim::ProxMethod::Fista
-            };
-            let res =
-                optim::proximal_gradient(&obj, &w0, lam, method, ProxStep::Lipschitz(lip), stop)?;
-            Ok((res.x, res.n_iter, res.converged))
-        }
-        EnetSolver::Subgradient { step } => {
-            let sub = L1Subgradient {
-                smooth: &obj,
-                lam: F::cast(lam),
-            };
-            let stop = StopCriteria::default()
-                .max_iter(p.max_iter)
-                .f_tol(0.0)
-                .x_tol(0.0)
-                .g_tol(0.0);
-            let res = optim::subgradient_method(&sub, &w0, step, stop)?;
-            Ok((res.x, res.n_iter, res.converged))
-        }
-        EnetSolver::CoordinateDescent => Ok((w0, 0, true)),
-    }
-}
-
-/// `f(w) + λ‖w‖₁` with the subgradient `∇f(w) + λ sign(w)` (`sign(0) = 0`).
-struct L1Subgradient<'a, F: Float> {
-    smooth: &'a GramQuadratic<'a, F>,
-    lam: F,
-}
-
-impl<F: Float> Objective<F> for L1Subgradient<'_, F> {
-    fn dim(&self) -> usize {
-        self.smooth.dim()
-    }
-    fn value(&self, w: &ArrayRef1<F>) -> F {
-        self.smooth.value(w) + self.lam * w.iter().map(|v| v.abs()).sum::<F>()
-    }
-    fn gradient(&self, w: &ArrayRef1<F>) -> Array1<F> {
-        let mut g = self.smooth.gradient(w);
-        for (gi, &wi) in g.iter_mut().zip(w.iter()) {
-            if wi != F::zero() {
-                *gi += self.lam * wi.signum();
-            }
-        }
-        g
-    }
 }
 
 #[cfg(test)]

@@ -67,28 +67,28 @@
 //! `serde` (default): `Serialize`/`Deserialize` for hyperparameters and fitted models.
 
 mod cd;
+pub mod cv;
 mod design;
+mod enet_first_order;
 pub mod inference;
 pub mod lasso;
 pub mod logistic;
+mod logistic_loss;
 mod model;
 pub mod ols;
 pub mod path;
 pub mod ridge;
 pub mod ridge_cv;
+pub mod simple;
 
+pub use cv::{ElasticNetCV, FittedElasticNetCV, FittedLassoCV, LassoCV};
 pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
 pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Precompute};
 pub use logistic::{
     ClassWeight, FittedLogisticRegression, LogisticPenalty, LogisticRegression, LogisticSolver,
 };
-pub use ols::{
-    FittedLinearRegression, LinearRegression, OlsSolver, SimpleRegression,
-    regression_through_origin, simple_regression,
-};
-pub use path::{
-    ElasticNetCV, EnetPath, FittedElasticNetCV, FittedLassoCV, LassoCV, PathOptions, alpha_grid,
-    enet_path, lasso_path,
-};
+pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
+pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};
 pub use ridge_cv::{FittedRidgeCV, RidgeCV};
+pub use simple::{SimpleRegression, regression_through_origin, simple_regression};
