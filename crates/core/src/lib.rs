@@ -14,6 +14,8 @@
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
+//! | [`observe`] | progress reports and early stopping for iterative estimators |
+//! | `registry` | (feature `serde`) estimators by name: hyperparameters from `key=value`, fit/predict on f32 or f64, models as JSON |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
 //!
 //! ```
@@ -49,9 +51,12 @@ mod float;
 pub mod kernel;
 pub mod linalg;
 pub mod neighbors;
+pub mod observe;
 pub mod optim;
 pub mod par;
 pub mod random;
+#[cfg(feature = "serde")]
+pub mod registry;
 pub mod stats;
 pub mod tensor;
 pub mod traits;

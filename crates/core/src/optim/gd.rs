@@ -89,7 +89,7 @@
 
 use ndarray::{Array1, ArrayRef1, Zip};
 
-use super::{Objective, OptimResult, StopCriteria, StopReason, check_start, norm2};
+use super::{Objective, OptimResult, StopCriteria, StopReason, check_start, norm2, observer_stop};
 use crate::{Error, Float, Result};
 
 /// Step-size (learning-rate) rule of a first-order method; `t = 1, 2, …` counts the updates.
@@ -396,6 +396,9 @@ pub fn gradient_descent<F: Float, O: Objective<F> + ?Sized>(
             Some(StopReason::GradientNorm)
         } else {
             stop.check(f, f_new, step_norm, norm2(&w_new), Some(g_norm))
+                .or_else(|| {
+                    observer_stop("gradient_descent", t, stop.max_iter, f_new, Some(g_norm))
+                })
         };
         w = w_new;
         f = f_new;

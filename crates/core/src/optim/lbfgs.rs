@@ -45,7 +45,7 @@
 use ndarray::{Array1, Array2, ArrayRef1, Zip};
 
 use super::newton::check_value_grad;
-use super::{Objective, OptimResult, StopCriteria, StopReason, check_start, norm2};
+use super::{Objective, OptimResult, StopCriteria, StopReason, check_start, norm2, observer_stop};
 use crate::{Error, Float, Result};
 
 /// Options of [`lbfgs`].
@@ -525,7 +525,10 @@ where
         g = g_new;
         g_norm = norm2(&g);
         history.push(fx);
-        if let Some(reason) = stop.check(f_prev, fx, s_norm, norm2(&x), Some(g_norm)) {
+        if let Some(reason) = stop
+            .check(f_prev, fx, s_norm, norm2(&x), Some(g_norm))
+            .or_else(|| observer_stop("lbfgs", it, stop.max_iter, fx, Some(g_norm)))
+        {
             return Ok(OptimResult::new(x, fx, it, reason, history));
         }
     }

@@ -46,7 +46,7 @@ pub mod proximal;
 pub mod sgd;
 pub mod subgradient;
 #[cfg(test)]
-mod test_problems;
+pub(crate) mod test_problems;
 
 pub use gd::{StepSize, backtracking_line_search, gradient_descent};
 pub use optimizers::{AdaGrad, Adam, Momentum, Nesterov, Optimizer, OptimizerKind, RmsProp, Sgd};
@@ -278,6 +278,31 @@ pub enum StopReason {
     /// The line search could not make progress (reported with `converged == false` unless the
     /// gradient is already tiny).
     LineSearchFailed,
+    /// An [`crate::observe::Observer`] asked to stop (`converged == false`).
+    Interrupted,
+}
+
+/// Reports iteration `it` of `solver` to the thread's observer (see [`crate::observe`]);
+/// `Some(StopReason::Interrupted)` when it answers stop.
+pub(crate) fn observer_stop<F: Float>(
+    solver: &str,
+    it: usize,
+    max_iter: usize,
+    value: F,
+    criterion: Option<F>,
+) -> Option<StopReason> {
+    if !crate::observe::is_observed() {
+        return None;
+    }
+    let mut p = crate::observe::Progress::new(solver, it)
+        .max_iter(max_iter)
+        .objective(value.to_f64_lossless());
+    if let Some(c) = criterion {
+        p = p.criterion(c.to_f64_lossless());
+    }
+    crate::observe::report(&p)
+        .is_stop()
+        .then_some(StopReason::Interrupted)
 }
 
 /// Result of an iterative solver.
@@ -299,9 +324,12 @@ pub struct OptimResult<F: Float> {
 }
 
 impl<F: Float> OptimResult<F> {
-    /// Builds a result; `converged` is `stop != MaxIter && stop != LineSearchFailed`.
+    /// Builds a result; `converged` is false for `MaxIter`, `LineSearchFailed` and `Interrupted`.
     pub fn new(x: Array1<F>, value: F, n_iter: usize, stop: StopReason, history: Vec<F>) -> Self {
-        let converged = !matches!(stop, StopReason::MaxIter | StopReason::LineSearchFailed);
+        let converged = !matches!(
+            stop,
+            StopReason::MaxIter | StopReason::LineSearchFailed | StopReason::Interrupted
+        );
         Self {
             x,
             value,

@@ -42,7 +42,9 @@
 
 use ndarray::{Array1, Array2, ArrayRef1};
 
-use super::{OptimResult, StopCriteria, StopReason, check_start, finite_diff, norm2};
+use super::{
+    OptimResult, StopCriteria, StopReason, check_start, finite_diff, norm2, observer_stop,
+};
 use crate::linalg::CholeskyFactor;
 use crate::{Error, Float, LinalgErrorKind, Result};
 
@@ -393,7 +395,10 @@ where
                 col: 0,
             });
         }
-        if let Some(reason) = stop.check(f_prev, fx, step_norm, norm2(&x), Some(norm2(&g))) {
+        if let Some(reason) = stop
+            .check(f_prev, fx, step_norm, norm2(&x), Some(norm2(&g)))
+            .or_else(|| observer_stop("newton", it, stop.max_iter, fx, None))
+        {
             return Ok(OptimResult::new(x, fx, it, reason, history));
         }
     }

@@ -77,7 +77,9 @@ use std::cmp::Ordering;
 use ndarray::{Array1, ArrayRef1, Zip};
 
 use super::gd::{MAX_TRIALS, check_gradient, check_value, dist};
-use super::{Objective, OptimResult, StepSize, StopCriteria, StopReason, check_start, norm2};
+use super::{
+    Objective, OptimResult, StepSize, StopCriteria, StopReason, check_start, norm2, observer_stop,
+};
 use crate::validate::check_finite_1d;
 use crate::{Error, Float, Result};
 
@@ -397,6 +399,7 @@ pub fn projected_gradient<F: Float, O: Objective<F> + ?Sized>(
             Some(StopReason::GradientNorm)
         } else {
             stop.check(f, f_new, step_norm, norm2(&w_new), None)
+                .or_else(|| observer_stop("projected_gradient", t, stop.max_iter, f_new, None))
         };
         w = w_new;
         f = f_new;

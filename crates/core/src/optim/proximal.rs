@@ -84,7 +84,7 @@
 use ndarray::{Array, Array1, ArrayRef, ArrayRef1, Dimension, Zip};
 
 use super::gd::{MAX_TRIALS, check_gradient, check_value, dist};
-use super::{Objective, OptimResult, StopCriteria, StopReason, check_start, norm2};
+use super::{Objective, OptimResult, StopCriteria, StopReason, check_start, norm2, observer_stop};
 use crate::{Error, Float, Result};
 
 /// `S_t(x) = sgn(x)·max(|x| − t, 0)` for a threshold `t ≥ 0` (a negative `t` is not a proximal
@@ -268,6 +268,9 @@ pub fn proximal_gradient<F: Float, O: Objective<F> + ?Sized>(
             Some(StopReason::GradientNorm)
         } else {
             stop.check(big_f_prev, big_f, step_norm, norm2(&x), Some(mapping))
+                .or_else(|| {
+                    observer_stop("proximal_gradient", k, stop.max_iter, big_f, Some(mapping))
+                })
         };
         if fista {
             let t_next = (F::one() + (F::one() + F::cast(4.0) * t_k * t_k).sqrt()) * half;

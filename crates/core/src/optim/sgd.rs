@@ -82,6 +82,7 @@ use ndarray::{Array1, ArrayRef1};
 use super::gd::{axpy, check_gradient, check_schedule, check_value, dist};
 use super::{
     OptimResult, StepSize, StochasticObjective, StopCriteria, StopReason, check_start, norm2,
+    observer_stop,
 };
 use crate::random::MinibatchIter;
 use crate::{Error, Float, Result};
@@ -138,7 +139,9 @@ pub fn minibatch_gd<F: Float, O: StochasticObjective<F> + ?Sized>(
         }
         let f_new = check_value(obj.batch_value(&w, &all), epoch, VALUE_CONTEXT)?;
         history.push(f_new);
-        let reason = stop.check(f, f_new, dist(&w, &w_prev), norm2(&w), None);
+        let reason = stop
+            .check(f, f_new, dist(&w, &w_prev), norm2(&w), None)
+            .or_else(|| observer_stop("sgd", epoch, stop.max_iter, f_new, None));
         f = f_new;
         if let Some(r) = reason {
             return Ok(OptimResult::new(w, f, epoch, r, history));
