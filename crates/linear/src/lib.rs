@@ -64,7 +64,8 @@
 //!
 //! ## Features
 //!
-//! `serde` (default): `Serialize`/`Deserialize` for hyperparameters and fitted models.
+//! `serde` (default): `Serialize`/`Deserialize` for hyperparameters and fitted models, and
+//! [`registry()`] (the estimators by name for the command line and the benchmark runner).
 
 mod cd;
 pub mod cv;
@@ -77,6 +78,8 @@ mod logistic_loss;
 mod model;
 pub mod ols;
 pub mod path;
+#[cfg(feature = "serde")]
+pub mod registry;
 pub mod ridge;
 pub mod ridge_cv;
 pub mod simple;
@@ -89,6 +92,8 @@ pub use logistic::{
 };
 pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
 pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
+#[cfg(feature = "serde")]
+pub use registry::registry;
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};
 pub use ridge_cv::{FittedRidgeCV, RidgeCV};
 pub use simple::{SimpleRegression, regression_through_origin, simple_regression};
