@@ -238,6 +238,70 @@ def preprocessing_suite(repeat, quick):
     return out
 
 
+def linear_problem(rng, n, d, sparse):
+    """X standard normal, y = X w + 0.5 + N(0, 1); w dense N(0, 1), or (sparse) 3 N(0, 1) on
+    the first max(10, d // 20) features only (as benches/src/suites_linear.rs)."""
+    x = rng.standard_normal((n, d))
+    active = min(max(10, d // 20), d) if sparse else d
+    w = np.zeros(d)
+    w[:active] = (3.0 if sparse else 1.0) * rng.standard_normal(active)
+    y = x @ w + 0.5 + rng.standard_normal(n)
+    return x, y
+
+
+def linear_suite(repeat, quick):
+    from sklearn.linear_model import ElasticNet, Lasso, LinearRegression, Ridge
+    from sklearn.metrics import r2_score
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except Exception:  # threadpoolctl missing: run with the BLAS default
+        threadpool_limits = None
+
+    r = min(repeat, 3)
+    scale = 5 if quick else 1
+    rng = np.random.default_rng(0)
+    out = []
+
+    def case(algo, make, x, y):
+        fit_s, model = time_median(r, lambda: make().fit(x, y))
+        predict_s, pred = time_median(r, lambda: model.predict(x))
+        rec = record(algo, "synthetic", x.shape, fit_s, None, "r2", r2_score(y, pred), "scikit-learn")
+        rec.update(suite="linear", predict_s=predict_s)
+        out.append(rec)
+
+    def run():
+        x, y = linear_problem(rng, 500_000 // scale, 100, False)
+        case("ols", LinearRegression, x, y)
+        case("ridge", lambda: Ridge(alpha=1.0), x, y)
+        del x, y
+        wide = (500, 1000) if quick else (1000, 2000)
+        for n, d in (wide, (500_000 // scale, 100)):
+            x, y = linear_problem(rng, n, d, True)
+            case("lasso", lambda: Lasso(alpha=0.1), x, y)
+            case("elastic_net", lambda: ElasticNet(alpha=0.1, l1_ratio=0.5), x, y)
+        from sklearn.linear_model import LogisticRegression
+
+        for n, d, k in ((200_000 // scale, 50, 2), (50_000 // scale, 40, 5)):
+            x = rng.standard_normal((n, d))
+            w = rng.standard_normal((d, 1 if k == 2 else k))
+            z = x @ w + rng.standard_normal((n, w.shape[1]))
+            y = (z[:, 0] > 0).astype(int) if k == 2 else z.argmax(axis=1)
+            fit_s, model = time_median(r, lambda: LogisticRegression().fit(x, y))
+            predict_s, pred = time_median(r, lambda: model.predict(x))
+            rec = record("logistic", "synthetic", x.shape, fit_s, None, "accuracy",
+                         float((pred == y).mean()), "scikit-learn")
+            rec.update(suite="linear", predict_s=predict_s)
+            out.append(rec)
+
+    if threadpool_limits is None:
+        run()
+    else:
+        with threadpool_limits(limits=2):
+            run()
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--suite", default="linalg")
@@ -249,7 +313,8 @@ def main():
         "core": [core_suite],
         "metrics": [metrics_suite],
         "preprocessing": [preprocessing_suite],
-        "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite],
+        "linear": [linear_suite],
+        "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")

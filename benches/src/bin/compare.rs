@@ -16,6 +16,7 @@ use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
 use ndlearn_bench::suites_core::core_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
+use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.
@@ -60,7 +61,7 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 4] = ["linalg", "core", "metrics", "preprocessing"];
+const SUITES: [&str; 5] = ["linalg", "core", "metrics", "preprocessing", "linear"];
 
 fn run(args: &Args) -> Result<(), String> {
     let suites: Vec<&str> = match args.suite.as_str() {
@@ -95,6 +96,7 @@ fn run(args: &Args) -> Result<(), String> {
             "linalg" => linalg_suite(opts),
             "metrics" => metrics_suite(opts),
             "preprocessing" => preprocessing_suite(opts),
+            "linear" => linear_suite(opts),
             _ => core_suite(opts),
         };
         ours.extend(records.map_err(|e| format!("{suite} suite failed: {e}"))?);

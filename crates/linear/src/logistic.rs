@@ -1,0 +1,697 @@
+//! Logistic regression, binary and multinomial ([`LogisticRegression`]).
+//!
+//! # Model
+//!
+//! Two classes: `p(y = 1 | x) = σ(wᵀx + b)`, `σ(t) = 1/(1 + e^{−t})`, and the prediction is
+//! class 1 when `σ ≥ ½`, i.e. `wᵀx + b ≥ 0` (the notes' rule, `sign(0) = +1`; scikit-learn
+//! predicts class 0 at exactly 0). `K ≥ 3` classes: the softmax model
+//! `p(y = k | x) = exp(z_k) / Σ_l exp(z_l)`, `z_k = w_kᵀx + b_k`, with one coefficient vector per
+//! class (scikit-learn's multinomial parametrisation), prediction `argmax_k z_k` (ties to the
+//! lower class).
+//!
+//! # Objective
+//!
+//! scikit-learn's, with sample weights `sᵢ` (times the class weights) and `S = Σ sᵢ`:
+//!
+//! ```text
+//! L(W, b) = (1/S) Σᵢ sᵢ ℓᵢ + (1/(2 C S)) ‖W‖²,
+//! ℓᵢ = log(1 + e^{zᵢ}) − yᵢ zᵢ               (binary, yᵢ ∈ {0, 1})
+//! ℓᵢ = log Σ_k e^{z_ik} − z_{i,yᵢ}            (multinomial)
+//! ```
+//!
+//! i.e. `C Σ sᵢℓᵢ + ½‖W‖²` divided by `C S`. Intercepts are not penalised; `penalty = None`
+//! drops the `‖W‖²` term (the fit then diverges on separable data, as the notes warn). The
+//! gradient is `Xᵀ(P − Y)` weighted (`σ(z) − y` for two classes, `softmax(z) − onehot(y)`: the
+//! notes' Prop. 2.2.2), the Hessian `Xᵀ S X` with `S_ii = p_i(1 − p_i)` (binary) or the
+//! `K × K` blocks `Xᵀ diag(p_ik(δ_kl − p_il)) X`. Logs and exponentials are evaluated stably
+//! (`log(1 + e^z) = max(z, 0) + log(1 + e^{−|z|})`, log-sum-exp with the row maximum), so
+//! separable data cannot overflow.
+//!
+//! # Solvers ([`LogisticSolver`])
+//!
+//! - `Lbfgs` (default): `ndlearn_core::optim::lbfgs` from `W = 0` with `g_tol = tol` on the
+//!   Euclidean gradient norm and `f_tol = 64ε`, like scikit-learn's L-BFGS-B settings (which test
+//!   the largest gradient entry).
+//! - `Newton`: `ndlearn_core::optim::newton` with the analytic Hessian (Armijo backtracking).
+//! - `Irls`: the notes' iteratively reweighted least squares, full Newton steps
+//!   `θ ← (XᵀSX + Λ)⁻¹(XᵀSX θ + Xᵀs(y − p))` (= the weighted least-squares problem with the
+//!   working response `z = Xθ + S⁻¹(y − p)`, written without the division by `pᵢ(1 − pᵢ)`, which
+//!   vanishes near separation); stops when `‖∇L‖ ≤ tol` or the step is below `tol·max(1, ‖θ‖)`.
+//!
+//! For the multinomial model the objective is invariant under adding the same vector to every
+//! class's unpenalised parameters (intercepts; all parameters with `penalty = None`); the
+//! second-order solvers add a multiple of that null direction's projector to the Hessian (the
+//! gradient is orthogonal to it, so the Newton direction is unchanged), and every solver returns
+//! the representative with those parameters summing to zero over classes.
+//!
+//! # Class and sample weights
+//!
+//! [`ClassWeight::Balanced`] gives class `k` the weight `S / (K · S_k)` (`S_k` = the total sample
+//! weight of class `k`), scikit-learn's `"balanced"`; [`ClassWeight::Custom`] takes one weight
+//! per class. [`LogisticRegression::fit_weighted`] takes per-sample weights; the two multiply.
+//!
+//! # Hyperparameters
+//!
+//! | field | default | scikit-learn | valid |
+//! |---|---|---|---|
+//! | `c` | 1.0 | `C` | finite, > 0 |
+//! | `penalty` | `L2` | `penalty` (`"l2"`, `None`) | |
+//! | `fit_intercept` | `true` | `fit_intercept` | |
+//! | `max_iter` | 100 | `max_iter` | ≥ 1 |
+//! | `tol` | 1e-4 | `tol` | finite, ≥ 0 |
+//! | `solver` | `Lbfgs` | `solver` (`"lbfgs"`, `"newton-cholesky"`) | |
+//! | `class_weight` | `None` | `class_weight` | `Custom`: one finite weight ≥ 0 per class |
+//!
+//! # Errors
+//!
+//! [`Error::TooFewClasses`] for fewer than two classes, [`Error::InvalidLabel`] for raw labels,
+//! shape / non-finite errors, [`Error::InvalidParam`] for invalid hyperparameters or weights.
+//! Non-convergence is reported by [`FittedLogisticRegression::converged`].
+//!
+//! # References
+//!
+//! - Course notes: binary model, cross-entropy, gradient, Hessian and Newton/IRLS
+//!   `000_1d3ac56b3e5035d1.txt` L636-715 (regularisation on separable data L759);
+//!   labels and gradients `003_a4817c1523917003.txt` L107-123; softmax model and its gradient
+//!   `000_1d3ac56b3e5035d1.txt` L716-735, `002_06df1fe9d423e85b.txt` L1764-1798; catalog L-08,
+//!   L-09 (CL-080, CL-081, CL-205).
+//! - J. Nocedal, S. Wright, *Numerical Optimization*, 2nd ed. (L-BFGS, Newton).
+//!
+//! ```
+//! use ndlearn_core::{Fit, Predict, PredictProba};
+//! use ndlearn_linear::LogisticRegression;
+//!
+//! let data = ndlearn_datasets::iris();                 // 3 classes
+//! let y = data.y_classes().expect("labels");
+//! let fit = LogisticRegression::default().fit(data.x(), y)?;
+//! let proba = fit.predict_proba(data.x())?;
+//! assert!((proba.row(0).sum() - 1.0).abs() < 1e-12);
+//! let acc = fit.predict(data.x())?.iter().zip(y).filter(|(a, b)| a == b).count();
+//! assert!(acc >= 140);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1, s};
+use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
+use ndlearn_core::validate::{check_classification_input, check_predict_input};
+use ndlearn_core::{Error, FeatureImportances, Fit, Float, Labels, Predict, PredictProba, Result};
+
+use crate::logistic_loss::{LogLoss, irls, sigmoid};
+
+/// The optimiser of [`LogisticRegression`] (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum LogisticSolver {
+    /// L-BFGS on the objective.
+    #[default]
+    Lbfgs,
+    /// Newton's method with the analytic Hessian and backtracking.
+    Newton,
+    /// Iteratively reweighted least squares (full Newton steps), as the notes derive it.
+    Irls,
+}
+
+/// The penalty of [`LogisticRegression`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum LogisticPenalty {
+    /// `(1/(2CS))‖W‖²`.
+    #[default]
+    L2,
+    /// No penalty (`C` is ignored).
+    None,
+}
+
+/// Class weights of [`LogisticRegression`].
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum ClassWeight {
+    /// Every class weighs 1.
+    #[default]
+    None,
+    /// `S / (K · S_k)`: classes weigh inversely to their (weighted) frequency.
+    Balanced,
+    /// One weight per class `0..K`.
+    Custom(Vec<f64>),
+}
+
+/// L2-regularised logistic regression, binary or multinomial (scikit-learn's
+/// `LogisticRegression`). See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct LogisticRegression {
+    /// Inverse regularisation strength `C > 0` (default 1.0).
+    pub c: f64,
+    /// The penalty (default `L2`).
+    pub penalty: LogisticPenalty,
+    /// Fit unpenalised intercepts (default `true`).
+    pub fit_intercept: bool,
+    /// Maximum iterations (default 100).
+    pub max_iter: usize,
+    /// Gradient-norm tolerance (default 1e-4).
+    pub tol: f64,
+    /// The optimiser (default L-BFGS).
+    pub solver: LogisticSolver,
+    /// Class weights (default none).
+    pub class_weight: ClassWeight,
+}
+
+impl Default for LogisticRegression {
+    fn default() -> Self {
+        Self {
+            c: 1.0,
+            penalty: LogisticPenalty::L2,
+            fit_intercept: true,
+            max_iter: 100,
+            tol: 1e-4,
+            solver: LogisticSolver::Lbfgs,
+            class_weight: ClassWeight::None,
+        }
+    }
+}
+
+impl LogisticRegression {
+    /// Logistic regression with inverse penalty `c`, other settings default.
+    pub fn new(c: f64) -> Self {
+        Self {
+            c,
+            ..Self::default()
+        }
+    }
+    /// Sets `c` (scikit-learn's `C`).
+    pub fn c(mut self, v: f64) -> Self {
+        self.c = v;
+        self
+    }
+    /// Sets the penalty.
+    pub fn penalty(mut self, v: LogisticPenalty) -> Self {
+        self.penalty = v;
+        self
+    }
+    /// Sets `fit_intercept`.
+    pub fn fit_intercept(mut self, v: bool) -> Self {
+        self.fit_intercept = v;
+        self
+    }
+    /// Sets `max_iter`.
+    pub fn max_iter(mut self, v: usize) -> Self {
+        self.max_iter = v;
+        self
+    }
+    /// Sets `tol`.
+    pub fn tol(mut self, v: f64) -> Self {
+        self.tol = v;
+        self
+    }
+    /// Sets the solver.
+    pub fn solver(mut self, v: LogisticSolver) -> Self {
+        self.solver = v;
+        self
+    }
+    /// Sets the class weights.
+    pub fn class_weight(mut self, v: ClassWeight) -> Self {
+        self.class_weight = v;
+        self
+    }
+
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the field.
+    pub fn validate(&self) -> Result<()> {
+        use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
+        check_positive("c", self.c)?;
+        check_at_least("max_iter", self.max_iter, 1)?;
+        check_non_negative("tol", self.tol)?;
+        if let ClassWeight::Custom(w) = &self.class_weight {
+            for &v in w {
+                check_non_negative("class_weight", v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fits with per-sample weights `sample_weight` (length `N`, finite, ≥ 0, positive sum),
+    /// multiplied by the class weights.
+    ///
+    /// # Errors
+    /// As [`Fit::fit`], plus invalid weights.
+    pub fn fit_weighted<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &Labels,
+        sample_weight: &ArrayRef1<F>,
+    ) -> Result<FittedLogisticRegression<F>> {
+        ndlearn_core::validate::check_sample_weight(sample_weight, x.nrows())?;
+        self.fit_impl(x, y, Some(sample_weight))
+    }
+
+    fn fit_impl<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &Labels,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedLogisticRegression<F>> {
+        self.validate()?;
+        let n_classes = check_classification_input(x, y, 2, "LogisticRegression::fit")?;
+        let (n, d) = x.dim();
+        let mut sw: Array1<F> = match sample_weight {
+            Some(w) => w.to_owned(),
+            None => Array1::from_elem(n, F::one()),
+        };
+        let cw = class_weights(&self.class_weight, y, &sw, n_classes)?;
+        for (w, &label) in sw.iter_mut().zip(y.iter()) {
+            *w *= F::cast(cw[label]);
+        }
+        let total = sw.sum();
+        if total.is_nan() || total <= F::zero() || !total.is_finite() {
+            return Err(Error::invalid_param(
+                "class_weight",
+                "the weighted samples must have a positive, finite total weight",
+            ));
+        }
+        sw.mapv_inplace(|v| v / total);
+        let k = if n_classes == 2 { 1 } else { n_classes };
+        let l2 = match self.penalty {
+            LogisticPenalty::L2 => F::cast(1.0 / self.c) / total,
+            LogisticPenalty::None => F::zero(),
+        };
+        let loss = LogLoss {
+            x,
+            y,
+            sw: &sw,
+            k,
+            d,
+            fit_intercept: self.fit_intercept,
+            l2,
+        };
+        let theta0 = Array1::zeros(loss.dim());
+        let (mut theta, n_iter, converged) = match self.solver {
+            LogisticSolver::Lbfgs => {
+                let stop = StopCriteria::default()
+                    .max_iter(self.max_iter)
+                    .g_tol(self.tol)
+                    .f_tol(64.0 * f64::EPSILON)
+                    .x_tol(0.0);
+                let res = optim::lbfgs(&loss, &theta0, &LbfgsOptions::default().stop(stop))?;
+                (res.x, res.n_iter, res.converged)
+            }
+            LogisticSolver::Newton => {
+                let stop = StopCriteria::default()
+                    .max_iter(self.max_iter)
+                    .g_tol(self.tol)
+                    .f_tol(0.0)
+                    .x_tol(0.0);
+                let res = optim::newton(&loss, &theta0, &NewtonOptions::default().stop(stop))?;
+                (res.x, res.n_iter, res.converged)
+            }
+            LogisticSolver::Irls => irls(&loss, theta0, self.max_iter, self.tol)?,
+        };
+        loss.center_null_space(&mut theta);
+        if !theta.iter().all(|v| v.is_finite()) {
+            return Err(Error::NonFinite {
+                context: "logistic-regression coefficients (rescale the data)",
+                row: 0,
+                col: 0,
+            });
+        }
+        let p = loss.block();
+        let mut coef = Array2::zeros((k, d));
+        let mut intercept = Array1::zeros(k);
+        for c in 0..k {
+            coef.row_mut(c).assign(&theta.slice(s![c * p..c * p + d]));
+            if self.fit_intercept {
+                intercept[c] = theta[c * p + d];
+            }
+        }
+        Ok(FittedLogisticRegression {
+            params: self.clone(),
+            coef,
+            intercept,
+            n_classes,
+            n_iter,
+            converged,
+        })
+    }
+}
+
+impl<F: Float> Fit<F> for LogisticRegression {
+    type Target = Labels;
+    type Model = FittedLogisticRegression<F>;
+
+    /// Fits the model (labels `0..K`, at least two distinct); see the [module docs](self).
+    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<FittedLogisticRegression<F>> {
+        self.fit_impl(x, y, None)
+    }
+}
+
+/// The weight of every class `0..K`.
+fn class_weights<F: Float>(
+    cw: &ClassWeight,
+    y: &Labels,
+    sw: &Array1<F>,
+    n_classes: usize,
+) -> Result<Vec<f64>> {
+    match cw {
+        ClassWeight::None => Ok(vec![1.0; n_classes]),
+        ClassWeight::Custom(w) => {
+            if w.len() != n_classes {
+                return Err(Error::ShapeMismatch {
+                    context: "class_weight",
+                    expected: format!("one weight per class ({n_classes})"),
+                    found: format!("{} weights", w.len()),
+                });
+            }
+            Ok(w.clone())
+        }
+        ClassWeight::Balanced => {
+            let mut per = vec![0.0f64; n_classes];
+            for (&label, &w) in y.iter().zip(sw.iter()) {
+                per[label] += w.to_f64_lossless();
+            }
+            let total: f64 = per.iter().sum();
+            per.iter()
+                .enumerate()
+                .map(|(k, &s)| {
+                    if s > 0.0 {
+                        Ok(total / (n_classes as f64 * s))
+                    } else {
+                        Err(Error::invalid_param(
+                            "class_weight",
+                            format!("\"balanced\" needs every class 0..{n_classes} present; class {k} has no (weighted) sample"),
+                        ))
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// A fitted [`LogisticRegression`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedLogisticRegression<F: Float> {
+    params: LogisticRegression,
+    coef: Array2<F>,
+    intercept: Array1<F>,
+    n_classes: usize,
+    n_iter: usize,
+    converged: bool,
+}
+
+impl<F: Float> FittedLogisticRegression<F> {
+    /// The hyperparameters of the fit.
+    pub fn params(&self) -> &LogisticRegression {
+        &self.params
+    }
+    /// Coefficients: `1 × d` for two classes (class 1 against class 0), `K × d` otherwise
+    /// (scikit-learn's `coef_`).
+    pub fn coef(&self) -> &Array2<F> {
+        &self.coef
+    }
+    /// Intercepts (length 1 or `K`; scikit-learn's `intercept_`).
+    pub fn intercept(&self) -> &Array1<F> {
+        &self.intercept
+    }
+    /// Number of classes `K`.
+    pub fn n_classes(&self) -> usize {
+        self.n_classes
+    }
+    /// Iterations of the solver.
+    pub fn n_iter(&self) -> usize {
+        self.n_iter
+    }
+    /// Whether the solver met its tolerance.
+    pub fn converged(&self) -> bool {
+        self.converged
+    }
+
+    /// Scores `X Wᵀ + b`: `N × 1` (the log-odds of class 1) for two classes, `N × K` otherwise.
+    ///
+    /// # Errors
+    /// A feature count different from the fit, or non-finite input.
+    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(
+            x,
+            self.coef.ncols(),
+            "decision_function: number of features",
+        )?;
+        let mut z = x.dot(&self.coef.t());
+        z += &self.intercept;
+        Ok(z)
+    }
+
+    /// Binary prediction with a custom probability threshold: class 1 when
+    /// `p(y = 1 | x) ≥ threshold`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a multinomial model or a threshold outside `[0, 1]`; input
+    /// errors as [`Predict::predict`].
+    pub fn predict_with_threshold(
+        &self,
+        x: &ArrayRef2<F>,
+        threshold: f64,
+    ) -> Result<Array1<usize>> {
+        ndlearn_core::validate::check_in_range("threshold", threshold, 0.0, 1.0)?;
+        if self.n_classes != 2 {
+            return Err(Error::invalid_param(
+                "threshold",
+                "a probability threshold applies to two-class models only",
+            ));
+        }
+        let z = self.decision_function(x)?;
+        let t = F::cast(threshold);
+        Ok(z.column(0).mapv(|v| usize::from(sigmoid(v) >= t)))
+    }
+}
+
+impl<F: Float> Predict<F> for FittedLogisticRegression<F> {
+    type Output = Array1<usize>;
+
+    /// The most probable class (binary: class 1 iff `wᵀx + b ≥ 0`; ties to the lower class
+    /// otherwise).
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
+        let z = self.decision_function(x)?;
+        if self.n_classes == 2 {
+            return Ok(z.column(0).mapv(|v| usize::from(v >= F::zero())));
+        }
+        Ok(z.rows().into_iter().map(argmax).collect())
+    }
+}
+
+fn argmax<F: Float>(row: ArrayView1<'_, F>) -> usize {
+    let mut best = (0, F::neg_infinity());
+    for (i, &v) in row.iter().enumerate() {
+        if v > best.1 {
+            best = (i, v);
+        }
+    }
+    best.0
+}
+
+impl<F: Float> PredictProba<F> for FittedLogisticRegression<F> {
+    /// `[1 − σ(z), σ(z)]` for two classes, the softmax of the scores otherwise.
+    fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let z = self.decision_function(x)?;
+        let n = z.nrows();
+        if self.n_classes == 2 {
+            let mut p = Array2::zeros((n, 2));
+            for (i, &v) in z.column(0).iter().enumerate() {
+                let s1 = sigmoid(v);
+                p[[i, 1]] = s1;
+                p[[i, 0]] = sigmoid(-v);
+            }
+            return Ok(p);
+        }
+        let mut p = z;
+        for mut row in p.rows_mut() {
+            let m = row.iter().fold(F::neg_infinity(), |a, &v| a.max(v));
+            row.mapv_inplace(|v| (v - m).exp());
+            let sum = row.sum();
+            row.mapv_inplace(|v| v / sum);
+        }
+        Ok(p)
+    }
+}
+
+impl<F: Float> FeatureImportances<F> for FittedLogisticRegression<F> {
+    /// `Σ_k |w_kj|` over the coefficient rows.
+    fn feature_importances(&self) -> Array1<F> {
+        self.coef
+            .columns()
+            .into_iter()
+            .map(|c| c.iter().map(|v| v.abs()).sum())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{Axis, array};
+
+    fn binary() -> (Array2<f64>, Array1<usize>) {
+        let x = array![
+            [0.5, 1.0],
+            [1.5, -0.5],
+            [2.0, 0.3],
+            [-1.0, 0.8],
+            [-0.5, -1.2],
+            [-2.0, 0.1],
+            [0.1, 0.4],
+            [1.1, -1.5]
+        ];
+        let y = array![1, 1, 1, 0, 0, 0, 0, 1];
+        (x, y)
+    }
+
+    fn three() -> (Array2<f64>, Array1<usize>) {
+        let x = array![
+            [0.0, 0.1],
+            [0.3, -0.2],
+            [-0.2, 0.2],
+            [2.0, 2.1],
+            [2.3, 1.8],
+            [1.7, 2.2],
+            [-2.0, 2.0],
+            [-2.2, 1.7],
+            [-1.8, 2.4],
+            [0.5, 1.0]
+        ];
+        let y = array![0, 0, 0, 1, 1, 1, 2, 2, 2, 0];
+        (x, y)
+    }
+
+    #[test]
+    fn solvers_agree_binary_and_multinomial() {
+        for (x, y) in [binary(), three()] {
+            let base = LogisticRegression::new(2.0).tol(1e-10).max_iter(1000);
+            let a = base.clone().fit(&x, &y).expect("lbfgs");
+            let b = base
+                .clone()
+                .solver(LogisticSolver::Newton)
+                .fit(&x, &y)
+                .expect("newton");
+            let c = base
+                .clone()
+                .solver(LogisticSolver::Irls)
+                .fit(&x, &y)
+                .expect("irls");
+            assert!(a.converged() && b.converged() && c.converged());
+            for other in [&b, &c] {
+                assert!((other.coef() - a.coef()).iter().all(|v| v.abs() < 1e-7));
+                assert!(
+                    (other.intercept() - a.intercept())
+                        .iter()
+                        .all(|v| v.abs() < 1e-7)
+                );
+            }
+            // IRLS = Newton: both take full Newton steps near the optimum and agree tightly.
+            assert!((b.coef() - c.coef()).iter().all(|v| v.abs() < 1e-9));
+            let p = a.predict_proba(&x).expect("proba");
+            assert!(p.rows().into_iter().all(|r| (r.sum() - 1.0).abs() < 1e-12));
+        }
+    }
+
+    #[test]
+    fn separable_data_stays_finite_with_l2() {
+        let x: Array2<f64> = array![[-2.0], [-1.0], [1.0], [2.0]];
+        let y = array![0, 0, 1, 1];
+        for solver in [
+            LogisticSolver::Lbfgs,
+            LogisticSolver::Newton,
+            LogisticSolver::Irls,
+        ] {
+            let fit = LogisticRegression::new(1e4)
+                .solver(solver)
+                .max_iter(500)
+                .fit(&x, &y)
+                .expect("fit");
+            assert!(fit.coef().iter().all(|v| v.is_finite()));
+            assert_eq!(fit.predict(&x).expect("predict"), y);
+        }
+        // Huge scores do not overflow the probabilities.
+        let fit = LogisticRegression::default().fit(&x, &y).expect("fit");
+        let p = fit
+            .predict_proba(&array![[1e300], [-1e300]])
+            .expect("proba");
+        assert!(p.iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn weights_threshold_and_errors() {
+        let (x, y) = binary();
+        // Integer sample weights = repeated rows (S = 11 either way, so the objectives are
+        // identical for the same C).
+        let w = array![2.0, 1.0, 1.0, 3.0, 1.0, 1.0, 1.0, 1.0];
+        let weighted = LogisticRegression::default()
+            .tol(1e-10)
+            .fit_weighted(&x, &y, &w)
+            .expect("fit");
+        let rows: Vec<usize> = vec![0, 0, 1, 2, 3, 3, 3, 4, 5, 6, 7];
+        let rep = LogisticRegression::default()
+            .tol(1e-10)
+            .fit(&x.select(Axis(0), &rows), &y.select(Axis(0), &rows))
+            .expect("fit");
+        assert!(
+            (weighted.coef() - rep.coef())
+                .iter()
+                .all(|v| v.abs() < 1e-8)
+        );
+        assert!(
+            (weighted.intercept() - rep.intercept())
+                .iter()
+                .all(|v| v.abs() < 1e-8)
+        );
+        // Class weights = sample weights per class.
+        let cw = LogisticRegression::default()
+            .tol(1e-10)
+            .class_weight(ClassWeight::Custom(vec![2.0, 0.5]))
+            .fit(&x, &y)
+            .expect("fit");
+        let sw = y.mapv(|c| if c == 0 { 2.0 } else { 0.5 });
+        let sw_fit = LogisticRegression::default()
+            .tol(1e-10)
+            .fit_weighted(&x, &y, &sw)
+            .expect("fit");
+        assert!((cw.coef() - sw_fit.coef()).iter().all(|v| v.abs() < 1e-8));
+        let t = cw.predict_with_threshold(&x, 0.9).expect("threshold");
+        let p = cw.predict_proba(&x).expect("proba");
+        for i in 0..x.nrows() {
+            assert_eq!(t[i], usize::from(p[[i, 1]] >= 0.9));
+        }
+        assert!(cw.predict_with_threshold(&x, 1.5).is_err());
+        assert!(LogisticRegression::new(0.0).fit(&x, &y).is_err());
+        assert!(
+            LogisticRegression::default()
+                .max_iter(0)
+                .fit(&x, &y)
+                .is_err()
+        );
+        assert!(matches!(
+            LogisticRegression::default().fit(&x, &Array1::from_elem(8, 1)),
+            Err(Error::TooFewClasses { .. })
+        ));
+        assert!(matches!(
+            LogisticRegression::default()
+                .class_weight(ClassWeight::Custom(vec![1.0]))
+                .fit(&x, &y),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        let (x3, mut y3) = three();
+        y3[9] = 4; // class 3 absent
+        assert!(
+            LogisticRegression::default()
+                .class_weight(ClassWeight::Balanced)
+                .fit(&x3, &y3)
+                .is_err()
+        );
+    }
+}

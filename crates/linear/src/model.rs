@@ -1,0 +1,151 @@
+//! The coefficients every fitted linear regressor carries, and their prediction.
+//!
+//! Coefficients are stored as scikit-learn's 2-D `coef_`: one row per target (`k × d`) with one
+//! intercept per target. A model fitted through [`ndlearn_core::Fit`] (one-dimensional `y`) has
+//! `k = 1` and predicts with [`ndlearn_core::Predict`] (`Array1`); a model fitted with a
+//! `fit_multi` method (an `n × k` target matrix) predicts with `predict_multi` (`Array2`, one
+//! column per target), and its `Predict::predict` returns an error that points to
+//! `predict_multi`. `predict_multi` works for single-target models too (one column).
+
+use ndarray::{Array1, Array2, ArrayRef2, ArrayView1};
+use ndlearn_core::validate::check_predict_input;
+use ndlearn_core::{Error, Float, Result};
+
+/// Coefficients (`k × d`) and intercepts (`k`) of a fitted linear model.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct LinearCoef<F: Float> {
+    pub coef: Array2<F>,
+    pub intercept: Array1<F>,
+    pub multi_output: bool,
+}
+
+impl<F: Float> LinearCoef<F> {
+    /// `k × d` coefficients from a `d × k` solution, intercepts `ȳ − Wᵀx̄`.
+    pub fn from_solution(
+        w: &Array2<F>,
+        x_mean: &Array1<F>,
+        y_mean: &Array1<F>,
+        multi_output: bool,
+    ) -> Self {
+        let coef = w.t().to_owned();
+        let intercept = y_mean - &coef.dot(x_mean);
+        Self {
+            coef,
+            intercept,
+            multi_output,
+        }
+    }
+
+    pub fn n_features(&self) -> usize {
+        self.coef.ncols()
+    }
+
+    /// `X Wᵀ + 1 bᵀ` (`n × k`).
+    pub fn predict_multi(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(x, self.n_features(), "predict: number of features")?;
+        let mut out = x.dot(&self.coef.t());
+        out += &self.intercept;
+        Ok(out)
+    }
+
+    /// `X w + b` for a single-target model.
+    pub fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
+        if self.multi_output {
+            return Err(Error::ShapeMismatch {
+                context: "predict on a multi-output model",
+                expected: "a model fitted on a one-dimensional target".into(),
+                found: format!(
+                    "{} targets; use predict_multi for an n x {} result",
+                    self.coef.nrows(),
+                    self.coef.nrows()
+                ),
+            });
+        }
+        check_predict_input(x, self.n_features(), "predict: number of features")?;
+        let mut out = x.dot(&self.coef.row(0));
+        out += self.intercept[0];
+        Ok(out)
+    }
+
+    /// `Σ_t |w_tj|` per feature.
+    pub fn importances(&self) -> Array1<F> {
+        self.coef
+            .columns()
+            .into_iter()
+            .map(|c| c.iter().map(|v| v.abs()).sum())
+            .collect()
+    }
+
+    pub fn coef_row(&self) -> ArrayView1<'_, F> {
+        self.coef.row(0)
+    }
+}
+
+/// Implements the shared accessors, `Predict` and `FeatureImportances` for a fitted model type
+/// with a field `lin: LinearCoef<F>`.
+macro_rules! linear_model_api {
+    ($ty:ident) => {
+        impl<F: ndlearn_core::Float> $ty<F> {
+            /// Coefficients `w` (length `n_features`) of the first target (the only one for a
+            /// model fitted on a one-dimensional `y`), as scikit-learn's `coef_`.
+            pub fn coef(&self) -> ndarray::ArrayView1<'_, F> {
+                self.lin.coef_row()
+            }
+            /// Intercept `b` of the first target (0 when `fit_intercept` is false).
+            pub fn intercept(&self) -> F {
+                self.lin.intercept[0]
+            }
+            /// All coefficients, one row per target (`n_targets × n_features`).
+            pub fn coef_multi(&self) -> &ndarray::Array2<F> {
+                &self.lin.coef
+            }
+            /// All intercepts, one per target.
+            pub fn intercept_multi(&self) -> &ndarray::Array1<F> {
+                &self.lin.intercept
+            }
+            /// Number of targets (1 unless fitted with `fit_multi`).
+            pub fn n_targets(&self) -> usize {
+                self.lin.coef.nrows()
+            }
+            /// Number of features seen at fit.
+            pub fn n_features(&self) -> usize {
+                self.lin.n_features()
+            }
+            /// Whether the model was fitted with `fit_multi` (then use
+            /// [`predict_multi`](Self::predict_multi)).
+            pub fn is_multi_output(&self) -> bool {
+                self.lin.multi_output
+            }
+            /// Predictions for every target, `n × n_targets` (`X Wᵀ + 1 bᵀ`).
+            ///
+            /// # Errors
+            /// [`ndlearn_core::Error::ShapeMismatch`] for a feature count different from the
+            /// fit, [`ndlearn_core::Error::NonFinite`] for NaN or infinite input.
+            pub fn predict_multi(
+                &self,
+                x: &ndarray::ArrayRef2<F>,
+            ) -> ndlearn_core::Result<ndarray::Array2<F>> {
+                self.lin.predict_multi(x)
+            }
+        }
+
+        impl<F: ndlearn_core::Float> ndlearn_core::Predict<F> for $ty<F> {
+            type Output = ndarray::Array1<F>;
+            /// `X w + b`. Errors for a multi-output model (use `predict_multi`), a feature
+            /// count different from the fit, or non-finite input.
+            fn predict(&self, x: &ndarray::ArrayRef2<F>) -> ndlearn_core::Result<Self::Output> {
+                self.lin.predict(x)
+            }
+        }
+
+        impl<F: ndlearn_core::Float> ndlearn_core::FeatureImportances<F> for $ty<F> {
+            /// `|w_j|`, summed over targets.
+            fn feature_importances(&self) -> ndarray::Array1<F> {
+                self.lin.importances()
+            }
+        }
+    };
+}
+
+pub(crate) use linear_model_api;

@@ -1,0 +1,108 @@
+//! The estimators of this crate by name, for the `ndlearn` command line and the benchmark runner
+//! (`ndlearn_core::registry`; feature `serde`).
+//!
+//! Names are the snake_case of the scikit-learn classes; hyperparameters are the Rust field
+//! names with their defaults (`ridge alpha=0.5 solver=svd`, `lasso alpha=0.1 precompute=never`).
+//!
+//! ```
+//! let entries = ndlearn_linear::registry();
+//! let names: Vec<&str> = entries.iter().map(|e| e.name()).collect();
+//! assert!(names.contains(&"ridge") && names.contains(&"logistic_regression"));
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndlearn_core::registry::Entry;
+
+use crate::{
+    ElasticNet, ElasticNetCV, Lasso, LassoCV, LinearRegression, LogisticRegression, Ridge, RidgeCV,
+};
+
+/// Every estimator of ndlearn-linear, once.
+pub fn registry() -> Vec<Entry> {
+    vec![
+        Entry::regressor::<LinearRegression>(
+            "linear_regression",
+            "ordinary least squares (Cholesky on XᵀX with SVD fallback, QR, SVD, gradient descent)",
+        ),
+        Entry::regressor::<Ridge>(
+            "ridge",
+            "L2-penalised least squares (Cholesky primal/dual, SVD shrinkage, SGD)",
+        ),
+        Entry::regressor::<RidgeCV>(
+            "ridge_cv",
+            "ridge with alpha chosen by efficient leave-one-out",
+        ),
+        Entry::regressor::<Lasso>(
+            "lasso",
+            "L1-penalised least squares by coordinate descent (ISTA/FISTA/subgradient for teaching)",
+        ),
+        Entry::regressor::<ElasticNet>(
+            "elastic_net",
+            "L1 + L2-penalised least squares by coordinate descent",
+        ),
+        Entry::regressor::<LassoCV>("lasso_cv", "lasso with alpha chosen by K-fold CV"),
+        Entry::regressor::<ElasticNetCV>(
+            "elastic_net_cv",
+            "elastic net with (l1_ratio, alpha) chosen by K-fold CV",
+        ),
+        Entry::probabilistic_classifier::<LogisticRegression>(
+            "logistic_regression",
+            "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS)",
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+    use ndlearn_core::registry::{Data, Kind};
+
+    #[test]
+    fn every_entry_builds_fits_and_reloads() {
+        let x = array![
+            [1.0, 0.5],
+            [2.0, -1.0],
+            [3.0, 2.0],
+            [4.0, 0.0],
+            [5.0, 1.5],
+            [6.0, -0.5],
+            [7.0, 1.0],
+            [8.0, 2.5],
+            [9.0, 0.3],
+            [10.0, -1.5]
+        ];
+        let y = array![1.2, 1.1, 4.3, 3.8, 6.1, 5.0, 7.9, 9.5, 8.7, 10.4];
+        let labels = array![0usize, 0, 1, 0, 1, 0, 1, 1, 1, 0];
+        let entries = registry();
+        let mut names: Vec<&str> = entries.iter().map(|e| e.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), entries.len(), "names are unique");
+        for e in &entries {
+            let est = e.build(&[]).expect("defaults build");
+            let target = match e.kind() {
+                Kind::Classifier => ndlearn_core::registry::Target::Labels(labels.clone()),
+                _ => ndlearn_core::registry::Target::Values(y.clone()),
+            };
+            let model = est.fit(&Data::F64(x.clone()), &target).expect("fit");
+            let json = model.to_json().expect("json");
+            let again = e
+                .load(ndlearn_core::registry::Precision::F64, json)
+                .expect("reload");
+            let a = model.predict(&Data::F64(x.clone())).expect("predict");
+            let b = again.predict(&Data::F64(x.clone())).expect("predict");
+            assert_eq!(a, b, "{}", e.name());
+        }
+        let ridge = entries.iter().find(|e| e.name() == "ridge").expect("ridge");
+        assert!(
+            ridge
+                .build(&[
+                    ("solver".into(), "svd".into()),
+                    ("alpha".into(), "0.5".into())
+                ])
+                .is_ok()
+        );
+        assert!(ridge.build(&[("solver".into(), "nope".into())]).is_err());
+    }
+}
