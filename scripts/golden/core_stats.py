@@ -42,7 +42,10 @@ NOTE = (
     "frozen laws (norm, laplace, uniform(loc, scale = high - low), beta, lognorm(s = sigma, "
     "scale = e^mu), gamma(shape, scale), expon(scale), binom, bernoulli, multinomial, "
     "multivariate_normal, dirichlet); ppf at the probabilities p (q for the discrete laws); "
-    "binomial logpmf = log(binom.pmf) (scipy's logpmf loses ~1e-12 at n = 1000)."
+    "binomial logpmf = log(binom.pmf) (scipy's logpmf loses ~1e-12 at n = 1000). "
+    "kde_scipy_1d_*: scipy.stats.gaussian_kde(x, bw_method).logpdf(q) (rule silverman / scott "
+    "/ factor 0.3; bandwidth = factor * std(x, ddof=1)); kde_sklearn_*: sklearn.neighbors."
+    "KernelDensity(kernel, bandwidth).fit(x).score_samples(q) (x = iris[:, :3] for 3-D)."
 )
 
 RNG = np.random.default_rng(20240921)
@@ -374,12 +377,51 @@ def distribution_cases(cases):
                                         "mean": law.mean(), "var": law.var()}
 
 
+# ------------------------------------------------------------------ kernel density estimation
+def kde_cases(cases):
+    from sklearn.neighbors import KernelDensity
+
+    x = np.concatenate([RNG.normal(-1.0, 0.5, 120), RNG.normal(2.0, 1.0, 80)])
+    q = np.linspace(-4.0, 6.0, 41)
+    for bw in ("silverman", "scott", 0.3):
+        kde = st.gaussian_kde(x, bw_method=bw)
+        h = kde.factor * x.std(ddof=1)
+        sk = KernelDensity(kernel="gaussian", bandwidth=h).fit(x[:, None]).score_samples(q[:, None])
+        lp = kde.logpdf(q)
+        assert rel_ok(lp, sk, 1e-10, 1e-12)
+        name = bw if isinstance(bw, str) else "factor"
+        cases[f"kde_scipy_1d_{name}"] = {"x": x, "q": q, "rule": name,
+                                         "factor": float(kde.factor), "bandwidth": float(h),
+                                         "logpdf": lp}
+
+    iris, _, _ = load_dataset("iris")
+    data = iris[:, :3]
+    queries = iris[::9, :3] + 0.05
+    for kernel, h in (("gaussian", 0.5), ("gaussian", 1.3), ("tophat", 1.2), ("tophat", 0.45)):
+        kd = KernelDensity(kernel=kernel, bandwidth=h).fit(data)
+        lp = kd.score_samples(queries)
+        if kernel == "tophat":
+            # no query exactly on a ball boundary (ties would depend on < vs <=)
+            dist = np.sqrt(((queries[:, None, :] - data[None, :, :]) ** 2).sum(-1))
+            assert np.all(np.abs(dist - h) > 1e-9)
+            assert np.all(np.isfinite(lp))
+        cases[f"kde_sklearn_3d_{kernel}_{h}"] = {"x": data, "q": queries, "kernel": kernel,
+                                                  "bandwidth": h, "logpdf": lp}
+    kd = KernelDensity(kernel="tophat", bandwidth=0.8).fit(x[:, None])
+    q1 = q[np.all(np.abs(np.abs(q[:, None] - x[None, :]) - 0.8) > 1e-9, axis=1)]
+    lp = kd.score_samples(q1[:, None])
+    keep = np.isfinite(lp)
+    cases["kde_sklearn_1d_tophat_0.8"] = {"x": x[:, None], "q": q1[keep][:, None],
+                                          "kernel": "tophat", "bandwidth": 0.8, "logpdf": lp[keep]}
+
+
 def main() -> None:
     cases: dict = {}
     special_cases(cases)
     test_cases(cases)
     information_cases(cases)
     distribution_cases(cases)
+    kde_cases(cases)
     write_json(OUT, cases, GENERATOR, NOTE)
     print(f"wrote {OUT} ({len(cases)} cases)")
 
