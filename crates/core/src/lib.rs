@@ -14,6 +14,7 @@
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions; special functions (Γ, B, incomplete Γ/B, erf, normal quantile), χ² and z tests, entropy and mutual information |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
+//! | [`learning_theory`] | Hoeffding, union and VC bounds, growth functions, shattering by LP, SRM, Monte-Carlo experiments |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
 //!
 //! ```
@@ -47,6 +48,7 @@ pub mod distance;
 mod error;
 mod float;
 pub mod kernel;
+pub mod learning_theory;
 pub mod linalg;
 pub mod neighbors;
 pub mod optim;
