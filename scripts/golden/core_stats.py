@@ -38,7 +38,14 @@ NOTE = (
     "(p, base) (base 0 = natural log); mi_discrete_*: sklearn.metrics.mutual_info_score(a, b); "
     "mi_binned_*: mutual_info_score(None, None, contingency=np.histogram2d(x, y, bins)[0]); "
     "mi_labels_*: mutual_info_score(y, bin index of x) with np.histogram_bin_edges(x, bins) and "
-    "numpy's right-closed last bin. Labels are stored as integer arrays."
+    "numpy's right-closed last bin. Labels are stored as integer arrays. dist_*: scipy.stats "
+    "frozen laws (norm, laplace, uniform(loc, scale = high - low), beta, lognorm(s = sigma, "
+    "scale = e^mu), gamma(shape, scale), expon(scale), binom, bernoulli, multinomial, "
+    "multivariate_normal, dirichlet); ppf at the probabilities p (q for the discrete laws); "
+    "binomial logpmf = log(binom.pmf) (scipy's logpmf loses ~1e-12 at n = 1000). "
+    "kde_scipy_1d_*: scipy.stats.gaussian_kde(x, bw_method).logpdf(q) (rule silverman / scott "
+    "/ factor 0.3; bandwidth = factor * std(x, ddof=1)); kde_sklearn_*: sklearn.neighbors."
+    "KernelDensity(kernel, bandwidth).fit(x).score_samples(q) (x = iris[:, :3] for 3-D)."
 )
 
 RNG = np.random.default_rng(20240921)
@@ -296,12 +303,125 @@ def information_cases(cases):
             cases[f"mi_labels_{data}_{j}"] = {"x": x[:, j], "y": y.astype(np.int64), "bins": bins,
                                               "value": float(mi)}
 
+# ------------------------------------------------------------------ distributions
+UNIVARIATE = [
+    # (name, scipy frozen law, parameters stored, x grid inside the support)
+    ("normal_std", st.norm(0.0, 1.0), {"mean": 0.0, "std": 1.0}, np.linspace(-8.0, 8.0, 17)),
+    ("normal", st.norm(1.5, 0.3), {"mean": 1.5, "std": 0.3}, np.linspace(-0.5, 3.5, 13)),
+    ("laplace", st.laplace(-2.0, 3.5), {"loc": -2.0, "scale": 3.5}, np.linspace(-30.0, 20.0, 11)),
+    ("uniform", st.uniform(-1.0, 4.0), {"low": -1.0, "high": 3.0}, np.linspace(-0.9, 2.9, 7)),
+    ("beta_2_5", st.beta(2.0, 5.0), {"alpha": 2.0, "beta": 5.0}, np.linspace(0.01, 0.99, 12)),
+    ("beta_half", st.beta(0.5, 0.5), {"alpha": 0.5, "beta": 0.5}, np.linspace(0.001, 0.999, 9)),
+    ("beta_skew", st.beta(0.3, 4.0), {"alpha": 0.3, "beta": 4.0}, np.geomspace(1e-6, 0.9, 9)),
+    ("beta_large", st.beta(30.0, 12.0), {"alpha": 30.0, "beta": 12.0}, np.linspace(0.4, 0.95, 9)),
+    ("lognormal", st.lognorm(1.0, scale=np.exp(0.0)), {"mu": 0.0, "sigma": 1.0}, np.geomspace(1e-3, 50.0, 11)),
+    ("lognormal_2", st.lognorm(0.25, scale=np.exp(0.5)), {"mu": 0.5, "sigma": 0.25}, np.linspace(0.5, 4.0, 9)),
+    ("gamma_small", st.gamma(0.5, scale=2.0), {"shape": 0.5, "scale": 2.0}, np.geomspace(1e-4, 30.0, 10)),
+    ("gamma", st.gamma(7.5, scale=0.3), {"shape": 7.5, "scale": 0.3}, np.linspace(0.2, 6.0, 10)),
+    ("exponential", st.expon(scale=2.5), {"scale": 2.5}, np.linspace(0.0, 40.0, 9)),
+]
+PROBS = np.array([1e-10, 0.001, 0.05, 0.25, 0.5, 0.75, 0.95, 0.999])
+
+
+def distribution_cases(cases):
+    for name, law, params, x in UNIVARIATE:
+        pdf, logpdf, cdf, sf = law.pdf(x), law.logpdf(x), law.cdf(x), law.sf(x)
+        assert rel_ok(np.exp(logpdf), pdf, 1e-12, 1e-300), name
+        ppf = law.ppf(PROBS)
+        assert rel_ok(law.cdf(ppf), PROBS, 1e-8, 1e-14), name
+        keep = (pdf > 0) & (cdf > 0) & (sf > 0)
+        cases[f"dist_{name}"] = {**params, "x": x[keep], "pdf": pdf[keep], "logpdf": logpdf[keep],
+                                 "cdf": cdf[keep], "sf": sf[keep], "p": PROBS, "ppf": ppf,
+                                 "mean": float(law.mean()), "var": float(law.var())}
+
+    for n, p in [(10, 0.3), (100, 0.05), (1000, 0.6), (20, 0.5)]:
+        law = st.binom(n, p)
+        k = np.unique(np.linspace(0, n, 11).astype(np.int64))
+        pmf = law.pmf(k)
+        keep = pmf > 1e-300
+        k = k[keep]
+        # logpmf reference = log(pmf): scipy's binom.logpmf is off by ~1e-12 absolute at
+        # (1000, 0.6, k = 600) (checked against the exact rational value), its pmf is not.
+        assert rel_ok(law.logpmf(k), np.log(law.pmf(k)), 1e-11, 1e-11)
+        cases[f"dist_binom_{n}"] = {"n": n, "p_success": p, "k": k, "pmf": law.pmf(k),
+                                    "logpmf": np.log(law.pmf(k)), "cdf": law.cdf(k), "sf": law.sf(k),
+                                    "q": PROBS, "ppf": law.ppf(PROBS).astype(np.int64)}
+    law = st.bernoulli(0.3)
+    cases["dist_bernoulli"] = {"p_success": 0.3, "k": np.array([0, 1], dtype=np.int64),
+                               "pmf": law.pmf([0, 1]), "cdf": law.cdf([0, 1])}
+
+    probs = np.array([0.2, 0.3, 0.5])
+    counts = np.array([[2, 3, 5], [0, 0, 10], [10, 0, 0], [1, 6, 3], [4, 4, 2]], dtype=np.int64)
+    cases["dist_multinomial"] = {"n": 10, "probs": probs, "counts": counts,
+                                 "pmf": st.multinomial(10, probs).pmf(counts)}
+
+    a = RNG.standard_normal((3, 3))
+    cov = a @ a.T + 0.5 * np.eye(3)
+    mean = np.array([0.5, -1.0, 2.0])
+    x = RNG.multivariate_normal(mean, cov, size=12)
+    lp = st.multivariate_normal(mean, cov).logpdf(x)
+    cases["dist_mvn_random"] = {"mean": mean, "cov": cov, "x": x, "logpdf": lp}
+    iris, y, _ = load_dataset("iris")
+    c0 = iris[y == 0]
+    mean, cov = c0.mean(0), np.cov(c0, rowvar=False)
+    cases["dist_mvn_iris"] = {"mean": mean, "cov": cov, "x": iris[::7],
+                              "logpdf": st.multivariate_normal(mean, cov).logpdf(iris[::7])}
+
+    for i, alpha in enumerate([np.array([0.5, 2.0, 3.5]), np.array([1.0, 1.0, 1.0, 1.0]),
+                               np.array([20.0, 5.0])]):
+        pts = RNG.dirichlet(alpha, size=8)
+        pts = pts / pts.sum(1, keepdims=True)
+        law = st.dirichlet(alpha)
+        lp = np.array([law.logpdf(p) for p in pts])
+        cases[f"dist_dirichlet_{i}"] = {"alpha": alpha, "x": pts, "logpdf": lp,
+                                        "mean": law.mean(), "var": law.var()}
+
+
+# ------------------------------------------------------------------ kernel density estimation
+def kde_cases(cases):
+    from sklearn.neighbors import KernelDensity
+
+    x = np.concatenate([RNG.normal(-1.0, 0.5, 120), RNG.normal(2.0, 1.0, 80)])
+    q = np.linspace(-4.0, 6.0, 41)
+    for bw in ("silverman", "scott", 0.3):
+        kde = st.gaussian_kde(x, bw_method=bw)
+        h = kde.factor * x.std(ddof=1)
+        sk = KernelDensity(kernel="gaussian", bandwidth=h).fit(x[:, None]).score_samples(q[:, None])
+        lp = kde.logpdf(q)
+        assert rel_ok(lp, sk, 1e-10, 1e-12)
+        name = bw if isinstance(bw, str) else "factor"
+        cases[f"kde_scipy_1d_{name}"] = {"x": x, "q": q, "rule": name,
+                                         "factor": float(kde.factor), "bandwidth": float(h),
+                                         "logpdf": lp}
+
+    iris, _, _ = load_dataset("iris")
+    data = iris[:, :3]
+    queries = iris[::9, :3] + 0.05
+    for kernel, h in (("gaussian", 0.5), ("gaussian", 1.3), ("tophat", 1.2), ("tophat", 0.45)):
+        kd = KernelDensity(kernel=kernel, bandwidth=h).fit(data)
+        lp = kd.score_samples(queries)
+        if kernel == "tophat":
+            # no query exactly on a ball boundary (ties would depend on < vs <=)
+            dist = np.sqrt(((queries[:, None, :] - data[None, :, :]) ** 2).sum(-1))
+            assert np.all(np.abs(dist - h) > 1e-9)
+            assert np.all(np.isfinite(lp))
+        cases[f"kde_sklearn_3d_{kernel}_{h}"] = {"x": data, "q": queries, "kernel": kernel,
+                                                  "bandwidth": h, "logpdf": lp}
+    kd = KernelDensity(kernel="tophat", bandwidth=0.8).fit(x[:, None])
+    q1 = q[np.all(np.abs(np.abs(q[:, None] - x[None, :]) - 0.8) > 1e-9, axis=1)]
+    lp = kd.score_samples(q1[:, None])
+    keep = np.isfinite(lp)
+    cases["kde_sklearn_1d_tophat_0.8"] = {"x": x[:, None], "q": q1[keep][:, None],
+                                          "kernel": "tophat", "bandwidth": 0.8, "logpdf": lp[keep]}
+
 
 def main() -> None:
     cases: dict = {}
     special_cases(cases)
     test_cases(cases)
     information_cases(cases)
+    distribution_cases(cases)
+    kde_cases(cases)
     write_json(OUT, cases, GENERATOR, NOTE)
     print(f"wrote {OUT} ({len(cases)} cases)")
 

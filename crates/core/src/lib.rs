@@ -21,6 +21,7 @@
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
 //! | [`observe`] | progress reports and early stopping for iterative estimators |
 //! | `registry` | (feature `serde`) estimators by name: hyperparameters from `key=value`, fit/predict on f32 or f64, models as JSON |
+//! | [`learning_theory`] | Hoeffding, union and VC bounds, growth functions, shattering by LP, SRM, Monte-Carlo experiments |
 //! | [`tensor`] | fibers, slices, mode-k unfolding/folding, outer and mode-k products |
 //! | [`metrics`] | classification (confusion matrix, precision/recall/F, log loss), ROC/PR curves and AUC, regression (MSE, R², ...), clustering (ARI, NMI/AMI, silhouette, ...), trustworthiness |
 //!
@@ -57,6 +58,7 @@ mod error;
 pub mod feature_selection;
 mod float;
 pub mod kernel;
+pub mod learning_theory;
 pub mod linalg;
 pub mod metrics;
 pub mod model_selection;

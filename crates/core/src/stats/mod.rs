@@ -6,12 +6,16 @@
 //! | [`special`] | Γ, ln Γ, ψ, B, incomplete Γ/B, erf, normal cdf/quantile | CL-032 |
 //! | [`tests`] | χ² distribution functions, χ² independence test, z-test | CL-046, CL-047 |
 //! | [`information`] | entropy, mutual information (discrete and binned) | CL-034 |
+//! | [`kde`] | kernel density estimation (Gaussian, tophat, box kernels; Scott, Silverman and the notes' bandwidth rule) | C-15, TV28 |
+//! | [`distributions`] | univariate, discrete and multivariate laws: pdf/logpdf/cdf/ppf, moments, seeded sampling | CL-031 |
 //!
 //! The descriptive functions live in `descriptive.rs` and are re-exported here, so
 //! `ndlearn_core::stats::mean` etc. keep their paths.
 
 mod descriptive;
+pub mod distributions;
 pub mod information;
+pub mod kde;
 pub mod special;
 pub mod tests;
 

@@ -15,8 +15,9 @@ mod gamma;
 mod incomplete;
 mod normal;
 
+pub(crate) use gamma::stirling_correction;
 pub use gamma::{beta, digamma, gamma, ln_beta, ln_gamma};
-pub use incomplete::{beta_inc, gamma_p, gamma_p_inv, gamma_q, gamma_q_inv};
+pub use incomplete::{beta_inc, beta_inc_inv, gamma_p, gamma_p_inv, gamma_q, gamma_q_inv};
 pub use normal::{
     erf, erfc, norm_cdf, norm_isf, norm_logcdf, norm_logpdf, norm_logsf, norm_pdf, norm_ppf,
     norm_sf,
