@@ -294,6 +294,17 @@ def linear_suite(repeat, quick):
             rec.update(suite="linear", predict_s=predict_s)
             out.append(rec)
 
+        from sklearn.model_selection import KFold, cross_val_score
+
+        x, y = linear_problem(rng, 200_000 // scale, 20, False)
+        fit_s, scores = time_median(
+            r, lambda: cross_val_score(Ridge(alpha=1.0), x, y, cv=KFold(5), scoring="r2", n_jobs=1)
+        )
+        rec = record("cross_val_score_ridge_5fold", "synthetic", x.shape, fit_s, None, "r2",
+                     float(np.mean(scores)), "scikit-learn")
+        rec.update(suite="linear", predict_s=0.0)
+        out.append(rec)
+
     if threadpool_limits is None:
         run()
     else:

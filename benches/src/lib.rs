@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 
 pub mod suites;
 pub mod suites_core;
+pub mod suites_linear;
 pub mod suites_metrics;
 pub mod suites_preprocessing;
-pub mod suites_linear;
 
 /// One measured row: an algorithm (or kernel) on one data set, by one implementation.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

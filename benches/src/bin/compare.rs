@@ -14,9 +14,9 @@ use std::process::{Command, ExitCode};
 use clap::Parser;
 use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
 use ndlearn_bench::suites_core::core_suite;
+use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
-use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.

@@ -199,8 +199,8 @@ mod tests {
 
     #[test]
     fn solvers_stop_when_asked_and_report_each_iteration() {
-        use crate::optim::{LbfgsOptions, lbfgs};
         use crate::optim::test_problems::Rosenbrock;
+        use crate::optim::{LbfgsOptions, lbfgs};
         let x0 = ndarray::array![-1.2, 1.0];
         let free = lbfgs(&Rosenbrock, &x0, &LbfgsOptions::default()).expect("solves");
         assert!(free.converged && free.n_iter > 5);

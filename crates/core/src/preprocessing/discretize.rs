@@ -11,6 +11,7 @@ use crate::{Error, Float, Result, par};
 /// How [`KBinsDiscretizer`] places the bin edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum BinStrategy {
     /// Equal-width bins between the training minimum and maximum.
@@ -20,12 +21,14 @@ pub enum BinStrategy {
     Quantile,
     /// Edges halfway between the sorted centres of a 1-D k-means (Lloyd) started from the
     /// centres of the uniform bins.
+    #[cfg_attr(feature = "serde", serde(rename = "kmeans"))]
     KMeans,
 }
 
 /// How [`KBinsDiscretizer`] encodes the bin of a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum BinEncode {
     /// One column per feature holding the bin index `0..k`.
@@ -38,6 +41,7 @@ pub enum BinEncode {
 /// The quantile definition of [`BinStrategy::Quantile`] (numpy's `method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum BinQuantileMethod {
     /// `averaged_inverted_cdf` (Hyndman & Fan type 2): scikit-learn's default since 1.9.

@@ -13,6 +13,7 @@ use crate::{Error, Float, Result, par};
 /// What to do with a category at transform that was not seen at fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum HandleUnknown {
     /// Return [`Error::InvalidParam`] naming the value, row and column (the default).
@@ -25,6 +26,7 @@ pub enum HandleUnknown {
 /// Which category of each feature a [`OneHotEncoder`] drops (to avoid collinear columns).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum DropCategory {
     /// Keep every category (the default).
@@ -39,6 +41,7 @@ pub enum DropCategory {
 /// How the categories of each feature are determined.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Categories {
     /// The sorted distinct values of each training column (the default).
@@ -354,6 +357,7 @@ impl<F: Float> InverseTransform<F> for FittedOneHotEncoder<F> {
 /// Unknown categories in an [`OrdinalEncoder`].
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum OrdinalUnknown {
     /// Return [`Error::InvalidParam`] (the default).

@@ -11,6 +11,7 @@ use crate::{Error, Float, Result, par};
 /// The statistic a [`SimpleImputer`] fills in.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum ImputeStrategy {
     /// Mean of the observed values (the default).

@@ -67,6 +67,8 @@ mod label;
 mod moments;
 mod polynomial;
 mod quantile;
+#[cfg(feature = "serde")]
+mod registry;
 mod robust;
 mod scalers;
 mod spline;
@@ -87,6 +89,8 @@ pub use encoders::{
 pub use impute::{FittedSimpleImputer, ImputeStrategy, SimpleImputer};
 pub use label::{FittedLabelEncoder, LabelEncoder};
 pub use polynomial::{FittedPolynomialFeatures, PolynomialFeatures};
+#[cfg(feature = "serde")]
+pub use registry::registry;
 pub use robust::{FittedMeanAbsDevScaler, FittedRobustScaler, MeanAbsDevScaler, RobustScaler};
 pub use scalers::{
     FittedMaxAbsScaler, FittedMinMaxScaler, FittedNormalizer, FittedStandardScaler, MaxAbsScaler,

@@ -552,6 +552,7 @@ impl<F: Float> InverseTransform<F> for FittedMaxAbsScaler<F> {
 /// The row norm a [`Normalizer`] divides by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Norm {
     /// `Σ |xⱼ|`.

@@ -13,6 +13,7 @@ use crate::{Error, Float, Result, par};
 /// Base knot positions of a [`SplineTransformer`].
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum SplineKnots {
     /// `n_knots` equally spaced knots from each feature's minimum to its maximum (the default).
@@ -30,6 +31,7 @@ pub enum SplineKnots {
 /// Behaviour of a [`SplineTransformer`] outside the base knot interval `[k₁, k_n]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Extrapolation {
     /// Values outside the interval are an error at transform.

@@ -17,6 +17,7 @@ use crate::{Error, Float, Result};
 /// Row normalisation of a [`TfidfTransformer`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum TfidfNorm {
     /// Unit Euclidean norm (the default).

@@ -210,6 +210,7 @@ impl<F: Float> Transform<F> for FittedVandermondeFeatures {
 /// The base angular frequency of a [`FourierFeatures`] basis.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Frequency {
     /// `ω` itself (finite, `> 0`).

@@ -13,6 +13,7 @@ use crate::{Error, Float, Result, par};
 /// Centres of a [`GaussianRbfFeatures`] basis.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RbfCentres {
     /// The same centres for every feature (finite, at least one).
@@ -28,6 +29,7 @@ pub enum RbfCentres {
 /// Width of a [`GaussianRbfFeatures`] basis.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RbfWidth {
     /// `φ(x) = exp(−(x − μ)²/(2σ²))` with this `σ > 0` (the notes' `s`).

@@ -1,0 +1,540 @@
+//! # ndlearn-cli
+//!
+//! The `ndlearn` command line (install with `cargo install --path crates/cli`):
+//!
+//! | command | what |
+//! |---|---|
+//! | `ndlearn list [--json]` | every estimator: name, kind, hyperparameters with types and defaults |
+//! | `ndlearn fit --algo NAME --data FILE [--target COL\|none] [--param k=v]... --model OUT` | fit and save a model file |
+//! | `ndlearn predict --model FILE --data FILE [--target COL\|none] [--proba] [--out FILE]` | predictions as CSV |
+//! | `ndlearn eval --model FILE --data FILE --target COL [--plot FILE.svg]` | the metrics of the model's kind |
+//! | `ndlearn bench --algo NAME --train FILE [--test FILE] [--param k=v]... [--threads N] [--repeat R] [--json]` | fit and predict timings plus a quality metric |
+//!
+//! CSV files have a header row and numeric feature cells; the target column is chosen by name or
+//! 0-based index (default: the last column for classifiers and regressors, the column named
+//! `target` if any for clusterers and transformers). Classification targets may be any strings or
+//! numbers: they are label-encoded and the mapping is stored in the model. Data are f64 unless
+//! `--f32`.
+//!
+//! Errors go to stderr as `error: …` with exit code 1 (bad input, bad parameters, failed fits)
+//! or 2 (bad command-line syntax, from clap). Nothing panics on bad input.
+//!
+//! The registry of estimators is [`entries`]: the concatenation of each algorithm crate's
+//! `registry()`.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use ndlearn_core::registry::{self, Data, Entry, Kind, Output};
+use serde_json::Value;
+
+pub mod data;
+pub mod metrics;
+pub mod model_file;
+pub mod progress;
+
+use data::TargetArg;
+use model_file::ModelFile;
+
+/// A command failure: the message printed after `error: ` and the exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError {
+    /// What went wrong, naming the file, line, column or parameter involved.
+    pub message: String,
+    /// Process exit code (1 for every run-time error).
+    pub code: u8,
+}
+
+impl CliError {
+    /// Bad input: files, data, parameters.
+    pub fn input(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code: 1,
+        }
+    }
+    /// A failure while running (fit diverged, I/O on output).
+    pub fn runtime(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code: 1,
+        }
+    }
+}
+
+impl From<ndlearn_core::Error> for CliError {
+    fn from(e: ndlearn_core::Error) -> Self {
+        CliError::runtime(e.to_string())
+    }
+}
+
+/// Every registered estimator of the workspace, sorted by name.
+pub fn entries() -> Vec<Entry> {
+    let mut all: Vec<Entry> = Vec::new();
+    all.extend(ndlearn_core::preprocessing::registry());
+    all.extend(ndlearn_linear::registry());
+    all.sort_by_key(|e| e.name());
+    all
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ndlearn",
+    version,
+    about = "Fit, predict, evaluate and benchmark ndlearn estimators on CSV files"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every estimator with its kind and hyperparameters.
+    List {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fit an estimator on a CSV file and save the model.
+    Fit {
+        /// Algorithm name (see `ndlearn list`).
+        #[arg(long)]
+        algo: String,
+        /// Training data (CSV with a header row).
+        #[arg(long)]
+        data: PathBuf,
+        /// Target column: a name, a 0-based index, or `none`.
+        #[arg(long)]
+        target: Option<String>,
+        /// Hyperparameter override `key=value` (repeatable).
+        #[arg(long = "param", value_name = "KEY=VALUE")]
+        params: Vec<String>,
+        /// Where to write the model file (JSON).
+        #[arg(long)]
+        model: PathBuf,
+        /// Fit in single precision.
+        #[arg(long)]
+        f32: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Predict with a saved model; CSV to stdout or `--out`.
+    Predict {
+        /// Model file written by `ndlearn fit`.
+        #[arg(long)]
+        model: PathBuf,
+        /// Data to predict (same feature columns as at fit).
+        #[arg(long)]
+        data: PathBuf,
+        /// Target column to ignore: a name, a 0-based index, or `none` (default: the fit's
+        /// target column if the file has it).
+        #[arg(long)]
+        target: Option<String>,
+        /// Class probabilities instead of labels (probabilistic classifiers).
+        #[arg(long)]
+        proba: bool,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Evaluate a saved model on labelled data.
+    Eval {
+        /// Model file written by `ndlearn fit`.
+        #[arg(long)]
+        model: PathBuf,
+        /// Labelled data.
+        #[arg(long)]
+        data: PathBuf,
+        /// Target column (name or 0-based index).
+        #[arg(long)]
+        target: String,
+        /// Write a plot: ROC curve (binary), confusion-matrix heat map (multi-class),
+        /// predicted-vs-true scatter (regression).
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
+    /// Time fit and predict and report a quality metric.
+    Bench {
+        /// Algorithm name (see `ndlearn list`).
+        #[arg(long)]
+        algo: String,
+        /// Training data.
+        #[arg(long)]
+        train: PathBuf,
+        /// Test data (default: the training data).
+        #[arg(long)]
+        test: Option<PathBuf>,
+        /// Target column: a name, a 0-based index, or `none`.
+        #[arg(long)]
+        target: Option<String>,
+        /// Hyperparameter override `key=value` (repeatable).
+        #[arg(long = "param", value_name = "KEY=VALUE")]
+        params: Vec<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Repetitions (one output line each).
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+        /// Single precision.
+        #[arg(long)]
+        f32: bool,
+    },
+}
+
+/// Runs the command line on `args` (including the program name); returns the exit code.
+pub fn main_with<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}
+
+fn run(cmd: Command) -> Result<(), CliError> {
+    let all = entries();
+    match cmd {
+        Command::List { json } => list(&all, json),
+        Command::Fit {
+            algo,
+            data,
+            target,
+            params,
+            model,
+            f32,
+            threads,
+        } => {
+            let entry = find(&all, &algo)?;
+            let overrides = parse_params(&params)?;
+            in_threads(threads, || {
+                fit(entry, &data, target.as_deref(), &overrides, &model, f32)
+            })
+        }
+        Command::Predict {
+            model,
+            data,
+            target,
+            proba,
+            out,
+        } => predict(
+            &all,
+            &model,
+            &data,
+            target.as_deref(),
+            proba,
+            out.as_deref(),
+        ),
+        Command::Eval {
+            model,
+            data,
+            target,
+            plot,
+        } => metrics::eval(&all, &model, &data, &target, plot.as_deref()),
+        Command::Bench {
+            algo,
+            train,
+            test,
+            target,
+            params,
+            threads,
+            repeat,
+            json,
+            f32,
+        } => {
+            let entry = find(&all, &algo)?;
+            let overrides = parse_params(&params)?;
+            let opts = metrics::BenchOptions {
+                train: &train,
+                test: test.as_deref(),
+                target: target.as_deref(),
+                overrides: &overrides,
+                repeat: repeat.max(1),
+                json,
+                f32,
+                threads,
+            };
+            in_threads(threads, || metrics::bench(entry, &opts))
+        }
+    }
+}
+
+/// Runs `f` on a pool of `threads` workers (the global pool when `None`).
+fn in_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<T, CliError> + Send,
+) -> Result<T, CliError> {
+    match threads {
+        None => f(),
+        Some(0) => Err(CliError::input("--threads must be at least 1")),
+        Some(n) => ndlearn_core::par::with_threads(n, f)?,
+    }
+}
+
+/// Looks an algorithm up, suggesting close names when it is unknown.
+pub fn find<'a>(all: &'a [Entry], name: &str) -> Result<&'a Entry, CliError> {
+    registry::find(all, name).map_err(|e| match e {
+        ndlearn_core::Error::InvalidParam { reason, .. } => {
+            CliError::input(format!("{reason} (see `ndlearn list`)"))
+        }
+        other => other.into(),
+    })
+}
+
+/// Splits `key=value` arguments.
+pub fn parse_params(raw: &[String]) -> Result<Vec<(String, String)>, CliError> {
+    raw.iter()
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+            _ => Err(CliError::input(format!(
+                "--param `{p}` is not of the form key=value"
+            ))),
+        })
+        .collect()
+}
+
+fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
+    if json {
+        let mut out = Vec::new();
+        for e in all {
+            out.push(serde_json::json!({
+                "name": e.name(),
+                "kind": e.kind(),
+                "summary": e.summary(),
+                "predict_proba": e.has_proba(),
+                "inverse_transform": e.has_inverse(),
+                "params": e.params()?,
+            }));
+        }
+        let text =
+            serde_json::to_string_pretty(&out).map_err(|e| CliError::runtime(e.to_string()))?;
+        println!("{text}");
+        return Ok(());
+    }
+    for e in all {
+        println!(
+            "{:<28} {:<12} {}",
+            e.name(),
+            e.kind().to_string(),
+            e.summary()
+        );
+        for p in e.params()? {
+            let ty = if p.choices.is_empty() {
+                serde_json::to_value(p.ty)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            } else {
+                p.choices.join("|")
+            };
+            println!("    {:<24} {:<28} default {}", p.name, ty, p.default);
+        }
+    }
+    Ok(())
+}
+
+/// An observer drawing a spinner with the iteration and objective on stderr.
+fn with_progress<T>(label: &str, f: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return f();
+    }
+    let bar = Arc::new(progress::Bar::new(label));
+    let out = ndlearn_core::observe::with_observer(bar.clone(), f);
+    bar.finish();
+    out
+}
+
+fn fit(
+    entry: &Entry,
+    data_path: &Path,
+    target: Option<&str>,
+    overrides: &[(String, String)],
+    model_path: &Path,
+    f32: bool,
+) -> Result<(), CliError> {
+    let est = entry.build(overrides).map_err(|e| match e {
+        ndlearn_core::Error::InvalidParam { reason, .. } => CliError::input(reason),
+        other => other.into(),
+    })?;
+    let table = data::load(data_path, &TargetArg::parse(target), entry.kind())?;
+    let (y, labels) = data::fit_target(&table.target, entry.kind());
+    if entry.kind() == Kind::Classifier && labels.as_ref().is_some_and(|l| l.len() < 2) {
+        return Err(CliError::input(format!(
+            "{}: the target has a single class; a classifier needs at least two",
+            data_path.display()
+        )));
+    }
+    let x = table.data(f32);
+    let started = Instant::now();
+    let model = with_progress(entry.name(), || est.fit(&x, &y))?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let file = ModelFile {
+        format: model_file::FORMAT.into(),
+        format_version: model_file::FORMAT_VERSION,
+        ndlearn_version: env!("CARGO_PKG_VERSION").into(),
+        algorithm: entry.name().into(),
+        kind: entry.kind(),
+        precision: model.precision(),
+        hyperparameters: est.params(),
+        feature_names: table.feature_names.clone(),
+        target_name: match entry.kind() {
+            Kind::Classifier | Kind::Regressor => table.target_name.clone(),
+            _ => None,
+        },
+        labels,
+        model: model.to_json()?,
+    };
+    file.save(model_path)?;
+    eprintln!(
+        "fitted {} on {} rows x {} features in {:.3} s; model written to {}",
+        entry.name(),
+        table.n,
+        table.feature_names.len(),
+        elapsed,
+        model_path.display()
+    );
+    Ok(())
+}
+
+/// Loads a model file and the data to apply it to, checking the columns.
+pub(crate) fn load_model_and_data(
+    all: &[Entry],
+    model_path: &Path,
+    data_path: &Path,
+    target: Option<&str>,
+) -> Result<(ModelFile, Box<dyn registry::DynModel>, data::Table), CliError> {
+    let file = ModelFile::load(model_path)?;
+    let origin = model_path.display().to_string();
+    let entry = find(all, &file.algorithm)
+        .map_err(|e| CliError::input(format!("{origin}: {}", e.message)))?;
+    let model = file.restore(entry, &origin)?;
+    let mut arg = TargetArg::parse(target);
+    if arg == TargetArg::Default {
+        let head = data::header(data_path)?;
+        arg = match &file.target_name {
+            Some(t) if head.contains(t) => TargetArg::Name(t.clone()),
+            _ if head.iter().any(|h| h == "target") && file.kind != Kind::Regressor => {
+                TargetArg::Name("target".into())
+            }
+            _ => TargetArg::None,
+        };
+    }
+    // Read the target as labels unless the model is a regressor (predict ignores it anyway).
+    let kind_for_loading = match (file.kind, &arg) {
+        (Kind::Classifier | Kind::Regressor, TargetArg::None) => Kind::Clusterer,
+        (k, _) => k,
+    };
+    let table = data::load(data_path, &arg, kind_for_loading)?;
+    data::check_columns(&table.feature_names, &file.feature_names)?;
+    Ok((file, model, table))
+}
+
+/// The input matrix in the model's precision.
+pub(crate) fn model_data(table: &data::Table, model: &dyn registry::DynModel) -> Data {
+    table.data(model.precision() == registry::Precision::F32)
+}
+
+fn predict(
+    all: &[Entry],
+    model_path: &Path,
+    data_path: &Path,
+    target: Option<&str>,
+    proba: bool,
+    out: Option<&Path>,
+) -> Result<(), CliError> {
+    let (file, model, table) = load_model_and_data(all, model_path, data_path, target)?;
+    let x = model_data(&table, model.as_ref());
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let csv_err = |e: csv::Error| CliError::runtime(format!("writing CSV: {e}"));
+    if proba {
+        let Some(p) = model.predict_proba(&x) else {
+            return Err(CliError::input(format!(
+                "`{}` has no class probabilities (--proba needs a probabilistic classifier)",
+                file.algorithm
+            )));
+        };
+        let p = p?;
+        let names: Vec<String> = match &file.labels {
+            Some(l) => l.iter().map(|n| format!("proba_{n}")).collect(),
+            None => (0..p.ncols()).map(|k| format!("proba_{k}")).collect(),
+        };
+        w.write_record(&names).map_err(csv_err)?;
+        for row in p.rows() {
+            w.write_record(row.iter().map(|v| format_float(*v)))
+                .map_err(csv_err)?;
+        }
+    } else {
+        match model.predict(&x)? {
+            Output::Labels(l) => {
+                w.write_record(["prediction"]).map_err(csv_err)?;
+                for k in l {
+                    let name = match &file.labels {
+                        Some(names) => names.get(k).cloned().unwrap_or_else(|| k.to_string()),
+                        None => k.to_string(),
+                    };
+                    w.write_record([name]).map_err(csv_err)?;
+                }
+            }
+            Output::Values(v) => {
+                w.write_record(["prediction"]).map_err(csv_err)?;
+                for y in v {
+                    w.write_record([format_float(y)]).map_err(csv_err)?;
+                }
+            }
+            Output::Matrix(z) => {
+                let names: Vec<String> = (0..z.ncols()).map(|k| format!("component_{k}")).collect();
+                w.write_record(&names).map_err(csv_err)?;
+                for row in z.rows() {
+                    w.write_record(row.iter().map(|v| format_float(*v)))
+                        .map_err(csv_err)?;
+                }
+            }
+        }
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| CliError::runtime(format!("writing CSV: {e}")))?;
+    match out {
+        Some(p) => std::fs::write(p, bytes)
+            .map_err(|e| CliError::input(format!("cannot write {}: {e}", p.display()))),
+        None => {
+            use std::io::Write;
+            std::io::stdout()
+                .write_all(&bytes)
+                .map_err(|e| CliError::runtime(format!("writing to stdout: {e}")))
+        }
+    }
+}
+
+/// Shortest text that parses back to the same f64.
+pub fn format_float(v: f64) -> String {
+    format!("{v:?}")
+}
+
+/// A JSON number, or `null` for non-finite values.
+pub(crate) fn json_num(v: f64) -> Value {
+    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
+}

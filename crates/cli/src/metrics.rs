@@ -1,0 +1,528 @@
+//! `ndlearn eval` and `ndlearn bench`: the metrics of each kind of model, the plots, and the
+//! timing loop.
+//!
+//! | kind | `eval` prints | `bench` metric |
+//! |---|---|---|
+//! | classifier | accuracy, balanced accuracy, macro/weighted precision, recall, F1, log-loss and ROC AUC (binary) when the model has probabilities, the per-class report | `accuracy` |
+//! | regressor | R², explained variance, MSE, RMSE, MAE, max error | `r2` |
+//! | clusterer | adjusted Rand index and NMI (with a target column), silhouette | `ari` with a target, else `inertia` (when the model stores it) or `silhouette` |
+//! | transformer | explained-variance ratio (PCA-like), reconstruction error (invertible), trustworthiness (embeddings) | the first of those that applies |
+
+use std::path::Path;
+use std::time::Instant;
+
+use ndarray::{Array1, Array2};
+use ndlearn_core::distance::Metric;
+use ndlearn_core::metrics as m;
+use ndlearn_core::registry::{Data, DynModel, Entry, Kind, Output};
+use serde_json::Value;
+
+use crate::data::{self, TargetArg};
+use crate::{CliError, json_num};
+
+/// Neighbours used by the trustworthiness score of embeddings.
+const TRUST_NEIGHBORS: usize = 5;
+
+/// One named metric value.
+pub type Score = (&'static str, f64);
+
+fn labels_of(out: Output, what: &str) -> Result<Array1<usize>, CliError> {
+    match out {
+        Output::Labels(l) => Ok(l),
+        _ => Err(CliError::runtime(format!(
+            "{what}: the model did not return labels"
+        ))),
+    }
+}
+
+fn values_of(out: Output) -> Result<Array1<f64>, CliError> {
+    match out {
+        Output::Values(v) => Ok(v),
+        _ => Err(CliError::runtime("the model did not return values")),
+    }
+}
+
+fn x_f64(x: &Data) -> Array2<f64> {
+    match x {
+        Data::F64(a) => a.clone(),
+        Data::F32(a) => a.mapv(f64::from),
+    }
+}
+
+/// Sum of a model-JSON field holding a number or an array of numbers.
+fn json_sum(model_json: &Value, field: &str) -> Option<f64> {
+    match model_json.get(field)? {
+        Value::Number(n) => n.as_f64(),
+        Value::Array(a) => a.iter().map(Value::as_f64).sum(),
+        _ => None,
+    }
+}
+
+/// The metrics of a classifier on labelled data.
+pub fn classifier_scores(
+    y: &Array1<usize>,
+    pred: &Array1<usize>,
+    proba: Option<&Array2<f64>>,
+) -> Result<Vec<Score>, CliError> {
+    let mut s = vec![
+        ("accuracy", m::accuracy_score(y, pred, None)?),
+        (
+            "balanced_accuracy",
+            m::balanced_accuracy_score(y, pred, false, None)?,
+        ),
+        (
+            "precision_macro",
+            m::precision_score(y, pred, m::Average::Macro, None)?,
+        ),
+        (
+            "recall_macro",
+            m::recall_score(y, pred, m::Average::Macro, None)?,
+        ),
+        ("f1_macro", m::f1_score(y, pred, m::Average::Macro, None)?),
+        (
+            "f1_weighted",
+            m::f1_score(y, pred, m::Average::Weighted, None)?,
+        ),
+    ];
+    if let Some(p) = proba {
+        s.push(("log_loss", m::log_loss(y, p, None)?));
+        if p.ncols() == 2 {
+            let score = p.column(1).to_owned();
+            s.push(("roc_auc", m::roc_auc_score(y, &score, None)?));
+        }
+    }
+    Ok(s)
+}
+
+/// The metrics of a regressor.
+pub fn regressor_scores(y: &Array1<f64>, pred: &Array1<f64>) -> Result<Vec<Score>, CliError> {
+    Ok(vec![
+        ("r2", m::r2_score(y, pred, None)?),
+        (
+            "explained_variance",
+            m::explained_variance_score(y, pred, None)?,
+        ),
+        ("mse", m::mean_squared_error(y, pred, None)?),
+        ("rmse", m::root_mean_squared_error(y, pred, None)?),
+        ("mae", m::mean_absolute_error(y, pred, None)?),
+        ("max_error", m::max_error(y, pred)?),
+    ])
+}
+
+/// The metrics of a clusterer (`reference` labels when the data have them).
+pub fn clusterer_scores(
+    x: &Array2<f64>,
+    pred: &Array1<usize>,
+    reference: Option<&Array1<usize>>,
+    model_json: &Value,
+) -> Result<Vec<Score>, CliError> {
+    let mut s = Vec::new();
+    if let Some(r) = reference {
+        s.push(("ari", m::adjusted_rand_score(r, pred)?));
+        s.push((
+            "nmi",
+            m::normalized_mutual_info_score(r, pred, m::AverageMethod::Arithmetic)?,
+        ));
+    }
+    if let Some(inertia) = json_sum(model_json, "inertia") {
+        s.push(("inertia", inertia));
+    }
+    let k = pred.iter().copied().max().map_or(0, |v| v + 1);
+    if k >= 2 && k < x.nrows() {
+        s.push((
+            "silhouette",
+            m::silhouette_score(x, pred, &Metric::Euclidean)?,
+        ));
+    }
+    Ok(s)
+}
+
+/// The metrics of a transformer.
+pub fn transformer_scores(
+    model: &dyn DynModel,
+    x: &Data,
+    z: &Array2<f64>,
+    model_json: &Value,
+) -> Result<Vec<Score>, CliError> {
+    let mut s = Vec::new();
+    if let Some(r) = json_sum(model_json, "explained_variance_ratio") {
+        s.push(("explained_variance_ratio", r));
+    }
+    if let Some(back) = model.inverse_transform(&Data::F64(z.clone())) {
+        let back = back?;
+        let orig = x_f64(x);
+        let err = (&back - &orig).mapv(|v| v * v).sum() / orig.len().max(1) as f64;
+        s.push(("reconstruction_error", err));
+    }
+    let n = z.nrows();
+    if n > TRUST_NEIGHBORS * 2 + 1 && z.ncols() < x.dim().1 {
+        s.push((
+            "trustworthiness",
+            m::trustworthiness(&x_f64(x), z, TRUST_NEIGHBORS, &Metric::Euclidean)?,
+        ));
+    }
+    Ok(s)
+}
+
+/// `ndlearn eval`.
+pub fn eval(
+    all: &[Entry],
+    model_path: &Path,
+    data_path: &Path,
+    target: &str,
+    plot: Option<&Path>,
+) -> Result<(), CliError> {
+    let (file, model, table) =
+        crate::load_model_and_data(all, model_path, data_path, Some(target))?;
+    let x = crate::model_data(&table, model.as_ref());
+    let json = &file.model;
+    let scores = match file.kind {
+        Kind::Classifier => {
+            let labels = file.labels.clone().unwrap_or_default();
+            let y = data::remap_labels(&table.target, &labels)?;
+            let pred = labels_of(model.predict(&x)?, "eval")?;
+            let proba = model.predict_proba(&x).transpose()?;
+            let s = classifier_scores(&y, &pred, proba.as_ref())?;
+            let report = m::classification_report(&y, &pred, None)?;
+            println!("{report}");
+            if let Some(p) = plot {
+                match (&proba, labels.len()) {
+                    (Some(pr), 2) => {
+                        let roc = m::roc_curve(&y, &pr.column(1).to_owned(), None, true)?;
+                        let auc = m::roc_auc_score(&y, &pr.column(1).to_owned(), None)?;
+                        plot::roc(p, &roc.fpr, &roc.tpr, auc)?;
+                    }
+                    _ => {
+                        let k: Vec<usize> = (0..labels.len()).collect();
+                        let cm = m::confusion_matrix(&y, &pred, Some(&k), None)?;
+                        plot::confusion(p, &cm, &labels)?;
+                    }
+                }
+            }
+            s
+        }
+        Kind::Regressor => {
+            let ndlearn_datasets::Target::Values(y) = &table.target else {
+                return Err(CliError::input(
+                    "the target column does not hold numbers".to_string(),
+                ));
+            };
+            let pred = values_of(model.predict(&x)?)?;
+            if let Some(p) = plot {
+                plot::scatter(p, y, &pred)?;
+            }
+            regressor_scores(y, &pred)?
+        }
+        Kind::Clusterer => {
+            let pred = labels_of(model.predict(&x)?, "eval")?;
+            let reference = match &table.target {
+                ndlearn_datasets::Target::Classes { y, .. } => Some(y.clone()),
+                _ => None,
+            };
+            if plot.is_some() {
+                return Err(CliError::input("--plot is for classifiers and regressors"));
+            }
+            clusterer_scores(&table.x, &pred, reference.as_ref(), json)?
+        }
+        Kind::Transformer => {
+            if plot.is_some() {
+                return Err(CliError::input("--plot is for classifiers and regressors"));
+            }
+            let z = match model.predict(&x)? {
+                Output::Matrix(z) => z,
+                _ => return Err(CliError::runtime("the transformer returned no matrix")),
+            };
+            transformer_scores(model.as_ref(), &x, &z, json)?
+        }
+    };
+    for (name, v) in scores {
+        println!("{name:<26} {v:.6}");
+    }
+    Ok(())
+}
+
+/// Options of [`bench`].
+pub struct BenchOptions<'a> {
+    /// Training file.
+    pub train: &'a Path,
+    /// Test file (the training file when `None`).
+    pub test: Option<&'a Path>,
+    /// `--target`.
+    pub target: Option<&'a str>,
+    /// `--param` overrides.
+    pub overrides: &'a [(String, String)],
+    /// Repetitions.
+    pub repeat: usize,
+    /// JSON lines.
+    pub json: bool,
+    /// Single precision.
+    pub f32: bool,
+    /// `--threads` (reported; the pool is set by the caller).
+    pub threads: Option<usize>,
+}
+
+/// `ndlearn bench`: one line per repetition. Timing covers fit and predict only.
+pub fn bench(entry: &Entry, o: &BenchOptions<'_>) -> Result<(), CliError> {
+    let est = entry.build(o.overrides).map_err(|e| match e {
+        ndlearn_core::Error::InvalidParam { reason, .. } => CliError::input(reason),
+        other => other.into(),
+    })?;
+    let arg = TargetArg::parse(o.target);
+    let train = data::load(o.train, &arg, entry.kind())?;
+    let test = match o.test {
+        Some(p) => {
+            let t = data::load(p, &arg, entry.kind())?;
+            data::check_columns(&t.feature_names, &train.feature_names)?;
+            t
+        }
+        None => data::load(o.train, &arg, entry.kind())?,
+    };
+    let (y, labels) = data::fit_target(&train.target, entry.kind());
+    let xtr = train.data(o.f32);
+    let xte = test.data(o.f32);
+    let dataset = o
+        .train
+        .file_stem()
+        .map_or_else(|| "data".to_string(), |s| s.to_string_lossy().into_owned());
+    let threads = ndlearn_core::par::current_num_threads();
+    let _ = o.threads;
+    for _ in 0..o.repeat {
+        let t0 = Instant::now();
+        let model = est.fit(&xtr, &y)?;
+        let fit_s = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        let out = model.predict(&xte)?;
+        let predict_s = t1.elapsed().as_secs_f64();
+        let json = model.to_json()?;
+        let (metric, value) = match entry.kind() {
+            Kind::Classifier => {
+                let names = labels.clone().unwrap_or_default();
+                let yt = data::remap_labels(&test.target, &names)?;
+                let pred = labels_of(out, "bench")?;
+                ("accuracy", m::accuracy_score(&yt, &pred, None)?)
+            }
+            Kind::Regressor => {
+                let ndlearn_datasets::Target::Values(yt) = &test.target else {
+                    return Err(CliError::input("the target column does not hold numbers"));
+                };
+                ("r2", m::r2_score(yt, &values_of(out)?, None)?)
+            }
+            Kind::Clusterer => {
+                let pred = labels_of(out, "bench")?;
+                let reference = match &test.target {
+                    ndlearn_datasets::Target::Classes { y, .. } => Some(y.clone()),
+                    _ => None,
+                };
+                let s = clusterer_scores(&test.x, &pred, reference.as_ref(), &json)?;
+                first_of(&s, &["ari", "inertia", "silhouette"])?
+            }
+            Kind::Transformer => {
+                let Output::Matrix(z) = out else {
+                    return Err(CliError::runtime("the transformer returned no matrix"));
+                };
+                let s = transformer_scores(model.as_ref(), &xte, &z, &json)?;
+                first_of(
+                    &s,
+                    &[
+                        "explained_variance_ratio",
+                        "reconstruction_error",
+                        "trustworthiness",
+                    ],
+                )?
+            }
+        };
+        if o.json {
+            let line = serde_json::json!({
+                "algo": entry.name(),
+                "dataset": dataset,
+                "n_train": train.n,
+                "d": train.feature_names.len(),
+                "fit_s": json_num(fit_s),
+                "predict_s": json_num(predict_s),
+                "metric": metric,
+                "value": json_num(value),
+                "params": est.params(),
+                "threads": threads,
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "{} {} n_train={} d={} fit_s={fit_s:.6} predict_s={predict_s:.6} {metric}={value:.6} threads={threads}",
+                entry.name(),
+                dataset,
+                train.n,
+                train.feature_names.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn first_of(scores: &[Score], order: &[&'static str]) -> Result<Score, CliError> {
+    order
+        .iter()
+        .find_map(|want| scores.iter().find(|(n, _)| n == want).copied())
+        .ok_or_else(|| CliError::runtime("no quality metric applies to this model"))
+}
+
+/// The SVG plots of `eval`.
+pub mod plot {
+    use std::path::Path;
+
+    use ndarray::{Array1, Array2};
+    use plotters::prelude::*;
+
+    use crate::CliError;
+
+    fn err(e: impl std::fmt::Display) -> CliError {
+        CliError::runtime(format!("drawing the plot: {e}"))
+    }
+
+    /// ROC curve with the chance diagonal.
+    pub fn roc(
+        path: &Path,
+        fpr: &Array1<f64>,
+        tpr: &Array1<f64>,
+        auc: f64,
+    ) -> Result<(), CliError> {
+        let root = SVGBackend::new(path, (640, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("ROC curve (AUC = {auc:.4})"), ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..1f64, 0f64..1f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("false positive rate")
+            .y_desc("true positive rate")
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.3)))
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(
+                fpr.iter().zip(tpr.iter()).map(|(&a, &b)| (a, b)),
+                BLUE.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label("model")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLUE));
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)
+    }
+
+    /// Confusion-matrix heat map (rows = truth, columns = prediction) with counts.
+    pub fn confusion(path: &Path, cm: &Array2<f64>, names: &[String]) -> Result<(), CliError> {
+        let k = cm.nrows();
+        let root =
+            SVGBackend::new(path, (160 + 60 * k as u32, 120 + 60 * k as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let max = cm.iter().copied().fold(0.0, f64::max).max(1.0);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "confusion matrix (rows: true, columns: predicted)",
+                ("sans-serif", 16),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0..k, 0..k)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(k)
+            .y_labels(k)
+            .x_label_formatter(&|i| names.get(*i).cloned().unwrap_or_default())
+            .y_label_formatter(&|i| {
+                k.checked_sub(1 + *i)
+                    .and_then(|j| names.get(j))
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(
+                (0..k)
+                    .flat_map(|r| (0..k).map(move |c| (r, c)))
+                    .map(|(r, c)| {
+                        let v = cm[[r, c]] / max;
+                        let shade = RGBColor(
+                            (255.0 * (1.0 - 0.8 * v)) as u8,
+                            (255.0 * (1.0 - 0.6 * v)) as u8,
+                            255,
+                        );
+                        Rectangle::new([(c, k - 1 - r), (c + 1, k - r)], shade.filled())
+                    }),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(
+                (0..k)
+                    .flat_map(|r| (0..k).map(move |c| (r, c)))
+                    .map(|(r, c)| {
+                        Text::new(
+                            format!("{}", cm[[r, c]]),
+                            (c, k - r),
+                            ("sans-serif", 14).into_font(),
+                        )
+                    }),
+            )
+            .map_err(err)?;
+        root.present().map_err(err)
+    }
+
+    /// Predicted vs true values with the identity line.
+    pub fn scatter(path: &Path, y: &Array1<f64>, pred: &Array1<f64>) -> Result<(), CliError> {
+        let lo = y
+            .iter()
+            .chain(pred.iter())
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        let hi = y
+            .iter()
+            .chain(pred.iter())
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = if lo < hi {
+            (lo, hi)
+        } else {
+            (lo - 1.0, lo + 1.0)
+        };
+        let root = SVGBackend::new(path, (640, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("predicted vs true", ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(lo..hi, lo..hi)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("true")
+            .y_desc("predicted")
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new([(lo, lo), (hi, hi)], BLACK.mix(0.3)))
+            .map_err(err)?;
+        chart
+            .draw_series(
+                y.iter()
+                    .zip(pred.iter())
+                    .map(|(&a, &b)| Circle::new((a, b), 3, BLUE.mix(0.6).filled())),
+            )
+            .map_err(err)?;
+        root.present().map_err(err)
+    }
+}

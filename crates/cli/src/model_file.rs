@@ -1,0 +1,174 @@
+//! The model file: serde JSON in a versioned envelope.
+//!
+//! ```json
+//! {
+//!   "format": "ndlearn-model",
+//!   "format_version": 1,
+//!   "ndlearn_version": "0.1.0",
+//!   "algorithm": "ridge",
+//!   "kind": "regressor",
+//!   "precision": "f64",
+//!   "hyperparameters": { "alpha": 1.0, ... },
+//!   "feature_names": ["age", "sex", ...],
+//!   "target_name": "target",
+//!   "labels": null,
+//!   "model": { ...the fitted state... }
+//! }
+//! ```
+//!
+//! `labels` holds the class names of a classifier in label order (label `k` is `labels[k]`).
+//! Floats are written with round-trip precision, so a loaded model predicts bit-identically.
+
+use std::path::Path;
+
+use ndlearn_core::registry::{DynModel, Entry, Kind, Precision};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::CliError;
+
+/// The `format` marker of a model file.
+pub const FORMAT: &str = "ndlearn-model";
+/// The newest envelope version this build reads and the one it writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A model file's contents.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ModelFile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Envelope version ([`FORMAT_VERSION`] when written by this build).
+    pub format_version: u32,
+    /// Version of the ndlearn that wrote the file.
+    pub ndlearn_version: String,
+    /// Registered algorithm name.
+    pub algorithm: String,
+    /// The algorithm's kind.
+    pub kind: Kind,
+    /// Element type of the fitted model.
+    pub precision: Precision,
+    /// The hyperparameters it was fitted with.
+    pub hyperparameters: Value,
+    /// Feature column names, in order.
+    pub feature_names: Vec<String>,
+    /// Target column name at fit time.
+    pub target_name: Option<String>,
+    /// Class names of a classifier, in label order.
+    pub labels: Option<Vec<String>>,
+    /// The fitted state.
+    pub model: Value,
+}
+
+impl ModelFile {
+    /// Writes the file (pretty-printed JSON).
+    pub fn save(&self, path: &Path) -> Result<(), CliError> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| CliError::runtime(format!("cannot serialize the model: {e}")))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// Reads and checks a model file: a clear error for a missing, corrupt, truncated, foreign
+    /// or newer-format file.
+    pub fn load(path: &Path) -> Result<ModelFile, CliError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::input(format!("cannot read model {}: {e}", path.display())))?;
+        Self::parse(&text, &path.display().to_string())
+    }
+
+    /// [`ModelFile::load`] from a string (`origin` names it in errors).
+    pub fn parse(text: &str, origin: &str) -> Result<ModelFile, CliError> {
+        if text.trim().is_empty() {
+            return Err(CliError::input(format!(
+                "{origin}: the model file is empty"
+            )));
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            let what = if e.is_eof() {
+                "truncated"
+            } else {
+                "not valid JSON"
+            };
+            CliError::input(format!("{origin}: not an ndlearn model file ({what}: {e})"))
+        })?;
+        match value.get("format").and_then(Value::as_str) {
+            Some(FORMAT) => {}
+            _ => {
+                return Err(CliError::input(format!(
+                    "{origin}: not an ndlearn model file (no \"format\": \"{FORMAT}\" marker)"
+                )));
+            }
+        }
+        let version = value
+            .get("format_version")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| {
+                CliError::input(format!("{origin}: the model file has no format_version"))
+            })?;
+        if version > u64::from(FORMAT_VERSION) {
+            return Err(CliError::input(format!(
+                "{origin}: the model was written in format version {version} by ndlearn {}; this \
+                 ndlearn ({}) reads versions up to {FORMAT_VERSION}: upgrade ndlearn",
+                value
+                    .get("ndlearn_version")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?"),
+                env!("CARGO_PKG_VERSION")
+            )));
+        }
+        serde_json::from_value(value)
+            .map_err(|e| CliError::input(format!("{origin}: damaged model file: {e}")))
+    }
+
+    /// Restores the fitted model through its registry entry.
+    pub fn restore(&self, entry: &Entry, origin: &str) -> Result<Box<dyn DynModel>, CliError> {
+        if entry.kind() != self.kind {
+            return Err(CliError::input(format!(
+                "{origin}: damaged model file: `{}` is a {}, the file says {}",
+                self.algorithm,
+                entry.kind(),
+                self.kind
+            )));
+        }
+        entry
+            .load(self.precision, self.model.clone())
+            .map_err(|e| CliError::input(format!("{origin}: damaged model file: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ModelFile {
+        ModelFile {
+            format: FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            ndlearn_version: "0.1.0".into(),
+            algorithm: "ridge".into(),
+            kind: Kind::Regressor,
+            precision: Precision::F64,
+            hyperparameters: serde_json::json!({"alpha": 1.0}),
+            feature_names: vec!["a".into()],
+            target_name: Some("target".into()),
+            labels: None,
+            model: serde_json::json!({"coef": [0.1]}),
+        }
+    }
+
+    #[test]
+    fn round_trip_and_errors() {
+        let text = serde_json::to_string(&sample()).expect("serializes");
+        let back = ModelFile::parse(&text, "m").expect("parses");
+        assert_eq!(back.algorithm, "ridge");
+        let msg = |t: &str| ModelFile::parse(t, "m").expect_err("bad").message;
+        assert!(msg("").contains("empty"));
+        assert!(msg(&text[..text.len() / 2]).contains("truncated"));
+        assert!(msg("{\"a\": 1}").contains("not an ndlearn model file"));
+        assert!(msg("hello").contains("not valid JSON"));
+        let newer = text.replace("\"format_version\":1", "\"format_version\":7");
+        assert!(msg(&newer).contains("format version 7"));
+        let damaged = text.replace("\"kind\":\"regressor\"", "\"kind\":\"bogus\"");
+        assert!(msg(&damaged).contains("damaged"));
+    }
+}

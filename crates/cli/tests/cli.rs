@@ -1,0 +1,521 @@
+//! Drives the real `ndlearn` binary through fit → predict → eval → bench on the embedded data
+//! sets, and through bad input (exit code and the message naming the problem).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../datasets/data")
+        .join(format!("{name}.csv"))
+}
+
+fn ndlearn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ndlearn"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = ndlearn(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Runs a command that must fail with exit code 1 and returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = ndlearn(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn list_json_is_the_registry() {
+    let out = ok(&["list", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let names: Vec<&str> = v
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|e| e["name"].as_str().expect("name"))
+        .collect();
+    let mut expected: Vec<&str> = ndlearn_core::preprocessing::registry()
+        .iter()
+        .chain(ndlearn_linear::registry().iter())
+        .map(|e| e.name())
+        .collect();
+    expected.sort_unstable();
+    assert_eq!(names, expected);
+    let ridge = v
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|e| e["name"] == "ridge")
+        .expect("ridge listed");
+    assert_eq!(ridge["kind"], "regressor");
+    assert!(
+        ridge["params"]
+            .as_array()
+            .expect("params")
+            .iter()
+            .any(|p| p["name"] == "alpha" && p["type"] == "float")
+    );
+    let text = ok(&["list"]);
+    assert!(text.contains("logistic_regression") && text.contains("standard_scaler"));
+}
+
+#[test]
+fn classifier_fit_predict_eval_bench_roundtrip() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let model = dir.path().join("m.json");
+    let iris = data("iris");
+    ok(&[
+        "fit",
+        "--algo",
+        "logistic_regression",
+        "--data",
+        s(&iris),
+        "--param",
+        "c=10",
+        "--model",
+        s(&model),
+    ]);
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).expect("written")).expect("json");
+    assert_eq!(file["format"], "ndlearn-model");
+    assert_eq!(file["hyperparameters"]["c"], 10.0);
+    assert_eq!(file["labels"], serde_json::json!(["0", "1", "2"]));
+
+    // Saved and loaded model = the library's model, bit for bit.
+    let pred = ok(&["predict", "--model", s(&model), "--data", s(&iris)]);
+    let lines: Vec<&str> = pred.lines().collect();
+    assert_eq!(lines[0], "prediction");
+    assert_eq!(lines.len(), 151);
+    let ds = ndlearn_datasets::iris();
+    use ndlearn_core::{Fit, Predict, PredictProba};
+    let est = ndlearn_linear::LogisticRegression::new(10.0);
+    let fitted = est
+        .fit(ds.x(), ds.y_classes().expect("classes"))
+        .expect("fits");
+    let direct = fitted.predict(ds.x()).expect("predicts");
+    for (line, d) in lines[1..].iter().zip(direct.iter()) {
+        assert_eq!(*line, d.to_string());
+    }
+    let proba = ok(&[
+        "predict",
+        "--model",
+        s(&model),
+        "--data",
+        s(&iris),
+        "--proba",
+    ]);
+    let p_direct = fitted.predict_proba(ds.x()).expect("proba");
+    let mut rows = proba.lines();
+    assert_eq!(rows.next(), Some("proba_0,proba_1,proba_2"));
+    for (row, want) in rows.zip(p_direct.rows()) {
+        let got: Vec<f64> = row.split(',').map(|c| c.parse().expect("number")).collect();
+        assert_eq!(got, want.to_vec(), "bit-identical probabilities");
+    }
+
+    let out = dir.path().join("pred.csv");
+    ok(&[
+        "predict",
+        "--model",
+        s(&model),
+        "--data",
+        s(&iris),
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(std::fs::read_to_string(&out).expect("written"), pred);
+
+    let plot = dir.path().join("cm.svg");
+    let eval = ok(&[
+        "eval",
+        "--model",
+        s(&model),
+        "--data",
+        s(&iris),
+        "--target",
+        "target",
+        "--plot",
+        s(&plot),
+    ]);
+    let acc: f64 = eval
+        .lines()
+        .find_map(|l| l.strip_prefix("accuracy"))
+        .map(|v| v.trim().parse().expect("number"))
+        .expect("accuracy line");
+    assert!(acc > 0.95, "{eval}");
+    assert!(eval.contains("log_loss"));
+    let svg = std::fs::read_to_string(&plot).expect("plot written");
+    assert!(svg.starts_with("<svg") && svg.contains("confusion matrix"));
+
+    let bench = ok(&[
+        "bench",
+        "--algo",
+        "logistic_regression",
+        "--train",
+        s(&iris),
+        "--param",
+        "c=10",
+        "--repeat",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let recs: Vec<serde_json::Value> = bench
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        let mut keys: Vec<&str> = r
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "algo",
+                "d",
+                "dataset",
+                "fit_s",
+                "metric",
+                "n_train",
+                "params",
+                "predict_s",
+                "threads",
+                "value"
+            ]
+        );
+        assert_eq!(r["metric"], "accuracy");
+        assert_eq!(r["dataset"], "iris");
+        assert_eq!(r["n_train"], 150);
+        assert_eq!(r["threads"], 1);
+        assert!((r["value"].as_f64().expect("value") - acc).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn regressor_and_transformer_paths() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let diabetes = data("diabetes");
+    let model = dir.path().join("ridge.json");
+    ok(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&diabetes),
+        "--param",
+        "alpha=0.5",
+        "--model",
+        s(&model),
+    ]);
+    let plot = dir.path().join("scatter.svg");
+    let eval = ok(&[
+        "eval",
+        "--model",
+        s(&model),
+        "--data",
+        s(&diabetes),
+        "--target",
+        "target",
+        "--plot",
+        s(&plot),
+    ]);
+    assert!(eval.contains("r2") && eval.contains("rmse"), "{eval}");
+    assert!(
+        std::fs::read_to_string(&plot)
+            .expect("plot")
+            .contains("predicted vs true")
+    );
+    let line = ok(&["bench", "--algo", "ridge", "--train", s(&diabetes), "--f32"]);
+    assert!(
+        line.starts_with("ridge diabetes n_train=442 d=10 "),
+        "{line}"
+    );
+    assert!(line.contains(" r2="));
+
+    let scaler = dir.path().join("scaler.json");
+    ok(&[
+        "fit",
+        "--algo",
+        "standard_scaler",
+        "--data",
+        s(&diabetes),
+        "--model",
+        s(&scaler),
+    ]);
+    // The `target` column is kept out of the features of an unsupervised model by default.
+    let z = ok(&["predict", "--model", s(&scaler), "--data", s(&diabetes)]);
+    assert!(
+        z.lines()
+            .next()
+            .expect("header")
+            .starts_with("component_0,")
+    );
+    assert_eq!(z.lines().next().expect("header").split(',').count(), 10);
+    let bench = ok(&[
+        "bench",
+        "--algo",
+        "standard_scaler",
+        "--train",
+        s(&diabetes),
+        "--json",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(bench.trim()).expect("json");
+    assert_eq!(r["metric"], "reconstruction_error");
+    assert!(r["value"].as_f64().expect("value") < 1e-20);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let iris = data("iris");
+    let model = dir.path().join("m.json");
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).expect("write");
+        p
+    };
+    // Unknown algorithm: suggestions.
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "rige",
+        "--data",
+        s(&iris),
+        "--model",
+        s(&model),
+    ]);
+    assert!(
+        e.contains("unknown algorithm `rige`") && e.contains("ridge"),
+        "{e}"
+    );
+    // Unknown / ill-typed parameter: lists the valid ones.
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&iris),
+        "--param",
+        "lambda=1",
+        "--model",
+        s(&model),
+    ]);
+    assert!(
+        e.contains("no parameter `lambda`") && e.contains("alpha"),
+        "{e}"
+    );
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&iris),
+        "--param",
+        "alpha=big",
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("`big` is not a number"), "{e}");
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&iris),
+        "--param",
+        "solver=magic",
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("`magic` is not one of"), "{e}");
+    // Missing, empty, ragged, non-numeric and NaN files.
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        "/nonexistent.csv",
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("/nonexistent.csv"), "{e}");
+    let empty = write("empty.csv", "");
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&empty),
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("empty"), "{e}");
+    let ragged = write("ragged.csv", "a,b,target\n1,2,3\n4,5\n");
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&ragged),
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("line 3"), "{e}");
+    let text = write("text.csv", "a,b,target\n1,2,3\n4,x,5\n");
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&text),
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("line 3") && e.contains("column 2"), "{e}");
+    let nan = write("nan.csv", "a,b,target\n1,2,3\n4,NaN,5\n6,7,8\n");
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&nan),
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("non-finite") && e.contains("column `b`"), "{e}");
+    // A single class.
+    let one = write("one.csv", "a,target\n1,x\n2,x\n3,x\n");
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "logistic_regression",
+        "--data",
+        s(&one),
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("single class"), "{e}");
+    // Unknown target column.
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&iris),
+        "--target",
+        "price",
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("no column named `price`"), "{e}");
+
+    // Corrupt, truncated, foreign and newer model files.
+    ok(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&iris),
+        "--model",
+        s(&model),
+    ]);
+    let good = std::fs::read_to_string(&model).expect("model");
+    let truncated = write("trunc.json", &good[..good.len() / 2]);
+    let e = fails(&["predict", "--model", s(&truncated), "--data", s(&iris)]);
+    assert!(e.contains("truncated"), "{e}");
+    let foreign = write("foreign.json", "{\"coef\": [1, 2]}");
+    let e = fails(&["predict", "--model", s(&foreign), "--data", s(&iris)]);
+    assert!(e.contains("not an ndlearn model file"), "{e}");
+    let newer = write(
+        "newer.json",
+        &good.replace("\"format_version\": 1", "\"format_version\": 99"),
+    );
+    let e = fails(&["predict", "--model", s(&newer), "--data", s(&iris)]);
+    assert!(e.contains("format version 99"), "{e}");
+    let damaged = write(
+        "damaged.json",
+        &good.replace("\"algorithm\": \"ridge\"", "\"algorithm\": \"lasso\""),
+    );
+    let e = fails(&["predict", "--model", s(&damaged), "--data", s(&iris)]);
+    assert!(e.contains("damaged"), "{e}");
+    // Other columns at predict: named.
+    let other = write("other.csv", "sepal_length_cm,petal_width_cm,extra\n1,2,3\n");
+    let e = fails(&["predict", "--model", s(&model), "--data", s(&other)]);
+    assert!(
+        e.contains("missing column(s) sepal_width_cm, petal_length_cm")
+            && e.contains("unexpected column(s) extra"),
+        "{e}"
+    );
+    // --proba on a regressor.
+    let e = fails(&[
+        "predict",
+        "--model",
+        s(&model),
+        "--data",
+        s(&iris),
+        "--proba",
+    ]);
+    assert!(e.contains("no class probabilities"), "{e}");
+    // Bad syntax is clap's exit code 2.
+    assert_eq!(ndlearn(&["fit"]).status.code(), Some(2));
+}
+
+#[test]
+fn binary_eval_draws_a_roc_curve() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let bc = data("breast_cancer");
+    let model = dir.path().join("bc.json");
+    ok(&[
+        "fit",
+        "--algo",
+        "logistic_regression",
+        "--data",
+        s(&bc),
+        "--param",
+        "max_iter=500",
+        "--model",
+        s(&model),
+    ]);
+    let plot = dir.path().join("roc.svg");
+    let eval = ok(&[
+        "eval",
+        "--model",
+        s(&model),
+        "--data",
+        s(&bc),
+        "--target",
+        "target",
+        "--plot",
+        s(&plot),
+    ]);
+    let auc: f64 = eval
+        .lines()
+        .find_map(|l| l.strip_prefix("roc_auc"))
+        .map(|v| v.trim().parse().expect("number"))
+        .expect("roc_auc line");
+    assert!(auc > 0.95 && auc <= 1.0, "{eval}");
+    let svg = std::fs::read_to_string(&plot).expect("plot");
+    assert!(svg.contains("ROC curve (AUC = "), "no ROC title");
+}
