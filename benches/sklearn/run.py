@@ -26,12 +26,16 @@ def load(name):
 
 
 def time_median(repeat, fn):
+    """Median time of `repeat` calls after a warm-up; the previous result is freed before each
+    timed call (as the Rust side), so freeing a large result is never timed."""
     last = fn()
     times = []
     for _ in range(max(repeat, 1)):
+        last = None
         t = time.perf_counter()
-        last = fn()
+        value = fn()
         times.append(time.perf_counter() - t)
+        last = value
     times.sort()
     return times[len(times) // 2], last
 
@@ -204,6 +208,10 @@ def metrics_suite(repeat, quick):
     t, sil = time_median(r, lambda: silhouette_score(x, labels))
     rec = record("silhouette", "synthetic", (n, d), t, None, "silhouette", sil, "scikit-learn")
     rec.update(suite="metrics")
+    out.append(rec)
+    return out
+
+
 def preprocessing_suite(repeat, quick):
     from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 

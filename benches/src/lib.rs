@@ -58,6 +58,8 @@ pub fn time_median<T>(repeat: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut last = f();
     let mut times = Vec::with_capacity(repeat.max(1));
     for _ in 0..repeat.max(1) {
+        // Free the previous result first: its deallocation is not part of the next call.
+        drop(last);
         let t = Instant::now();
         last = f();
         times.push(t.elapsed().as_secs_f64());

@@ -13,6 +13,11 @@
 //!   for `f32`) are recomputed directly, so near-duplicates get accurate (and exactly zero)
 //!   distances while the bulk of a typical matrix keeps the GEMM speed. This refinement is an
 //!   implementation choice (scikit-learn only zeroes the diagonal when `X is Y`).
+//!   When `x` and `y` are the same array (`pairwise_distances(&x, &x, ..)`), only the upper
+//!   triangle is computed (one GEMM per block of rows against the rows from the block on: half
+//!   the flops), post-processed the same way, and copied transposed in 64 × 64 tiles into the
+//!   lower triangle, so the matrix is exactly symmetric. Measured on 20,000 × 64: 1.42× the time
+//!   of the bare `X Xᵀ` GEMM (the general path: about 1.3×–1.6×).
 //! * **Cosine**: rows normalised to unit length (zero rows stay zero, giving similarity 0), one
 //!   GEMM, then `1 − clamp(s, −1, 1)`. Absolute error about `d ε`.
 //! * **Every other metric**: the direct kernel for each pair, rows in parallel.
@@ -159,7 +164,8 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
     let two = F::cast(2.0);
     let xs_slice = xs.as_slice();
     let ys_slice = ys.as_slice();
-    gemm_then_rows(&xc, &yc, |i, row| {
+    // `row` holds columns `col0..` of output row `i`.
+    let process = |i: usize, col0: usize, row: &mut [F]| {
         let a = xn[i];
         // Branch-free (vectorisable) passes over sub-chunks of the row; a sub-chunk whose flag
         // says an entry needs the direct recomputation is re-scanned at once, while it is still
@@ -168,7 +174,7 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
         // that sub-chunk, not the whole row, matters.
         for (c, (chunk, ync)) in row
             .chunks_mut(SUB_CHUNK)
-            .zip(yn.chunks(SUB_CHUNK))
+            .zip(yn[col0..].chunks(SUB_CHUNK))
             .enumerate()
         {
             let flag = if sqrt_final {
@@ -179,7 +185,7 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
             if let (true, Some(xs), Some(ys)) = (flag, xs_slice, ys_slice) {
                 let xi = &xs[i * d..(i + 1) * d];
                 for (jj, (v, &b)) in chunk.iter_mut().zip(ync.iter()).enumerate() {
-                    let j = c * SUB_CHUNK + jj;
+                    let j = col0 + c * SUB_CHUNK + jj;
                     let s = if sqrt_final { *v * *v } else { *v };
                     if s < two * tau * (a + b) {
                         let exact = kernels::sq_euclidean(xi, &ys[j * d..(j + 1) * d]);
@@ -188,7 +194,92 @@ fn gram_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, sqrt_final: b
                 }
             }
         }
-    })
+    };
+    if same_matrix(x, y) {
+        gemm_sym_then_rows(&xc, process)
+    } else {
+        gemm_then_rows(&xc, &yc, |i, row| process(i, 0, row))
+    }
+}
+
+/// Whether `x` and `y` are the same array (same memory, shape and strides): the symmetric path.
+fn same_matrix<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> bool {
+    std::ptr::eq(x.as_ptr(), y.as_ptr()) && x.dim() == y.dim() && x.strides() == y.strides()
+}
+
+/// Tile edge of the transposed copy that fills the lower triangle.
+const MIRROR_TILE: usize = 64;
+
+/// `A Aᵀ` for a symmetric result: each block of rows `r0..r1` gets one GEMM for its columns
+/// `r0..n` only (half the flops of `gemm_then_rows`), then `post(global_row, col0, row[col0..])`
+/// in parallel while the block is in cache, then the block's columns `r1..n` are copied,
+/// transposed in 64 × 64 tiles, into the rows below (columns `r0..r1`). The result is exactly
+/// symmetric.
+pub(crate) fn gemm_sym_then_rows<F: Float, G>(a: &Array2<F>, post: G) -> Array2<F>
+where
+    G: Fn(usize, usize, &mut [F]) + Sync + Send,
+{
+    let n = a.nrows();
+    let mut out = Array2::zeros((n, n));
+    if n == 0 {
+        return out;
+    }
+    let rows = (BLOCK_ELEMS / n).clamp(64, 4096);
+    for r0 in (0..n).step_by(rows) {
+        let r1 = (r0 + rows).min(n);
+        {
+            let mut ob = out.slice_mut(s![r0..r1, r0..]);
+            general_mat_mul(
+                F::one(),
+                &a.slice(s![r0..r1, ..]),
+                &a.slice(s![r0.., ..]).t(),
+                F::zero(),
+                &mut ob,
+            );
+        }
+        let width = n - r0;
+        {
+            let block = out.slice_mut(s![r0..r1, ..]);
+            if let Some(slice) = block.into_slice() {
+                slice
+                    .par_chunks_mut(BLOCK_TASK_ROWS * n)
+                    .enumerate()
+                    .for_each(|(c, chunk)| {
+                        for (r, row) in chunk.chunks_mut(n).enumerate() {
+                            post(r0 + c * BLOCK_TASK_ROWS + r, r0, &mut row[r0..r0 + width]);
+                        }
+                    });
+            }
+        }
+        if r1 < n {
+            let (top, mut bottom) = out.view_mut().split_at(Axis(0), r1);
+            let top = top.slice(s![r0..r1, ..]);
+            if let (Some(src), Some(dst)) = (top.as_slice(), bottom.as_slice_mut()) {
+                dst.par_chunks_mut(MIRROR_TILE * n)
+                    .enumerate()
+                    .for_each(|(t, chunk)| {
+                        let j0 = r1 + t * MIRROR_TILE;
+                        let len = chunk.len() / n;
+                        for i in r0..r1 {
+                            let from = &src[(i - r0) * n + j0..(i - r0) * n + j0 + len];
+                            for (row, &v) in chunk.chunks_mut(n).zip(from) {
+                                row[i] = v;
+                            }
+                        }
+                    });
+            }
+        }
+    }
+    // Lower triangle inside the diagonal blocks: mirror from the upper triangle.
+    for r0 in (0..n).step_by(rows) {
+        let r1 = (r0 + rows).min(n);
+        for i in r0..r1 {
+            for j in r0..i {
+                out[[i, j]] = out[[j, i]];
+            }
+        }
+    }
+    out
 }
 
 /// Entries per flagged sub-chunk of a row in the Gram-trick post-processing.
@@ -398,6 +489,28 @@ mod tests {
             array![[0.0, 0.0], [0.0, 2.0]]
         );
         assert!(pairwise_dot(&x, &array![[1.0]]).is_err());
+    }
+
+    #[test]
+    fn symmetric_path_over_several_blocks_matches_the_general_path() {
+        // 5,000 rows: three row blocks, so the tiled mirror and the diagonal blocks all run.
+        let mut rng = crate::random::rng(5);
+        let n = 5000;
+        let mut x = Array2::from_shape_fn((n, 3), |_| crate::random::standard_normal(&mut rng));
+        let dup = x.row(4000).to_owned();
+        x.row_mut(17).assign(&dup); // a duplicate across blocks
+        let same = pairwise_distances(&x, &x, &Metric::Euclidean).expect("ok");
+        let copy = x.clone();
+        let general = pairwise_distances(&x, &copy, &Metric::Euclidean).expect("ok");
+        assert_eq!(same, same.t(), "exactly symmetric");
+        assert!(same.diag().iter().all(|&v| v == 0.0));
+        assert_eq!(same[[17, 4000]], 0.0);
+        let err = (&same - &general)
+            .mapv(f64::abs)
+            .fold(0.0, |m: f64, &v| m.max(v));
+        assert!(err < 1e-12, "max difference {err}");
+        let sq = pairwise_distances(&x, &x, &Metric::SqEuclidean).expect("ok");
+        assert!((sq[[10, 4999]] - same[[10, 4999]].powi(2)).abs() < 1e-12);
     }
 
     #[test]
