@@ -64,6 +64,42 @@ impl Table {
     }
 }
 
+/// Loads `path` with every column but `drop` as a feature and no target; the dropped column's
+/// cells are never parsed (empty cells and placeholders such as `?` are fine).
+pub fn load_dropping(path: &Path, drop: Option<&str>) -> Result<Table, CliError> {
+    let Some(name) = drop else {
+        return load(path, &TargetArg::None, Kind::Transformer);
+    };
+    let head = header(path)?;
+    let Some(k) = head.iter().position(|h| h == name) else {
+        return load(path, &TargetArg::None, Kind::Transformer);
+    };
+    let io = |e: csv::Error| CliError::input(format!("{}: {e}", path.display()));
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_path(path)
+        .map_err(io)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for rec in r.records() {
+        let rec = rec.map_err(io)?;
+        w.write_record(
+            rec.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != k)
+                .map(|(_, c)| c),
+        )
+        .map_err(io)?;
+    }
+    let buf = w
+        .into_inner()
+        .map_err(|e| CliError::runtime(format!("{}: {e}", path.display())))?;
+    let ds =
+        ndlearn_datasets::read_csv(&buf[..], &CsvOptions::default().target(TargetColumn::None))
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    finish(path, ds, None)
+}
+
 /// Reads only the header row of a CSV file.
 pub fn header(path: &Path) -> Result<Vec<String>, CliError> {
     let mut r = csv::ReaderBuilder::new()
@@ -135,6 +171,15 @@ pub fn load(path: &Path, target: &TargetArg, kind: Kind) -> Result<Table, CliErr
     };
     let ds = ndlearn_datasets::load_csv(path, &CsvOptions::default().target(column).task(task))
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    finish(path, ds, target_name)
+}
+
+/// Checks a loaded data set (rows, finite features and targets) and makes the table.
+fn finish(
+    path: &Path,
+    ds: ndlearn_datasets::Dataset,
+    target_name: Option<String>,
+) -> Result<Table, CliError> {
     if ds.n_samples() == 0 {
         return Err(CliError::input(format!(
             "{}: no data rows after the header",
@@ -148,6 +193,16 @@ pub fn load(path: &Path, target: &TargetArg, kind: Kind) -> Result<Table, CliErr
             path.display(),
             row + 1,
             ds.feature_names().get(col).map_or("?", String::as_str)
+        )));
+    }
+    if let ndlearn_datasets::Target::Values(v) = ds.target()
+        && let Some(row) = v.iter().position(|y| !y.is_finite())
+    {
+        return Err(CliError::input(format!(
+            "{}: non-finite target value at data row {} of column `{}`",
+            path.display(),
+            row + 1,
+            target_name.as_deref().unwrap_or("?")
         )));
     }
     Ok(Table {

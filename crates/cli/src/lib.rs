@@ -39,7 +39,16 @@ pub mod model_file;
 pub mod progress;
 
 use data::TargetArg;
+
+/// `println!` that ignores a closed stdout (`ndlearn list | head -1` must not panic).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 use model_file::ModelFile;
+pub(crate) use say;
 
 /// A command failure: the message printed after `error: ` and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,7 +215,22 @@ where
             return ExitCode::from(code);
         }
     };
-    match run(cli.command) {
+    // A panic is a bug (or a hand-edited model file whose fitted state is inconsistent): report
+    // it as an error line instead of a backtrace.
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli.command)));
+    let _ = std::panic::take_hook();
+    let result = outcome.unwrap_or_else(|p| {
+        let what = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown");
+        Err(CliError::runtime(format!(
+            "internal error ({what}); a damaged or hand-edited model file can cause this"
+        )))
+    });
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", e.message);
@@ -331,11 +355,11 @@ fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
         }
         let text =
             serde_json::to_string_pretty(&out).map_err(|e| CliError::runtime(e.to_string()))?;
-        println!("{text}");
+        say!("{text}");
         return Ok(());
     }
     for e in all {
-        println!(
+        say!(
             "{:<28} {:<12} {}",
             e.name(),
             e.kind().to_string(),
@@ -350,7 +374,7 @@ fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
             } else {
                 p.choices.join("|")
             };
-            println!("    {:<24} {:<28} default {}", p.name, ty, p.default);
+            say!("    {:<24} {:<28} default {}", p.name, ty, p.default);
         }
     }
     Ok(())
@@ -425,29 +449,42 @@ pub(crate) fn load_model_and_data(
     model_path: &Path,
     data_path: &Path,
     target: Option<&str>,
+    need_target: bool,
 ) -> Result<(ModelFile, Box<dyn registry::DynModel>, data::Table), CliError> {
     let file = ModelFile::load(model_path)?;
     let origin = model_path.display().to_string();
     let entry = find(all, &file.algorithm)
         .map_err(|e| CliError::input(format!("{origin}: {}", e.message)))?;
     let model = file.restore(entry, &origin)?;
+    let is_feature = |name: &str| file.feature_names.iter().any(|f| f == name);
+    let head = data::header(data_path)?;
     let mut arg = TargetArg::parse(target);
     if arg == TargetArg::Default {
-        let head = data::header(data_path)?;
         arg = match &file.target_name {
-            Some(t) if head.contains(t) => TargetArg::Name(t.clone()),
-            _ if head.iter().any(|h| h == "target") && file.kind != Kind::Regressor => {
+            Some(t) if head.contains(t) && !is_feature(t) => TargetArg::Name(t.clone()),
+            _ if head.iter().any(|h| h == "target") && !is_feature("target") => {
                 TargetArg::Name("target".into())
             }
             _ => TargetArg::None,
         };
     }
-    // Read the target as labels unless the model is a regressor (predict ignores it anyway).
-    let kind_for_loading = match (file.kind, &arg) {
-        (Kind::Classifier | Kind::Regressor, TargetArg::None) => Kind::Clusterer,
-        (k, _) => k,
+    let table = if need_target {
+        // Read the target as labels unless the model is a regressor.
+        let kind_for_loading = match (file.kind, &arg) {
+            (Kind::Classifier | Kind::Regressor, TargetArg::None) => Kind::Clusterer,
+            (k, _) => k,
+        };
+        data::load(data_path, &arg, kind_for_loading)?
+    } else {
+        // Predictions ignore the target column: its cells are never parsed (empty cells and
+        // placeholders such as `?` are fine).
+        let drop = match &arg {
+            TargetArg::Name(n) => Some(n.clone()),
+            TargetArg::Index(i) => head.get(*i).cloned(),
+            _ => None,
+        };
+        data::load_dropping(data_path, drop.as_deref())?
     };
-    let table = data::load(data_path, &arg, kind_for_loading)?;
     data::check_columns(&table.feature_names, &file.feature_names)?;
     Ok((file, model, table))
 }
@@ -465,7 +502,7 @@ fn predict(
     proba: bool,
     out: Option<&Path>,
 ) -> Result<(), CliError> {
-    let (file, model, table) = load_model_and_data(all, model_path, data_path, target)?;
+    let (file, model, table) = load_model_and_data(all, model_path, data_path, target, false)?;
     let x = model_data(&table, model.as_ref());
     let mut w = csv::Writer::from_writer(Vec::new());
     let csv_err = |e: csv::Error| CliError::runtime(format!("writing CSV: {e}"));

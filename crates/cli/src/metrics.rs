@@ -86,12 +86,25 @@ pub fn classifier_scores(
     ];
     if let Some(p) = proba {
         s.push(("log_loss", m::log_loss(y, p, None)?));
-        if p.ncols() == 2 {
+        if p.ncols() == 2 && both_classes(y) {
             let score = p.column(1).to_owned();
             s.push(("roc_auc", m::roc_auc_score(y, &score, None)?));
         }
     }
     Ok(s)
+}
+
+/// Whether binary labels hold both 0 and 1 (ROC needs both).
+fn both_classes(y: &Array1<usize>) -> bool {
+    y.iter().any(|&v| v == 0) && y.iter().any(|&v| v == 1)
+}
+
+/// Number of distinct labels.
+fn distinct(labels: &Array1<usize>) -> usize {
+    let mut v = labels.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v.len()
 }
 
 /// The metrics of a regressor.
@@ -127,7 +140,7 @@ pub fn clusterer_scores(
     if let Some(inertia) = json_sum(model_json, "inertia") {
         s.push(("inertia", inertia));
     }
-    let k = pred.iter().copied().max().map_or(0, |v| v + 1);
+    let k = distinct(pred);
     if k >= 2 && k < x.nrows() {
         s.push((
             "silhouette",
@@ -173,7 +186,7 @@ pub fn eval(
     plot: Option<&Path>,
 ) -> Result<(), CliError> {
     let (file, model, table) =
-        crate::load_model_and_data(all, model_path, data_path, Some(target))?;
+        crate::load_model_and_data(all, model_path, data_path, Some(target), true)?;
     let x = crate::model_data(&table, model.as_ref());
     let json = &file.model;
     let scores = match file.kind {
@@ -184,10 +197,10 @@ pub fn eval(
             let proba = model.predict_proba(&x).transpose()?;
             let s = classifier_scores(&y, &pred, proba.as_ref())?;
             let report = m::classification_report(&y, &pred, None)?;
-            println!("{report}");
+            crate::say!("{report}");
             if let Some(p) = plot {
                 match (&proba, labels.len()) {
-                    (Some(pr), 2) => {
+                    (Some(pr), 2) if both_classes(&y) => {
                         let roc = m::roc_curve(&y, &pr.column(1).to_owned(), None, true)?;
                         let auc = m::roc_auc_score(&y, &pr.column(1).to_owned(), None)?;
                         plot::roc(p, &roc.fpr, &roc.tpr, auc)?;
@@ -236,7 +249,7 @@ pub fn eval(
         }
     };
     for (name, v) in scores {
-        println!("{name:<26} {v:.6}");
+        crate::say!("{name:<26} {v:.6}");
     }
     Ok(())
 }
@@ -313,8 +326,15 @@ pub fn bench(entry: &Entry, o: &BenchOptions<'_>) -> Result<(), CliError> {
                     ndlearn_datasets::Target::Classes { y, .. } => Some(y.clone()),
                     _ => None,
                 };
-                let s = clusterer_scores(&test.x, &pred, reference.as_ref(), &json)?;
-                first_of(&s, &["ari", "inertia", "silhouette"])?
+                // Only the reported metric is computed (silhouette is O(n²)).
+                match (&reference, json_sum(&json, "inertia")) {
+                    (Some(r), _) => ("ari", m::adjusted_rand_score(r, &pred)?),
+                    (None, Some(inertia)) => ("inertia", inertia),
+                    (None, None) => {
+                        let s = clusterer_scores(&test.x, &pred, None, &json)?;
+                        first_of(&s, &["silhouette"])?
+                    }
+                }
             }
             Kind::Transformer => {
                 let Output::Matrix(z) = out else {
@@ -344,9 +364,9 @@ pub fn bench(entry: &Entry, o: &BenchOptions<'_>) -> Result<(), CliError> {
                 "params": est.params(),
                 "threads": threads,
             });
-            println!("{line}");
+            crate::say!("{line}");
         } else {
-            println!(
+            crate::say!(
                 "{} {} n_train={} d={} fit_s={fit_s:.6} predict_s={predict_s:.6} {metric}={value:.6} threads={threads}",
                 entry.name(),
                 dataset,

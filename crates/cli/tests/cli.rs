@@ -519,3 +519,66 @@ fn binary_eval_draws_a_roc_curve() {
     let svg = std::fs::read_to_string(&plot).expect("plot");
     assert!(svg.contains("ROC curve (AUC = "), "no ROC title");
 }
+
+#[test]
+fn predict_ignores_target_cells_and_eval_survives_one_class() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let bc = data("breast_cancer");
+    let model = dir.path().join("bc.json");
+    ok(&[
+        "fit",
+        "--algo",
+        "logistic_regression",
+        "--data",
+        s(&bc),
+        "--model",
+        s(&model),
+    ]);
+    // Rows to predict with an empty / placeholder target: the cells are never parsed.
+    let text = std::fs::read_to_string(&bc).expect("csv");
+    let mut lines = text.lines();
+    let header = lines.next().expect("header");
+    let rows: Vec<&str> = lines.take(4).collect();
+    let blank: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let cut = r.rfind(',').expect("comma");
+            format!("{}{}", &r[..=cut], if i % 2 == 0 { "" } else { "?" })
+        })
+        .collect();
+    let unlabeled = dir.path().join("unlabeled.csv");
+    std::fs::write(&unlabeled, format!("{header}\n{}\n", blank.join("\n"))).expect("write");
+    let pred = ok(&["predict", "--model", s(&model), "--data", s(&unlabeled)]);
+    assert_eq!(pred.lines().count(), 5);
+    // Evaluating on rows of one class only: accuracy, no ROC AUC, confusion plot instead.
+    let one_class: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter(|r| r.ends_with(",1"))
+        .take(20)
+        .collect();
+    let one = dir.path().join("one.csv");
+    std::fs::write(&one, format!("{header}\n{}\n", one_class.join("\n"))).expect("write");
+    let plot = dir.path().join("p.svg");
+    let eval = ok(&[
+        "eval",
+        "--model",
+        s(&model),
+        "--data",
+        s(&one),
+        "--target",
+        "target",
+        "--plot",
+        s(&plot),
+    ]);
+    assert!(
+        eval.contains("accuracy") && !eval.contains("roc_auc"),
+        "{eval}"
+    );
+    assert!(
+        std::fs::read_to_string(&plot)
+            .expect("plot")
+            .contains("confusion matrix")
+    );
+}

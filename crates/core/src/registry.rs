@@ -433,8 +433,11 @@ fn parse_value(name: &str, default: &Value, raw: &str) -> Result<Value> {
             _ => return Err(bad("a boolean (true/false)")),
         },
         Value::Number(n) if n.is_u64() || n.is_i64() => {
-            let v: i64 = raw.trim().parse().map_err(|_| bad("an integer"))?;
-            Value::from(v)
+            match (raw.trim().parse::<u64>(), raw.trim().parse::<i64>()) {
+                (Ok(v), _) => Value::from(v),
+                (_, Ok(v)) => Value::from(v),
+                _ => return Err(bad("an integer")),
+            }
         }
         Value::Number(_) => {
             let v: f64 = raw.trim().parse().map_err(|_| bad("a number"))?;
