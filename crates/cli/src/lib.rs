@@ -87,6 +87,10 @@ pub fn entries() -> Vec<Entry> {
     let mut all: Vec<Entry> = Vec::new();
     all.extend(ndlearn_core::preprocessing::registry());
     all.extend(ndlearn_linear::registry());
+    all.extend(ndlearn_bayes::registry());
+    all.extend(ndlearn_neighbors::registry());
+    all.extend(ndlearn_cluster::registry());
+    all.extend(ndlearn_decomposition::registry());
     all.sort_by_key(|e| e.name());
     all
 }
