@@ -321,12 +321,251 @@ def linear_suite(repeat, quick):
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# Registry suites (`--serve`): one JSON request per stdin line from the Rust runner, one JSON
+# reply per line. Same CSV files, same hyperparameters, the same metric as `ndlearn bench`.
+# ---------------------------------------------------------------------------------------------
+
+# ndlearn registry name -> (module, class, fixed keyword arguments). The fixed arguments only
+# select dense outputs (the Rust side returns dense arrays); defaults are otherwise scikit-learn's,
+# which ndlearn's defaults follow. Names without an entry have no scikit-learn equivalent.
+SKLEARN = {
+    # linear models
+    "linear_regression": ("sklearn.linear_model", "LinearRegression", {}),
+    "ridge": ("sklearn.linear_model", "Ridge", {}),
+    "ridge_cv": ("sklearn.linear_model", "RidgeCV", {}),
+    "lasso": ("sklearn.linear_model", "Lasso", {}),
+    "elastic_net": ("sklearn.linear_model", "ElasticNet", {}),
+    "lasso_cv": ("sklearn.linear_model", "LassoCV", {}),
+    "elastic_net_cv": ("sklearn.linear_model", "ElasticNetCV", {}),
+    "logistic_regression": ("sklearn.linear_model", "LogisticRegression", {}),
+    "perceptron": ("sklearn.linear_model", "Perceptron", {}),
+    "sgd_classifier": ("sklearn.linear_model", "SGDClassifier", {}),
+    "sgd_regressor": ("sklearn.linear_model", "SGDRegressor", {}),
+    "huber_regressor": ("sklearn.linear_model", "HuberRegressor", {}),
+    "quantile_regressor": ("sklearn.linear_model", "QuantileRegressor", {}),
+    "bayesian_ridge": ("sklearn.linear_model", "BayesianRidge", {}),
+    # Bayes classifiers
+    "gaussian_nb": ("sklearn.naive_bayes", "GaussianNB", {}),
+    "multinomial_nb": ("sklearn.naive_bayes", "MultinomialNB", {}),
+    "bernoulli_nb": ("sklearn.naive_bayes", "BernoulliNB", {}),
+    "categorical_nb": ("sklearn.naive_bayes", "CategoricalNB", {}),
+    "complement_nb": ("sklearn.naive_bayes", "ComplementNB", {}),
+    "lda": ("sklearn.discriminant_analysis", "LinearDiscriminantAnalysis", {}),
+    "qda": ("sklearn.discriminant_analysis", "QuadraticDiscriminantAnalysis", {}),
+    # neighbours
+    "knn_classifier": ("sklearn.neighbors", "KNeighborsClassifier", {}),
+    "knn_regressor": ("sklearn.neighbors", "KNeighborsRegressor", {}),
+    "radius_neighbors_classifier": ("sklearn.neighbors", "RadiusNeighborsClassifier", {}),
+    "radius_neighbors_regressor": ("sklearn.neighbors", "RadiusNeighborsRegressor", {}),
+    "nearest_centroid": ("sklearn.neighbors", "NearestCentroid", {}),
+    # clustering
+    "kmeans": ("sklearn.cluster", "KMeans", {}),
+    "minibatch_kmeans": ("sklearn.cluster", "MiniBatchKMeans", {}),
+    "bisecting_kmeans": ("sklearn.cluster", "BisectingKMeans", {}),
+    "agglomerative": ("sklearn.cluster", "AgglomerativeClustering", {}),
+    "dbscan": ("sklearn.cluster", "DBSCAN", {}),
+    "gaussian_mixture": ("sklearn.mixture", "GaussianMixture", {}),
+    "spectral_clustering": ("sklearn.cluster", "SpectralClustering", {}),
+    # decomposition and manifolds
+    "pca": ("sklearn.decomposition", "PCA", {}),
+    "incremental_pca": ("sklearn.decomposition", "IncrementalPCA", {}),
+    "kernel_pca": ("sklearn.decomposition", "KernelPCA", {}),
+    "truncated_svd": ("sklearn.decomposition", "TruncatedSVD", {}),
+    "nmf": ("sklearn.decomposition", "NMF", {}),
+    "fast_ica": ("sklearn.decomposition", "FastICA", {}),
+    "tsne": ("sklearn.manifold", "TSNE", {}),
+    "spectral_embedding": ("sklearn.manifold", "SpectralEmbedding", {}),
+    "mds": ("sklearn.manifold", "MDS", {}),
+    # preprocessing
+    "standard_scaler": ("sklearn.preprocessing", "StandardScaler", {}),
+    "min_max_scaler": ("sklearn.preprocessing", "MinMaxScaler", {}),
+    "max_abs_scaler": ("sklearn.preprocessing", "MaxAbsScaler", {}),
+    "robust_scaler": ("sklearn.preprocessing", "RobustScaler", {}),
+    "normalizer": ("sklearn.preprocessing", "Normalizer", {}),
+    "one_hot_encoder": ("sklearn.preprocessing", "OneHotEncoder", {"sparse_output": False}),
+    "ordinal_encoder": ("sklearn.preprocessing", "OrdinalEncoder", {}),
+    "k_bins_discretizer": ("sklearn.preprocessing", "KBinsDiscretizer", {"encode": "onehot-dense"}),
+    "polynomial_features": ("sklearn.preprocessing", "PolynomialFeatures", {}),
+    "spline_transformer": ("sklearn.preprocessing", "SplineTransformer", {"sparse_output": False}),
+    "simple_imputer": ("sklearn.impute", "SimpleImputer", {}),
+    "tfidf_transformer": ("sklearn.feature_extraction.text", "TfidfTransformer", {}),
+}
+
+
+def load_table(path):
+    """Features and the `target` column (last) of a CSV written for both sides."""
+    with open(path if os.path.isabs(path) else os.path.join(ROOT, path)) as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    data = np.array(rows[1:], dtype=float)
+    if "target" in head:
+        k = head.index("target")
+        return np.delete(data, k, axis=1), data[:, k]
+    return data, None
+
+
+def dense(a):
+    return a.toarray() if hasattr(a, "toarray") else np.asarray(a)
+
+
+def differing_defaults(est, ours):
+    """Hyperparameters named alike on both sides whose values differ (scalars only)."""
+    if not isinstance(ours, dict):
+        return []
+    theirs = est.get_params(deep=False)
+    out = []
+    for k, v in ours.items():
+        if k not in theirs or isinstance(v, (dict, list)) or v is None:
+            continue
+        t = theirs[k]
+        if isinstance(t, bool) or isinstance(v, bool):
+            same = t == v
+        elif isinstance(t, (int, float)) and isinstance(v, (int, float)):
+            same = abs(t - v) <= 1e-12 * max(abs(t), abs(v), 1.0)
+        elif isinstance(t, str) and isinstance(v, str):
+            same = t.replace("-", "_").lower() == v.replace("-", "_").lower()
+        else:
+            continue
+        if not same:
+            out.append(f"{k}: ndlearn {v!r}, scikit-learn {t!r}")
+    return out
+
+
+def measure_once(kind, make, x, y):
+    """One fit + predict, timed as `ndlearn bench` times them, and the metric of the kind."""
+    from sklearn import metrics as skm
+    from sklearn.manifold import trustworthiness
+
+    est = make()
+    t = time.perf_counter()
+    if kind in ("classifier", "regressor"):
+        est.fit(x, y)
+        fit_s = time.perf_counter() - t
+        t = time.perf_counter()
+        pred = est.predict(x)
+        predict_s = time.perf_counter() - t
+        if kind == "classifier":
+            return fit_s, predict_s, "accuracy", skm.accuracy_score(y, pred)
+        return fit_s, predict_s, "r2", skm.r2_score(y, pred)
+    if kind == "clusterer":
+        if hasattr(est, "predict"):
+            est.fit(x)
+            fit_s = time.perf_counter() - t
+            t = time.perf_counter()
+            labels = est.predict(x)
+            predict_s = time.perf_counter() - t
+        else:
+            labels = est.fit_predict(x)
+            fit_s, predict_s = time.perf_counter() - t, 0.0
+        if y is not None:
+            return fit_s, predict_s, "ari", skm.adjusted_rand_score(y, labels)
+        if hasattr(est, "inertia_"):
+            return fit_s, predict_s, "inertia", float(est.inertia_)
+        return fit_s, predict_s, "silhouette", skm.silhouette_score(x, labels)
+    # transformer
+    if hasattr(est, "transform"):
+        est.fit(x)
+        fit_s = time.perf_counter() - t
+        t = time.perf_counter()
+        z = dense(est.transform(x))
+        predict_s = time.perf_counter() - t
+    else:
+        z = dense(est.fit_transform(x))
+        fit_s, predict_s = time.perf_counter() - t, 0.0
+    if hasattr(est, "explained_variance_ratio_"):
+        return fit_s, predict_s, "explained_variance_ratio", float(np.sum(est.explained_variance_ratio_))
+    if hasattr(est, "inverse_transform"):
+        try:
+            back = dense(est.inverse_transform(z))
+            return fit_s, predict_s, "reconstruction_error", float(np.mean((back - x) ** 2))
+        except Exception:  # e.g. an inverse that needs fit_inverse_transform
+            pass
+    if z.shape[1] < x.shape[1] and z.shape[0] > 11:
+        return fit_s, predict_s, "trustworthiness", trustworthiness(x, z, n_neighbors=5)
+    return fit_s, predict_s, "n_output_features", float(z.shape[1])
+
+
+def serve_one(req):
+    algo = req["algo"]
+    if algo not in SKLEARN:
+        return {"skipped": "no scikit-learn equivalent"}
+    import importlib
+    import warnings
+
+    module, cls, fixed = SKLEARN[algo]
+    ctor = getattr(importlib.import_module(module), cls)
+    kwargs = dict(fixed)
+    kwargs.update(req.get("overrides") or {})
+    x, y = load_table(req["path"])
+    kind = req["kind"]
+    if kind == "classifier":
+        y = y.astype(int)
+    elif kind in ("clusterer", "transformer") and y is not None:
+        y = y.astype(int) if kind == "clusterer" else y
+    note = differing_defaults(ctor(**kwargs), req.get("ours"))
+    repeat, single = int(req.get("repeat", 3)), float(req.get("single_shot_s", 0.5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            first = measure_once(kind, lambda: ctor(**kwargs), x, y)
+            runs = [first]
+            if first[0] + first[1] <= single:
+                runs = [measure_once(kind, lambda: ctor(**kwargs), x, y) for _ in range(max(repeat, 1))]
+        except Exception as e:  # the reference refused the data: reported, not fatal
+            msg = str(e).splitlines()[0][:120] if str(e) else type(e).__name__
+            runs = [(0.0, 0.0, f"error: {msg}", float("nan"))]
+    fits = sorted(r[0] for r in runs)
+    preds = sorted(r[1] for r in runs)
+    out = {
+        "suite": "registry",
+        "algo": algo,
+        "dataset": req["dataset"],
+        "n": int(x.shape[0]),
+        "d": int(x.shape[1]),
+        "fit_s": fits[len(fits) // 2],
+        "predict_s": preds[len(preds) // 2],
+        "metric": runs[-1][2],
+        "value": float(runs[-1][3]),
+        "gflops": None,
+        "implementation": "scikit-learn",
+        "threads": threads(),
+    }
+    if not np.isfinite(out["value"]):
+        out["value"] = None
+    if note:
+        out["note"] = "; ".join(note)
+    return out
+
+
+def serve():
+    import sklearn  # noqa: F401  (imported before the ready line: never timed)
+
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        req = json.loads(line)
+        if req.get("quit"):
+            break
+        try:
+            reply = serve_one(req)
+        except Exception as e:  # a broken request must not stop the run
+            reply = {"skipped": f"{type(e).__name__}: {e}"}
+        print(json.dumps(reply), flush=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--suite", default="linalg")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--serve", action="store_true", help="registry suites: answer JSON requests on stdin")
     args = p.parse_args()
+    if args.serve:
+        serve()
+        return
     suites = {
         "linalg": [linalg_suite],
         "core": [core_suite],

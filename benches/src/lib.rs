@@ -17,6 +17,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+pub mod chart;
+pub mod registry_suite;
 pub mod suites;
 pub mod suites_core;
 pub mod suites_linear;

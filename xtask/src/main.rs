@@ -475,9 +475,18 @@ fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
         "--",
     ]);
     cmd.args(extra);
-    // The reference side (numpy / scikit-learn, pinned) runs in the golden venv; without it the
-    // table still prints, with the reference columns empty.
-    if !extra.iter().any(|a| a == "--no-python" || a == "--python") {
+    // `--compare sklearn`: the reference side (numpy / scikit-learn, pinned) runs in the golden
+    // venv, created and pip-installed here when missing; without it the table still prints, with
+    // the reference columns empty.
+    let words: Vec<String> = extra
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let compare = words.iter().enumerate().any(|(i, w)| {
+        w == "--compare=sklearn"
+            || (w == "--compare" && words.get(i + 1).is_some_and(|v| v == "sklearn"))
+    });
+    if compare && !words.iter().any(|a| a == "--no-python" || a == "--python") {
         match ensure_venv(ctx) {
             Ok(python) => {
                 cmd.arg("--python").arg(python);

@@ -1,6 +1,14 @@
-//! `compare`: runs the benchmark suites for ndlearn and, in the same run, the numpy /
-//! scikit-learn equivalents (`benches/sklearn/run.py`), then prints one table with the ratios and
-//! writes JSON lines under `target/ndlearn-bench/`.
+//! `compare`: runs the benchmark suites for ndlearn and, with `--compare sklearn`, in the same
+//! run, the numpy / scikit-learn equivalents (`benches/sklearn/run.py`), then prints one table
+//! with the time ratios (ndlearn / reference) and both quality values, and writes JSON lines, a
+//! Markdown table and an SVG bar chart of the ratios under `target/ndlearn-bench/`.
+//!
+//! Suites: `quick` (every registered estimator on the embedded data sets, under 3 minutes) and
+//! `full` (the default: `quick` plus generated 20,000-row data sets plus every hand-written suite
+//! at the sizes the algorithm issues name) are driven by the registry of the `ndlearn` command
+//! line ([`ndlearn_bench::registry_suite`]), ours and scikit-learn alternating case by case;
+//! the hand-written suites (`linalg`, `core`, ...) can also be run one at a time, or all of them
+//! with `all`.
 //!
 //! Run it through `cargo xtask bench` (release build, OpenBLAS tuning variables unset for both
 //! sides).
@@ -12,22 +20,30 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
 use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
 use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
 use ndlearn_bench::suites_core::core_suite;
 use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
-use ndlearn_bench::{MachineInfo, Record, fmt_seconds};
+use ndlearn_bench::{MachineInfo, Record, fmt_seconds, registry_suite};
+use std::io::IsTerminal as _;
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.
 #[derive(Debug, Parser)]
 #[command(name = "compare", version)]
 struct Args {
-    /// Suite to run: `linalg`, `core` (neighbours, distances, kernels), `metrics` (ROC AUC,
-    /// silhouette), `preprocessing` (scalers, polynomial features), `linear` (linear models) or
-    /// `all`.
-    #[arg(long, default_value = "all")]
+    /// Suite to run: `quick` (registry on the embedded data sets), `full` (registry on embedded
+    /// and generated data, plus every hand-written suite), one hand-written suite (`linalg`,
+    /// `core`, `metrics`, `preprocessing`, `linear`, ...) or `all` hand-written suites.
+    #[arg(long, default_value = "full")]
     suite: String,
+    /// `sklearn`: run scikit-learn / numpy side by side; `none` (the default): ndlearn only.
+    #[arg(long, default_value = "none")]
+    compare: String,
+    /// Registry suites: only the estimators whose name contains this text.
+    #[arg(long)]
+    only: Option<String>,
     /// Timed repetitions per case (the median is reported).
     #[arg(long, default_value_t = 5)]
     repeat: usize,
@@ -41,7 +57,7 @@ struct Args {
     /// else python3).
     #[arg(long)]
     python: Option<PathBuf>,
-    /// Skip the numpy / scikit-learn side.
+    /// Skip the numpy / scikit-learn side (same as `--compare none`).
     #[arg(long)]
     no_python: bool,
     /// Print the JSON lines instead of the table.
@@ -64,13 +80,24 @@ fn main() -> ExitCode {
 const SUITES: [&str; 5] = ["linalg", "core", "metrics", "preprocessing", "linear"];
 
 fn run(args: &Args) -> Result<(), String> {
-    let suites: Vec<&str> = match args.suite.as_str() {
-        "all" => SUITES.to_vec(),
-        one if SUITES.contains(&one) => vec![one],
+    let (registry, hand): (Option<bool>, Vec<&str>) = match args.suite.as_str() {
+        "quick" => (Some(false), Vec::new()),
+        "full" => (Some(true), SUITES.to_vec()),
+        "all" => (None, SUITES.to_vec()),
+        one if SUITES.contains(&one) => (None, vec![one]),
         other => {
             return Err(format!(
-                "unknown suite `{other}` (known: all, {})",
+                "unknown suite `{other}` (known: quick, full, all, {})",
                 SUITES.join(", ")
+            ));
+        }
+    };
+    let reference = match (args.compare.as_str(), args.no_python) {
+        (_, true) | ("none", _) => false,
+        ("sklearn", _) => true,
+        (other, _) => {
+            return Err(format!(
+                "unknown --compare `{other}` (known: sklearn, none)"
             ));
         }
     };
@@ -89,35 +116,111 @@ fn run(args: &Args) -> Result<(), String> {
             machine.openblas_env
         );
     }
-    let mut ours = Vec::new();
-    for &suite in &suites {
+    let mut records = Vec::new();
+    let mut notes = Vec::new();
+    if let Some(full) = registry {
+        registry_run(args, full, reference, &mut records, &mut notes)?;
+    }
+    for &suite in &hand {
         eprintln!("running suite {suite} (ndlearn) ...");
-        let records = match suite {
+        let out = match suite {
             "linalg" => linalg_suite(opts),
             "metrics" => metrics_suite(opts),
             "preprocessing" => preprocessing_suite(opts),
             "linear" => linear_suite(opts),
             _ => core_suite(opts),
         };
-        ours.extend(records.map_err(|e| format!("{suite} suite failed: {e}"))?);
+        records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);
+        if reference {
+            // The hand-written suites alternate suite by suite (run.py builds the same data).
+            match run_python(args, suite) {
+                Ok(theirs) => records.extend(theirs),
+                Err(e) => eprintln!("note: numpy/scikit-learn side of {suite} skipped: {e}"),
+            }
+        }
     }
-    let theirs = if args.no_python {
-        Vec::new()
-    } else {
-        run_python(args).unwrap_or_else(|e| {
-            eprintln!("note: numpy/scikit-learn side skipped: {e}");
-            Vec::new()
-        })
-    };
-    ours.extend(theirs);
-    write_outputs(args, &machine, &ours)?;
+    write_outputs(args, &machine, &records, &notes)?;
     if args.json {
-        for r in &ours {
+        for r in &records {
             println!("{}", serde_json::to_string(r).map_err(|e| e.to_string())?);
         }
     } else {
-        print!("{}", table(&ours));
+        print!("{}", table(&records));
+        for n in &notes {
+            println!("note: {n}");
+        }
     }
+    Ok(())
+}
+
+/// The registry suites: every case ours, then theirs, then the next case.
+fn registry_run(
+    args: &Args,
+    full: bool,
+    reference: bool,
+    records: &mut Vec<Record>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    let entries = ndlearn_cli::entries();
+    let cases = registry_suite::plan(&entries, full, &args.out.join("data"), args.only.as_deref())?;
+    let mut worker = if reference {
+        match registry_suite::Reference::start(&python_path(args)) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                eprintln!("note: scikit-learn side skipped: {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(cases.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    eprintln!(
+        "running suite {} ({} cases{}) ...",
+        if full { "full" } else { "quick" },
+        cases.len(),
+        if worker.is_some() {
+            ", ndlearn and scikit-learn alternating"
+        } else {
+            ""
+        }
+    );
+    for case in &cases {
+        bar.set_message(format!("{} on {}", case.algo, case.data.name));
+        let Some(entry) = entries.iter().find(|e| e.name() == case.algo) else {
+            continue;
+        };
+        let (ours, params) = registry_suite::run_ours(entry, case, args.repeat.max(1));
+        records.push(ours);
+        if let Some(w) = worker.as_mut() {
+            match w.run(case, &params, args.repeat.max(1)) {
+                Ok((theirs, note)) => {
+                    records.extend(theirs);
+                    if let Some(n) = note
+                        && !notes
+                            .iter()
+                            .any(|m| m.starts_with(&format!("{}:", case.algo)))
+                    {
+                        notes.push(format!("{}: {n}", case.algo));
+                    }
+                }
+                Err(e) => {
+                    eprintln!("note: scikit-learn side stopped: {e}");
+                    worker = None;
+                }
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
     Ok(())
 }
 
@@ -133,17 +236,16 @@ fn python_path(args: &Args) -> PathBuf {
     }
 }
 
-fn run_python(args: &Args) -> Result<Vec<Record>, String> {
+fn run_python(args: &Args, suite: &str) -> Result<Vec<Record>, String> {
     let py = python_path(args);
     eprintln!(
-        "running suite {} (numpy / scikit-learn via {}) ...",
-        args.suite,
+        "running suite {suite} (numpy / scikit-learn via {}) ...",
         py.display()
     );
     let mut cmd = Command::new(&py);
     cmd.arg("benches/sklearn/run.py").args([
         "--suite",
-        &args.suite,
+        suite,
         "--repeat",
         &args.repeat.max(1).to_string(),
     ]);
@@ -169,7 +271,12 @@ fn run_python(args: &Args) -> Result<Vec<Record>, String> {
         .collect()
 }
 
-fn write_outputs(args: &Args, machine: &MachineInfo, records: &[Record]) -> Result<(), String> {
+fn write_outputs(
+    args: &Args,
+    machine: &MachineInfo,
+    records: &[Record],
+    notes: &[String],
+) -> Result<(), String> {
     fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let path = args.out.join("latest.jsonl");
@@ -186,21 +293,39 @@ fn write_outputs(args: &Args, machine: &MachineInfo, records: &[Record]) -> Resu
         .map_err(|e| e.to_string())?;
     }
     let md = args.out.join("latest.md");
-    fs::write(&md, markdown(machine, records))
+    fs::write(&md, markdown(machine, records, notes))
         .map_err(|e| format!("cannot write {}: {e}", md.display()))?;
-    eprintln!("wrote {} and {}", path.display(), md.display());
+    let svg = args.out.join("ratios.svg");
+    let bars: Vec<(String, f64)> = pairs(records)
+        .into_iter()
+        .filter_map(|(ours, theirs)| {
+            let t = theirs?;
+            let (a, b) = (ours.fit_s + ours.predict_s, t.fit_s + t.predict_s);
+            (a > 0.0 && b > 0.0).then(|| (format!("{} / {}", ours.algo, ours.dataset), a / b))
+        })
+        .collect();
+    if !bars.is_empty() {
+        ndlearn_bench::chart::ratio_bars(&svg, &bars)?;
+        eprintln!(
+            "wrote {}, {} and {}",
+            path.display(),
+            md.display(),
+            svg.display()
+        );
+    } else {
+        eprintln!("wrote {} and {}", path.display(), md.display());
+    }
     Ok(())
 }
 
-type Key = (String, String, usize, usize);
+type Key = (String, String, usize);
 
 fn key(r: &Record) -> Key {
-    (r.algo.clone(), r.dataset.clone(), r.n, r.d)
+    (r.algo.clone(), r.dataset.clone(), r.n)
 }
 
-/// Rows: one per ndlearn case, with the matching reference times and the ratio of total times
-/// (reference / ours: above 1 means ndlearn is faster).
-fn rows(records: &[Record]) -> Vec<[String; 10]> {
+/// Each ndlearn record with the matching reference record, if any.
+fn pairs(records: &[Record]) -> Vec<(&Record, Option<&Record>)> {
     let refs: HashMap<Key, &Record> = records
         .iter()
         .filter(|r| r.implementation != "ndlearn")
@@ -209,40 +334,68 @@ fn rows(records: &[Record]) -> Vec<[String; 10]> {
     records
         .iter()
         .filter(|r| r.implementation == "ndlearn")
-        .map(|r| {
-            let other = refs.get(&key(r));
+        .map(|r| (r, refs.get(&key(r)).copied()))
+        .collect()
+}
+
+fn ratio(ours: f64, theirs: f64) -> String {
+    if ours > 0.0 && theirs > 0.0 {
+        format!("{:.2}", ours / theirs)
+    } else {
+        "-".into()
+    }
+}
+
+fn quality(r: &Record) -> String {
+    if r.metric.starts_with("error") {
+        r.metric.chars().take(60).collect()
+    } else {
+        format!("{} = {:.4e}", r.metric, r.value)
+    }
+}
+
+/// Rows: one per ndlearn case, with the matching reference and the time ratios
+/// ndlearn / reference (below 1: ndlearn faster).
+fn rows(records: &[Record]) -> Vec<[String; 12]> {
+    pairs(records)
+        .into_iter()
+        .map(|(r, other)| {
             [
                 r.algo.clone(),
                 r.dataset.clone(),
                 format!("{} x {}", r.n, r.d),
                 fmt_seconds(r.fit_s),
-                fmt_seconds(r.predict_s),
                 other.map_or("-".into(), |o| {
                     format!("{} ({})", fmt_seconds(o.fit_s), o.implementation)
                 }),
+                other.map_or("-".into(), |o| ratio(r.fit_s, o.fit_s)),
+                fmt_seconds(r.predict_s),
                 other.map_or("-".into(), |o| fmt_seconds(o.predict_s)),
-                other.map_or("-".into(), |o| {
-                    format!("{:.2}", (o.fit_s + o.predict_s) / (r.fit_s + r.predict_s))
-                }),
+                other.map_or("-".into(), |o| ratio(r.predict_s, o.predict_s)),
+                quality(r),
+                other.map_or("-".into(), quality),
                 r.gflops.map_or("-".into(), |g| format!("{g:.1}")),
-                format!("{} = {:.4e}", r.metric, r.value),
             ]
         })
         .collect()
 }
 
-const HEADER: [&str; 10] = [
+const HEADER: [&str; 12] = [
     "algorithm",
     "data set",
     "rows x cols",
     "fit",
-    "predict",
     "reference fit",
+    "fit ratio",
+    "predict",
     "ref. predict",
-    "ratio",
-    "GFLOP/s",
+    "predict ratio",
     "quality",
+    "ref. quality",
+    "GFLOP/s",
 ];
+
+const LEGEND: &str = "ratio = ndlearn time / reference time (below 1: ndlearn faster). Kernels report their time as fit. Medians.";
 
 fn table(records: &[Record]) -> String {
     let rows = rows(records);
@@ -269,13 +422,12 @@ fn table(records: &[Record]) -> String {
         s.push_str(&line(r.iter().map(String::as_str).collect()));
         s.push('\n');
     }
-    s.push_str(
-        "ratio = reference (fit + predict) / ndlearn (fit + predict); above 1: ndlearn faster. Kernels report their time as fit. Medians.\n",
-    );
+    s.push_str(LEGEND);
+    s.push('\n');
     s
 }
 
-fn markdown(machine: &MachineInfo, records: &[Record]) -> String {
+fn markdown(machine: &MachineInfo, records: &[Record], notes: &[String]) -> String {
     let mut s = format!(
         "Machine: {} ({} cores), threads {}, BLAS {}, git {}\n\n| {} |\n|{}|\n",
         machine.cpu,
@@ -288,6 +440,13 @@ fn markdown(machine: &MachineInfo, records: &[Record]) -> String {
     );
     for r in rows(records) {
         s.push_str(&format!("| {} |\n", r.join(" | ")));
+    }
+    s.push_str(&format!("\n{LEGEND}\n"));
+    for n in notes {
+        s.push_str(&format!("\n- {n}"));
+    }
+    if !notes.is_empty() {
+        s.push('\n');
     }
     s
 }

@@ -518,6 +518,16 @@ fn predict(
             )));
         };
         let p = p?;
+        if let Some(l) = &file.labels
+            && l.len() != p.ncols()
+        {
+            return Err(CliError::input(format!(
+                "{}: the model file is inconsistent: {} class labels but {} probability columns",
+                model_path.display(),
+                l.len(),
+                p.ncols()
+            )));
+        }
         let names: Vec<String> = match &file.labels {
             Some(l) => l.iter().map(|n| format!("proba_{n}")).collect(),
             None => (0..p.ncols()).map(|k| format!("proba_{k}")).collect(),
@@ -533,7 +543,14 @@ fn predict(
                 w.write_record(["prediction"]).map_err(csv_err)?;
                 for k in l {
                     let name = match &file.labels {
-                        Some(names) => names.get(k).cloned().unwrap_or_else(|| k.to_string()),
+                        Some(names) => names.get(k).cloned().ok_or_else(|| {
+                            CliError::input(format!(
+                                "{}: the model file is inconsistent: it predicts class {k} but \
+                                 stores {} class labels",
+                                model_path.display(),
+                                names.len()
+                            ))
+                        })?,
                         None => k.to_string(),
                     };
                     w.write_record([name]).map_err(csv_err)?;

@@ -6,7 +6,7 @@
 //! | classifier | accuracy, balanced accuracy, macro/weighted precision, recall, F1, log-loss and ROC AUC (binary) when the model has probabilities, the per-class report | `accuracy` |
 //! | regressor | R², explained variance, MSE, RMSE, MAE, max error | `r2` |
 //! | clusterer | adjusted Rand index and NMI (with a target column), silhouette | `ari` with a target, else `inertia` (when the model stores it) or `silhouette` |
-//! | transformer | explained-variance ratio (PCA-like), reconstruction error (invertible), trustworthiness (embeddings) | the first of those that applies |
+//! | transformer | explained-variance ratio (PCA-like), reconstruction error (invertible), trustworthiness (embeddings) | the first of those that applies, else `n_output_features` |
 
 use std::path::Path;
 use std::time::Instant;
@@ -14,7 +14,7 @@ use std::time::Instant;
 use ndarray::{Array1, Array2};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::metrics as m;
-use ndlearn_core::registry::{Data, DynModel, Entry, Kind, Output};
+use ndlearn_core::registry::{Data, DynEstimator, DynModel, Entry, Kind, Output};
 use serde_json::Value;
 
 use crate::data::{self, TargetArg};
@@ -196,7 +196,7 @@ pub fn eval(
             let pred = labels_of(model.predict(&x)?, "eval")?;
             let proba = model.predict_proba(&x).transpose()?;
             let s = classifier_scores(&y, &pred, proba.as_ref())?;
-            let report = m::classification_report(&y, &pred, None)?;
+            let report = m::classification_report(&y, &pred, None)?.with_target_names(&labels);
             crate::say!("{report}");
             if let Some(p) = plot {
                 match (&proba, labels.len()) {
@@ -274,6 +274,93 @@ pub struct BenchOptions<'a> {
     pub threads: Option<usize>,
 }
 
+/// One timed fit + predict of [`measure`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Measurement {
+    /// Seconds of the fit.
+    pub fit_s: f64,
+    /// Seconds of the prediction (transform for transformers) on the test data.
+    pub predict_s: f64,
+    /// The quality metric of the model's kind (see the module table).
+    pub metric: &'static str,
+    /// Its value on the test data.
+    pub value: f64,
+}
+
+/// Fits `est` on `train`, predicts `test` and scores the prediction with the metric of the
+/// entry's kind. Only the fit and the prediction are timed (never loading or scoring).
+pub fn measure(
+    entry: &Entry,
+    est: &dyn DynEstimator,
+    train: &data::Table,
+    test: &data::Table,
+    f32: bool,
+) -> Result<Measurement, CliError> {
+    let (y, labels) = data::fit_target(&train.target, entry.kind());
+    let xtr = train.data(f32);
+    let xte = test.data(f32);
+    let t0 = Instant::now();
+    let model = est.fit(&xtr, &y)?;
+    let fit_s = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let out = model.predict(&xte)?;
+    let predict_s = t1.elapsed().as_secs_f64();
+    let json = model.to_json()?;
+    let (metric, value) = match entry.kind() {
+        Kind::Classifier => {
+            let names = labels.unwrap_or_default();
+            let yt = data::remap_labels(&test.target, &names)?;
+            let pred = labels_of(out, "bench")?;
+            ("accuracy", m::accuracy_score(&yt, &pred, None)?)
+        }
+        Kind::Regressor => {
+            let ndlearn_datasets::Target::Values(yt) = &test.target else {
+                return Err(CliError::input("the target column does not hold numbers"));
+            };
+            ("r2", m::r2_score(yt, &values_of(out)?, None)?)
+        }
+        Kind::Clusterer => {
+            let pred = labels_of(out, "bench")?;
+            let reference = match &test.target {
+                ndlearn_datasets::Target::Classes { y, .. } => Some(y.clone()),
+                _ => None,
+            };
+            // Only the reported metric is computed (silhouette is O(n²)).
+            match (&reference, json_sum(&json, "inertia")) {
+                (Some(r), _) => ("ari", m::adjusted_rand_score(r, &pred)?),
+                (None, Some(inertia)) => ("inertia", inertia),
+                (None, None) => {
+                    let s = clusterer_scores(&test.x, &pred, None, &json)?;
+                    first_of(&s, &["silhouette"])?
+                }
+            }
+        }
+        Kind::Transformer => {
+            let Output::Matrix(z) = out else {
+                return Err(CliError::runtime("the transformer returned no matrix"));
+            };
+            let s = transformer_scores(model.as_ref(), &xte, &z, &json)?;
+            first_of(
+                &s,
+                &[
+                    "explained_variance_ratio",
+                    "reconstruction_error",
+                    "trustworthiness",
+                ],
+            )
+            // Expansions (polynomial, spline, one-hot) have none of the three: their output
+            // width is what there is to compare.
+            .unwrap_or(("n_output_features", z.ncols() as f64))
+        }
+    };
+    Ok(Measurement {
+        fit_s,
+        predict_s,
+        metric,
+        value,
+    })
+}
+
 /// `ndlearn bench`: one line per repetition. Timing covers fit and predict only.
 pub fn bench(entry: &Entry, o: &BenchOptions<'_>) -> Result<(), CliError> {
     let est = entry.build(o.overrides).map_err(|e| match e {
@@ -290,9 +377,6 @@ pub fn bench(entry: &Entry, o: &BenchOptions<'_>) -> Result<(), CliError> {
         }
         None => data::load(o.train, &arg, entry.kind())?,
     };
-    let (y, labels) = data::fit_target(&train.target, entry.kind());
-    let xtr = train.data(o.f32);
-    let xte = test.data(o.f32);
     let dataset = o
         .train
         .file_stem()
@@ -300,57 +384,12 @@ pub fn bench(entry: &Entry, o: &BenchOptions<'_>) -> Result<(), CliError> {
     let threads = ndlearn_core::par::current_num_threads();
     let _ = o.threads;
     for _ in 0..o.repeat {
-        let t0 = Instant::now();
-        let model = est.fit(&xtr, &y)?;
-        let fit_s = t0.elapsed().as_secs_f64();
-        let t1 = Instant::now();
-        let out = model.predict(&xte)?;
-        let predict_s = t1.elapsed().as_secs_f64();
-        let json = model.to_json()?;
-        let (metric, value) = match entry.kind() {
-            Kind::Classifier => {
-                let names = labels.clone().unwrap_or_default();
-                let yt = data::remap_labels(&test.target, &names)?;
-                let pred = labels_of(out, "bench")?;
-                ("accuracy", m::accuracy_score(&yt, &pred, None)?)
-            }
-            Kind::Regressor => {
-                let ndlearn_datasets::Target::Values(yt) = &test.target else {
-                    return Err(CliError::input("the target column does not hold numbers"));
-                };
-                ("r2", m::r2_score(yt, &values_of(out)?, None)?)
-            }
-            Kind::Clusterer => {
-                let pred = labels_of(out, "bench")?;
-                let reference = match &test.target {
-                    ndlearn_datasets::Target::Classes { y, .. } => Some(y.clone()),
-                    _ => None,
-                };
-                // Only the reported metric is computed (silhouette is O(n²)).
-                match (&reference, json_sum(&json, "inertia")) {
-                    (Some(r), _) => ("ari", m::adjusted_rand_score(r, &pred)?),
-                    (None, Some(inertia)) => ("inertia", inertia),
-                    (None, None) => {
-                        let s = clusterer_scores(&test.x, &pred, None, &json)?;
-                        first_of(&s, &["silhouette"])?
-                    }
-                }
-            }
-            Kind::Transformer => {
-                let Output::Matrix(z) = out else {
-                    return Err(CliError::runtime("the transformer returned no matrix"));
-                };
-                let s = transformer_scores(model.as_ref(), &xte, &z, &json)?;
-                first_of(
-                    &s,
-                    &[
-                        "explained_variance_ratio",
-                        "reconstruction_error",
-                        "trustworthiness",
-                    ],
-                )?
-            }
-        };
+        let Measurement {
+            fit_s,
+            predict_s,
+            metric,
+            value,
+        } = measure(entry, est.as_ref(), &train, &test, o.f32)?;
         if o.json {
             let line = serde_json::json!({
                 "algo": entry.name(),

@@ -582,3 +582,74 @@ fn predict_ignores_target_cells_and_eval_survives_one_class() {
             .contains("confusion matrix")
     );
 }
+
+#[test]
+fn a_model_file_with_too_few_labels_is_an_error_not_a_guess() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let model = dir.path().join("m.json");
+    let iris = data("iris");
+    ok(&[
+        "fit",
+        "--algo",
+        "logistic_regression",
+        "--data",
+        s(&iris),
+        "--model",
+        s(&model),
+    ]);
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).expect("written")).expect("json");
+    file["labels"] = serde_json::json!(["setosa", "versicolor"]);
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, file.to_string()).expect("write");
+    let err = fails(&["predict", "--model", s(&broken), "--data", s(&iris)]);
+    assert!(err.contains("inconsistent"), "{err}");
+    let err = fails(&[
+        "predict",
+        "--model",
+        s(&broken),
+        "--data",
+        s(&iris),
+        "--proba",
+    ]);
+    assert!(
+        err.contains("2 class labels but 3 probability columns"),
+        "{err}"
+    );
+}
+
+#[test]
+fn eval_prints_the_class_names_of_the_file() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let csv = dir.path().join("fruit.csv");
+    let mut text = String::from("weight,colour,fruit\n");
+    for i in 0..40 {
+        let (w, c, f) = if i % 2 == 0 {
+            (150.0 + i as f64, 1.0, "apple")
+        } else {
+            (120.0 + i as f64 * 0.5, 0.0, "banana")
+        };
+        text.push_str(&format!("{w},{c},{f}\n"));
+    }
+    std::fs::write(&csv, text).expect("write");
+    let model = dir.path().join("m.json");
+    ok(&[
+        "fit",
+        "--algo",
+        "logistic_regression",
+        "--data",
+        s(&csv),
+        "--model",
+        s(&model),
+    ]);
+    let out = ok(&[
+        "eval",
+        "--model",
+        s(&model),
+        "--data",
+        s(&csv),
+        "--target",
+        "fruit",
+    ]);
+    assert!(out.contains("apple") && out.contains("banana"), "{out}");
+}

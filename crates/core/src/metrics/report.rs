@@ -27,6 +27,31 @@ pub struct ClassificationReport {
     pub weighted_avg: AveragedScores,
     /// Total (weighted) number of samples.
     pub total_support: f64,
+    /// Display names of the labels (scikit-learn's `target_names`), indexed by label; labels
+    /// without a name print as their number. Empty by default; set with
+    /// [`ClassificationReport::with_target_names`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub target_names: Vec<String>,
+}
+
+impl ClassificationReport {
+    /// The report printing `names[label]` instead of each label's number.
+    ///
+    /// ```
+    /// use ndlearn_core::metrics::classification_report;
+    /// use ndlearn_core::ndarray::array;
+    ///
+    /// let r = classification_report(&array![0usize, 1, 1], &array![0usize, 1, 0], None)?
+    ///     .with_target_names(&["setosa".to_string(), "versicolor".to_string()]);
+    /// let text = format!("{r}");
+    /// assert!(text.contains("setosa") && text.contains("versicolor"));
+    /// # Ok::<(), ndlearn_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn with_target_names(mut self, names: &[String]) -> Self {
+        self.target_names = names.to_vec();
+        self
+    }
 }
 
 /// Builds a [`ClassificationReport`] over [`unique_labels`].
@@ -81,6 +106,7 @@ pub fn classification_report(
         macro_avg,
         weighted_avg,
         total_support: c.total,
+        target_names: Vec::new(),
     })
 }
 
@@ -91,7 +117,12 @@ impl fmt::Display for ClassificationReport {
             .per_class
             .labels
             .iter()
-            .map(ToString::to_string)
+            .map(|&l| {
+                self.target_names
+                    .get(l)
+                    .cloned()
+                    .unwrap_or_else(|| l.to_string())
+            })
             .collect();
         let width = names
             .iter()
