@@ -19,9 +19,12 @@
 //! `labels` holds the class names of a classifier in label order (label `k` is `labels[k]`).
 //! Floats are written with round-trip precision, so a loaded model predicts bit-identically.
 
+use std::panic::AssertUnwindSafe;
 use std::path::Path;
 
-use ndlearn_core::registry::{DynModel, Entry, Kind, Precision};
+use ndarray::Array2;
+
+use ndlearn_core::registry::{Data, DynModel, Entry, Kind, Precision};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -130,9 +133,39 @@ impl ModelFile {
                 self.kind
             )));
         }
-        entry
+        let model = entry
             .load(self.precision, self.model.clone())
-            .map_err(|e| CliError::input(format!("{origin}: damaged model file: {e}")))
+            .map_err(|e| CliError::input(format!("{origin}: damaged model file: {e}")))?;
+        self.probe(model.as_ref(), origin)?;
+        Ok(model)
+    }
+
+    /// Predicts one all-zero row of the file's width: a fitted state whose shapes disagree with
+    /// the stored feature names (a hand-edited or damaged file) is reported here, naming the
+    /// file, instead of failing later inside the model.
+    fn probe(&self, model: &dyn DynModel, origin: &str) -> Result<(), CliError> {
+        let d = self.feature_names.len();
+        let x = match self.precision {
+            Precision::F64 => Data::F64(Array2::zeros((1, d))),
+            Precision::F32 => Data::F32(Array2::zeros((1, d))),
+        };
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| model.predict(&x).map(|_| ())));
+        std::panic::set_hook(previous);
+        let damaged = |why: String| {
+            CliError::input(format!(
+                "{origin}: damaged model file: its fitted state does not fit its {d} feature \
+                 columns ({why})"
+            ))
+        };
+        match outcome {
+            Err(_) => Err(damaged("predicting panicked".into())),
+            Ok(Err(e @ ndlearn_core::Error::ShapeMismatch { .. })) => Err(damaged(e.to_string())),
+            // Other errors (a transductive model refusing new rows, say) are the model's to
+            // report on real data.
+            Ok(_) => Ok(()),
+        }
     }
 }
 

@@ -650,3 +650,55 @@ fn eval_prints_the_class_names_of_the_file() {
     ]);
     assert!(out.contains("apple") && out.contains("banana"), "{out}");
 }
+
+#[test]
+fn a_model_whose_coefficients_do_not_fit_its_columns_is_reported_as_damaged() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let model = dir.path().join("m.json");
+    let diabetes = data("diabetes");
+    ok(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&diabetes),
+        "--model",
+        s(&model),
+    ]);
+    let text = std::fs::read_to_string(&model).expect("written");
+    let mut file: serde_json::Value = serde_json::from_str(&text).expect("json");
+    // Drop one coefficient, wherever the fitted state keeps them.
+    fn shorten(v: &mut serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    if k.starts_with("coef") {
+                        if let Some(a) = x.get_mut("data").and_then(|d| d.as_array_mut()) {
+                            a.pop();
+                            if let Some(dim) = x.get_mut("dim").and_then(|d| d.as_array_mut()) {
+                                let last = dim.len() - 1;
+                                let n = dim[last].as_u64().expect("dim") - 1;
+                                dim[last] = serde_json::json!(n);
+                            }
+                            return true;
+                        }
+                    }
+                    if shorten(x) {
+                        return true;
+                    }
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+    assert!(
+        shorten(&mut file["model"]),
+        "found the coefficients: {file}"
+    );
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, file.to_string()).expect("write");
+    let err = fails(&["predict", "--model", s(&broken), "--data", s(&diabetes)]);
+    assert!(err.contains("damaged model file"), "{err}");
+    assert!(!err.contains("internal error"), "{err}");
+}
