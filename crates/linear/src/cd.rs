@@ -78,8 +78,25 @@ pub(crate) struct CdOutcome<F> {
     pub converged: bool,
 }
 
+/// Longest vectors handed to BLAS `dot`: OpenBLAS computes level-1 dots of up to 10,000
+/// elements on the calling thread (longer ones may be split over its own threads, whose number
+/// would then change the rounding), so results stay bitwise identical for any thread count,
+/// inside rayon tasks too.
+const BLAS_DOT_MAX: usize = 10_000;
+
+/// `aᵀb`: BLAS (about 1.3× faster here than the unrolled loop on columns streamed from L3:
+/// its kernels prefetch) up to [`BLAS_DOT_MAX`] elements, the unrolled loop beyond.
 #[inline]
 fn dot<F: Float>(a: &[F], b: &[F]) -> F {
+    if a.len() <= BLAS_DOT_MAX {
+        ndarray::ArrayView1::from(a).dot(&ndarray::ArrayView1::from(b))
+    } else {
+        dot_unrolled(a, b)
+    }
+}
+
+#[inline]
+fn dot_unrolled<F: Float>(a: &[F], b: &[F]) -> F {
     let mut acc = [F::zero(); 4];
     let ca = a.chunks_exact(4);
     let cb = b.chunks_exact(4);
