@@ -39,6 +39,7 @@ COMMANDS:
 
 ENVIRONMENT:
     PROPTEST_CASES   cases per property test in `test` and `ci` (default here: 32)
+    PROPTEST_RNG_SEED  proptest seed (default: fixed in ndlearn-testkit; `random` for fresh cases)
     NEXTEST_PROFILE  nextest profile, passed through unchanged
 ";
 

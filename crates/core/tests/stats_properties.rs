@@ -94,7 +94,10 @@ proptest! {
         prop_assert!((special::gamma_p(a, x) + special::gamma_q(a, x) - 1.0).abs() < 1e-14);
         prop_assert!((special::erf(x) + special::erf(-x)).abs() == 0.0);
         let z = special::norm_ppf(p).expect("p in (0, 1)");
-        prop_assert!((special::norm_cdf(z) - p).abs() <= 1e-15 * p.max(1e-3));
+        // ≈ 70 ulp: norm_ppf is accurate to a few ulp and norm_cdf amplifies by |z|·(a few) in the
+        // tails (the CI seed that failed at 1e-15 had p = 0.013, z = −2.2: 9 ulp).
+        prop_assert!((special::norm_cdf(z) - p).abs() <= 1e-14 * p.max(1e-3),
+            "p {p}, z {z}, cdf {}", special::norm_cdf(z));
         let c = chi2_ppf(p, a).expect("valid");
         prop_assert!((chi2_cdf(c, a) - p).abs() <= 1e-12 * p.max(1.0 - p));
         let xi = special::beta_inc_inv(a, b, p);
