@@ -1,11 +1,44 @@
 //! The estimators of this crate by name, for the `ndlearn` command line and the benchmark runner
 //! (`ndlearn_core::registry`; feature `serde`).
+//!
+//! ```
+//! let names: Vec<&str> = ndlearn_neighbors::registry().iter().map(|e| e.name()).collect();
+//! assert!(names.contains(&"knn_classifier") && names.contains(&"nearest_centroid"));
+//! ```
 
 use ndlearn_core::registry::Entry;
+
+use crate::{
+    KNeighborsClassifier, KNeighborsRegressor, NearestCentroid, NearestNeighborInterpolator,
+    RadiusNeighborsClassifier, RadiusNeighborsRegressor,
+};
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
     vec![
-        // entries are added here, one per estimator
+        Entry::probabilistic_classifier::<KNeighborsClassifier>(
+            "knn_classifier",
+            "k-nearest-neighbour vote (uniform or 1/d weights; brute, k-d tree, ball tree)",
+        ),
+        Entry::regressor::<KNeighborsRegressor>(
+            "knn_regressor",
+            "mean target of the k nearest neighbours (uniform or 1/d weights)",
+        ),
+        Entry::probabilistic_classifier::<RadiusNeighborsClassifier>(
+            "radius_neighbors_classifier",
+            "vote of every training point within a radius",
+        ),
+        Entry::regressor::<RadiusNeighborsRegressor>(
+            "radius_neighbors_regressor",
+            "mean target of every training point within a radius",
+        ),
+        Entry::classifier::<NearestCentroid>(
+            "nearest_centroid",
+            "nearest class mean (Euclidean) or median (Manhattan), optional shrinkage",
+        ),
+        Entry::regressor::<NearestNeighborInterpolator>(
+            "nearest_neighbor_interpolator",
+            "the notes' 1-NN interpolation: the target of the closest training point",
+        ),
     ]
 }

@@ -1,0 +1,192 @@
+//! Pieces shared by the estimators of this crate: neighbour weights, the stored training
+//! index (serialised as its training matrix, rebuilt on first use after loading) and checks.
+
+use std::sync::{Arc, OnceLock};
+
+use ndarray::{Array2, ArrayRef2};
+use ndlearn_core::distance::Metric;
+use ndlearn_core::neighbors::{Algorithm, NeighborIndex};
+use ndlearn_core::validate::check_predict_input;
+use ndlearn_core::{Error, Float, Result};
+
+/// How the neighbours of a query vote (classifiers) or average (regressors).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Weights {
+    /// Every neighbour weighs 1 (scikit-learn `"uniform"`).
+    #[default]
+    Uniform,
+    /// A neighbour at distance `d` weighs `1/d` (scikit-learn `"distance"`). When some
+    /// neighbours are at distance 0, exactly those weigh 1 and the others 0. (Computed as
+    /// `d_min / d`, the same vote after normalisation, so that it never overflows.)
+    Distance,
+}
+
+/// Fills `w` with the weights of one query's neighbour distances `dist` (see [`Weights`]).
+pub(crate) fn weights_into<F: Float>(how: Weights, dist: &[F], w: &mut Vec<F>) {
+    w.clear();
+    match how {
+        Weights::Uniform => w.extend(std::iter::repeat_n(F::one(), dist.len())),
+        Weights::Distance => {
+            // Neighbours at distance 0 take all the weight, equally. Otherwise the weights are
+            // `d_min / d` (proportional to `1/d`, so the same normalised vote) which cannot
+            // overflow, even in f32 or at 1e±300 scales; if every distance overflowed to ∞ the
+            // neighbours count equally.
+            let d_min = dist.iter().fold(F::infinity(), |a, &d| a.min(d));
+            if d_min == F::zero() {
+                w.extend(
+                    dist.iter()
+                        .map(|&d| if d == F::zero() { F::one() } else { F::zero() }),
+                );
+            } else if !d_min.is_finite() {
+                w.extend(std::iter::repeat_n(F::one(), dist.len()));
+            } else {
+                w.extend(dist.iter().map(|&d| d_min / d));
+            }
+        }
+    }
+}
+
+/// The training rows of a fitted neighbour model and the search index over them.
+///
+/// Serialises as the matrix and the search settings only; the index is built at fit and,
+/// after loading a model, on the first query (the build is deterministic, so the loaded model
+/// answers bit for bit as the original).
+#[derive(Debug, Clone)]
+pub(crate) struct StoredIndex<F: Float> {
+    data: Arc<Array2<F>>,
+    metric: Metric,
+    algorithm: Algorithm,
+    leaf_size: usize,
+    index: OnceLock<NeighborIndex<F>>,
+}
+
+impl<F: Float> StoredIndex<F> {
+    /// Builds the index over `x` (validated by the caller).
+    pub(crate) fn build(
+        x: &ArrayRef2<F>,
+        metric: &Metric,
+        algorithm: Algorithm,
+        leaf_size: usize,
+    ) -> Result<Self> {
+        let data = Arc::new(x.as_standard_layout().into_owned());
+        let index = NeighborIndex::build(data.clone(), metric.clone(), algorithm, leaf_size)?;
+        let cell = OnceLock::new();
+        let _ = cell.set(index);
+        Ok(Self {
+            data,
+            metric: metric.clone(),
+            algorithm,
+            leaf_size,
+            index: cell,
+        })
+    }
+
+    /// The index (built now if this model was loaded from a file).
+    pub(crate) fn index(&self) -> Result<&NeighborIndex<F>> {
+        if let Some(i) = self.index.get() {
+            return Ok(i);
+        }
+        let built = NeighborIndex::build(
+            self.data.clone(),
+            self.metric.clone(),
+            self.algorithm,
+            self.leaf_size,
+        )?;
+        Ok(self.index.get_or_init(|| built))
+    }
+
+    /// The training matrix.
+    pub(crate) fn data(&self) -> &Array2<F> {
+        &self.data
+    }
+
+    /// Number of training rows.
+    pub(crate) fn n_samples(&self) -> usize {
+        self.data.nrows()
+    }
+
+    /// Number of features.
+    pub(crate) fn n_features(&self) -> usize {
+        self.data.ncols()
+    }
+
+    /// Checks query rows (width, finiteness).
+    pub(crate) fn check_queries(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<()> {
+        check_predict_input(x, self.n_features(), context)
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use super::*;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize)]
+    struct Out<'a, F: Float> {
+        data: &'a Array2<F>,
+        metric: &'a Metric,
+        algorithm: Algorithm,
+        leaf_size: usize,
+    }
+
+    #[derive(Deserialize)]
+    struct In<F: Float> {
+        data: Array2<F>,
+        metric: Metric,
+        algorithm: Algorithm,
+        leaf_size: usize,
+    }
+
+    impl<F: Float + Serialize> Serialize for StoredIndex<F> {
+        fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            Out {
+                data: &self.data,
+                metric: &self.metric,
+                algorithm: self.algorithm,
+                leaf_size: self.leaf_size,
+            }
+            .serialize(s)
+        }
+    }
+
+    impl<'de, F: Float + Deserialize<'de>> Deserialize<'de> for StoredIndex<F> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            let v = In::<F>::deserialize(d)?;
+            if v.data.nrows() == 0 || v.data.ncols() == 0 || v.leaf_size == 0 {
+                return Err(serde::de::Error::custom(
+                    "neighbour index: empty training data or leaf_size 0",
+                ));
+            }
+            Ok(Self {
+                data: Arc::new(v.data),
+                metric: v.metric,
+                algorithm: v.algorithm,
+                leaf_size: v.leaf_size,
+                index: OnceLock::new(),
+            })
+        }
+    }
+}
+
+/// Checks `leaf_size ≥ 1` and the metric.
+pub(crate) fn check_search(metric: &Metric, leaf_size: usize) -> Result<()> {
+    metric.validate()?;
+    if leaf_size == 0 {
+        return Err(Error::invalid_param("leaf_size", "must be >= 1"));
+    }
+    Ok(())
+}
+
+/// Index of the largest value, ties to the lowest index.
+pub(crate) fn argmax<F: Float>(row: impl IntoIterator<Item = F>) -> usize {
+    let mut best = (0, F::neg_infinity());
+    for (i, v) in row.into_iter().enumerate() {
+        if v > best.1 {
+            best = (i, v);
+        }
+    }
+    best.0
+}

@@ -1,0 +1,462 @@
+//! k-nearest-neighbour classification and regression ([`KNeighborsClassifier`],
+//! [`KNeighborsRegressor`]) and the notes' 1-NN interpolation
+//! ([`NearestNeighborInterpolator`]).
+//!
+//! # Method
+//!
+//! Fitting stores the training rows in an exact neighbour index
+//! ([`ndlearn_core::neighbors::NeighborIndex`]: brute force, k-d tree or ball tree, any
+//! [`Metric`]). For a query `x` let `N_k(x)` be its `k` nearest training rows and `w_i` their
+//! [`Weights`] (1, or `1/d(x, x_i)`; neighbours at distance 0 take all the weight).
+//!
+//! * classification: `p(c | x) = Σ_{i ∈ N_k(x), y_i = c} w_i / Σ_{i ∈ N_k(x)} w_i`, and the
+//!   prediction is the most probable class, **ties to the lowest class index** (as
+//!   scikit-learn's mode);
+//! * regression: `ŷ(x) = Σ w_i y_i / Σ w_i` (the plain mean of the neighbours' targets for
+//!   uniform weights), per output column.
+//!
+//! The notes keep the `k` smallest distances in a max-heap (000 L530-538); the index does the
+//! same inside its trees and pre-selects by GEMM for brute-force Euclidean search.
+//!
+//! **Neighbour ties.** When several training rows are at the same distance as the `k`-th
+//! neighbour, the ones with the **lower training index** are used (the index's documented
+//! order); scikit-learn leaves that choice unspecified, so on such queries the two libraries
+//! may legitimately differ.
+//!
+//! **Threads.** Queries run in parallel over fixed chunks of rows; results do not depend on the
+//! thread count.
+//!
+//! **Errors.** `n_neighbors = 0` or larger than the number of training rows →
+//! [`Error::InvalidParam`]; NaN/∞ → [`Error::NonFinite`]; a query width other than the
+//! training width → [`Error::ShapeMismatch`].
+//!
+//! ```
+//! use ndlearn_core::ndarray::array;
+//! use ndlearn_core::{Fit, Predict, PredictProba};
+//! use ndlearn_neighbors::{KNeighborsClassifier, KNeighborsRegressor, Weights};
+//!
+//! let x = array![[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [5.0, 5.0], [5.0, 6.0], [6.0, 5.0]];
+//! let y = array![0usize, 0, 0, 1, 1, 1];
+//! let model = KNeighborsClassifier::new(3).fit(&x, &y)?;
+//! assert_eq!(model.predict(&array![[0.2, 0.3], [5.5, 5.5]])?.to_vec(), vec![0, 1]);
+//! let p = model.predict_proba(&array![[2.5, 2.5]])?;
+//! assert!((p.sum() - 1.0).abs() < 1e-15);
+//!
+//! let t = array![1.0, 2.0, 3.0, 10.0, 11.0, 12.0];
+//! let reg = KNeighborsRegressor::new(2).weights(Weights::Distance).fit(&x, &t)?;
+//! let v = reg.predict(&array![[0.0, 0.0]])?;
+//! assert_eq!(v[0], 1.0); // a zero-distance neighbour takes all the weight
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndlearn_core::distance::Metric;
+use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, KNeighbors};
+use ndlearn_core::validate::{
+    check_classification_input, check_finite_2d, check_regression_input, check_target_len,
+};
+use ndlearn_core::{Error, Fit, Float, Labels, Predict, PredictProba, Result};
+
+use crate::common::{StoredIndex, Weights, argmax, check_search, weights_into};
+
+/// The search settings shared by the estimators of this module.
+fn check_k(k: usize, n: usize) -> Result<()> {
+    if k == 0 || k > n {
+        return Err(Error::invalid_param(
+            "n_neighbors",
+            format!("need 1 <= n_neighbors <= n_samples = {n}, got {k}"),
+        ));
+    }
+    Ok(())
+}
+
+macro_rules! search_builders {
+    () => {
+        /// Sets the number of neighbours `k`.
+        pub fn n_neighbors(mut self, k: usize) -> Self {
+            self.n_neighbors = k;
+            self
+        }
+        /// Sets the neighbour weights.
+        pub fn weights(mut self, w: Weights) -> Self {
+            self.weights = w;
+            self
+        }
+        /// Sets the search algorithm.
+        pub fn algorithm(mut self, a: Algorithm) -> Self {
+            self.algorithm = a;
+            self
+        }
+        /// Sets the tree leaf size.
+        pub fn leaf_size(mut self, l: usize) -> Self {
+            self.leaf_size = l;
+            self
+        }
+        /// Sets the metric.
+        pub fn metric(mut self, m: Metric) -> Self {
+            self.metric = m;
+            self
+        }
+    };
+}
+
+/// k-nearest-neighbour classifier (scikit-learn's `KNeighborsClassifier`). See the
+/// [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct KNeighborsClassifier {
+    /// Number of neighbours `k` (default 5).
+    pub n_neighbors: usize,
+    /// Neighbour weights (default uniform).
+    pub weights: Weights,
+    /// Search algorithm (default auto).
+    pub algorithm: Algorithm,
+    /// Tree leaf size (default 30).
+    pub leaf_size: usize,
+    /// Distance (default Euclidean).
+    pub metric: Metric,
+}
+
+impl Default for KNeighborsClassifier {
+    fn default() -> Self {
+        Self::new(5)
+    }
+}
+
+impl KNeighborsClassifier {
+    /// A classifier with `k` neighbours, other settings default.
+    pub fn new(k: usize) -> Self {
+        Self {
+            n_neighbors: k,
+            weights: Weights::Uniform,
+            algorithm: Algorithm::Auto,
+            leaf_size: DEFAULT_LEAF_SIZE,
+            metric: Metric::Euclidean,
+        }
+    }
+    search_builders!();
+}
+
+impl<F: Float> Fit<F> for KNeighborsClassifier {
+    type Target = Labels;
+    type Model = FittedKNeighborsClassifier<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        check_search(&self.metric, self.leaf_size)?;
+        let n_classes = check_classification_input(x, y, 1, "KNeighborsClassifier::fit")?;
+        check_k(self.n_neighbors, x.nrows())?;
+        let index = StoredIndex::build(x, &self.metric, self.algorithm, self.leaf_size)?;
+        Ok(FittedKNeighborsClassifier {
+            params: self.clone(),
+            index,
+            labels: y.to_owned(),
+            n_classes,
+        })
+    }
+}
+
+/// A fitted [`KNeighborsClassifier`].
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedKNeighborsClassifier<F: Float> {
+    params: KNeighborsClassifier,
+    index: StoredIndex<F>,
+    labels: Array1<usize>,
+    n_classes: usize,
+}
+
+impl<F: Float> FittedKNeighborsClassifier<F> {
+    /// The hyperparameters of the fit.
+    pub fn params(&self) -> &KNeighborsClassifier {
+        &self.params
+    }
+    /// Number of classes (largest label + 1).
+    pub fn n_classes(&self) -> usize {
+        self.n_classes
+    }
+    /// Number of training rows.
+    pub fn n_samples_fit(&self) -> usize {
+        self.index.n_samples()
+    }
+    /// The training labels.
+    pub fn labels(&self) -> &Array1<usize> {
+        &self.labels
+    }
+    /// The training rows.
+    pub fn training_data(&self) -> &Array2<F> {
+        self.index.data()
+    }
+    /// The algorithm the index resolved to (never `Auto`).
+    pub fn effective_algorithm(&self) -> Result<Algorithm> {
+        Ok(self.index.index()?.algorithm())
+    }
+
+    /// The `k` nearest training rows of each query (`k = n_neighbors` when `None`):
+    /// `(distances, indices)`, sorted, ties by lower training index.
+    ///
+    /// # Errors
+    /// As [`Predict::predict`], and `k` outside `1..=n_samples_fit`.
+    pub fn kneighbors(&self, x: &ArrayRef2<F>, k: Option<usize>) -> Result<KNeighbors<F>> {
+        let k = k.unwrap_or(self.params.n_neighbors);
+        check_k(k, self.index.n_samples())?;
+        self.index
+            .check_queries(x, "KNeighborsClassifier: number of features")?;
+        self.index.index()?.kneighbors(x, k)
+    }
+}
+
+/// Class probabilities from neighbour lists.
+fn vote<F: Float>(
+    (dist, idx): &KNeighbors<F>,
+    labels: &Array1<usize>,
+    n_classes: usize,
+    how: Weights,
+) -> Array2<F> {
+    let mut p = Array2::zeros((dist.nrows(), n_classes));
+    let mut w = Vec::with_capacity(dist.ncols());
+    for ((d, i), mut out) in dist.rows().into_iter().zip(idx.rows()).zip(p.rows_mut()) {
+        let ds: Vec<F> = d.to_vec();
+        weights_into(how, &ds, &mut w);
+        let mut total = F::zero();
+        for (&j, &wj) in i.iter().zip(&w) {
+            out[labels[j]] += wj;
+            total += wj;
+        }
+        out.mapv_inplace(|v| v / total);
+    }
+    p
+}
+
+impl<F: Float> Predict<F> for FittedKNeighborsClassifier<F> {
+    type Output = Array1<usize>;
+
+    /// The class with the largest (weighted) vote, ties to the lowest class.
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
+        let p = self.predict_proba(x)?;
+        Ok(p.rows()
+            .into_iter()
+            .map(|r| argmax(r.iter().copied()))
+            .collect())
+    }
+}
+
+impl<F: Float> PredictProba<F> for FittedKNeighborsClassifier<F> {
+    /// The (weighted) share of each class among the `k` neighbours.
+    fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let nb = self.kneighbors(x, None)?;
+        Ok(vote(&nb, &self.labels, self.n_classes, self.params.weights))
+    }
+}
+
+/// k-nearest-neighbour regressor (scikit-learn's `KNeighborsRegressor`), one or several
+/// outputs. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct KNeighborsRegressor {
+    /// Number of neighbours `k` (default 5).
+    pub n_neighbors: usize,
+    /// Neighbour weights (default uniform).
+    pub weights: Weights,
+    /// Search algorithm (default auto).
+    pub algorithm: Algorithm,
+    /// Tree leaf size (default 30).
+    pub leaf_size: usize,
+    /// Distance (default Euclidean).
+    pub metric: Metric,
+}
+
+impl Default for KNeighborsRegressor {
+    fn default() -> Self {
+        Self::new(5)
+    }
+}
+
+impl KNeighborsRegressor {
+    /// A regressor with `k` neighbours, other settings default.
+    pub fn new(k: usize) -> Self {
+        Self {
+            n_neighbors: k,
+            weights: Weights::Uniform,
+            algorithm: Algorithm::Auto,
+            leaf_size: DEFAULT_LEAF_SIZE,
+            metric: Metric::Euclidean,
+        }
+    }
+    search_builders!();
+
+    /// Fits a multi-output regressor (`y`: `n × m`); predict with
+    /// [`FittedKNeighborsRegressor::predict_multi`].
+    ///
+    /// # Errors
+    /// As [`Fit::fit`].
+    pub fn fit_multi<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+    ) -> Result<FittedKNeighborsRegressor<F>> {
+        check_target_len(x.nrows(), y.nrows(), "KNeighborsRegressor::fit")?;
+        check_finite_2d(y, "KNeighborsRegressor target")?;
+        if y.ncols() == 0 {
+            return Err(Error::ShapeMismatch {
+                context: "KNeighborsRegressor::fit",
+                expected: "at least one target column".into(),
+                found: "0 columns".into(),
+            });
+        }
+        self.fit_targets(x, y.to_owned())
+    }
+
+    fn fit_targets<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        targets: Array2<F>,
+    ) -> Result<FittedKNeighborsRegressor<F>> {
+        check_search(&self.metric, self.leaf_size)?;
+        ndlearn_core::validate::check_fit_input(x, 1, "KNeighborsRegressor::fit")?;
+        check_k(self.n_neighbors, x.nrows())?;
+        let index = StoredIndex::build(x, &self.metric, self.algorithm, self.leaf_size)?;
+        Ok(FittedKNeighborsRegressor {
+            params: self.clone(),
+            index,
+            targets,
+        })
+    }
+}
+
+impl<F: Float> Fit<F> for KNeighborsRegressor {
+    type Target = ArrayRef1<F>;
+    type Model = FittedKNeighborsRegressor<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
+        check_regression_input(x, y, 1, "KNeighborsRegressor::fit")?;
+        self.fit_targets(x, y.to_owned().insert_axis(Axis(1)))
+    }
+}
+
+/// A fitted [`KNeighborsRegressor`].
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedKNeighborsRegressor<F: Float> {
+    params: KNeighborsRegressor,
+    index: StoredIndex<F>,
+    targets: Array2<F>,
+}
+
+/// Weighted means of neighbour targets.
+pub(crate) fn average<F: Float>(
+    lists: impl Iterator<Item = (Vec<F>, Vec<usize>)>,
+    targets: &Array2<F>,
+    how: Weights,
+    n: usize,
+) -> Array2<F> {
+    let m = targets.ncols();
+    let mut out = Array2::zeros((n, m));
+    let mut w = Vec::new();
+    for ((d, i), mut row) in lists.zip(out.rows_mut()) {
+        weights_into(how, &d, &mut w);
+        let total: F = w.iter().copied().sum();
+        for (&j, &wj) in i.iter().zip(&w) {
+            for (o, &t) in row.iter_mut().zip(targets.row(j)) {
+                *o += wj * t;
+            }
+        }
+        row.mapv_inplace(|v| v / total);
+    }
+    out
+}
+
+impl<F: Float> FittedKNeighborsRegressor<F> {
+    /// The hyperparameters of the fit.
+    pub fn params(&self) -> &KNeighborsRegressor {
+        &self.params
+    }
+    /// Number of outputs.
+    pub fn n_outputs(&self) -> usize {
+        self.targets.ncols()
+    }
+    /// The training rows.
+    pub fn training_data(&self) -> &Array2<F> {
+        self.index.data()
+    }
+
+    /// The `k` nearest training rows of each query (`k = n_neighbors` when `None`).
+    ///
+    /// # Errors
+    /// As [`Predict::predict`], and `k` outside `1..=n_samples_fit`.
+    pub fn kneighbors(&self, x: &ArrayRef2<F>, k: Option<usize>) -> Result<KNeighbors<F>> {
+        let k = k.unwrap_or(self.params.n_neighbors);
+        check_k(k, self.index.n_samples())?;
+        self.index
+            .check_queries(x, "KNeighborsRegressor: number of features")?;
+        self.index.index()?.kneighbors(x, k)
+    }
+
+    /// Predictions for every output, `n × m`.
+    ///
+    /// # Errors
+    /// As [`Predict::predict`].
+    pub fn predict_multi(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let (dist, idx) = self.kneighbors(x, None)?;
+        let lists = dist
+            .rows()
+            .into_iter()
+            .zip(idx.rows())
+            .map(|(d, i)| (d.to_vec(), i.to_vec()));
+        Ok(average(
+            lists,
+            &self.targets,
+            self.params.weights,
+            x.nrows(),
+        ))
+    }
+}
+
+impl<F: Float> Predict<F> for FittedKNeighborsRegressor<F> {
+    type Output = Array1<F>;
+
+    /// The (weighted) mean target of the neighbours; the first output of a multi-output fit.
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
+        Ok(self.predict_multi(x)?.column(0).to_owned())
+    }
+}
+
+/// The notes' 1-nearest-neighbour interpolation (000, catalog L-13): the prediction at `x` is
+/// the target of the closest training row (ties to the lower training index). A
+/// [`KNeighborsRegressor`] with `k = 1`, kept as its own estimator because the notes use it to
+/// show a zero-training-error, high-variance regressor.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct NearestNeighborInterpolator {
+    /// Distance (default Euclidean).
+    pub metric: Metric,
+    /// Search algorithm (default auto).
+    pub algorithm: Algorithm,
+}
+
+impl NearestNeighborInterpolator {
+    /// Sets the metric.
+    pub fn metric(mut self, m: Metric) -> Self {
+        self.metric = m;
+        self
+    }
+    /// Sets the search algorithm.
+    pub fn algorithm(mut self, a: Algorithm) -> Self {
+        self.algorithm = a;
+        self
+    }
+}
+
+impl<F: Float> Fit<F> for NearestNeighborInterpolator {
+    type Target = ArrayRef1<F>;
+    type Model = FittedKNeighborsRegressor<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
+        KNeighborsRegressor::new(1)
+            .metric(self.metric.clone())
+            .algorithm(self.algorithm)
+            .fit(x, y)
+    }
+}
