@@ -1,0 +1,890 @@
+//! Gaussian discriminant analysis: [`LinearDiscriminantAnalysis`] (shared covariance; catalog
+//! G-05) and [`QuadraticDiscriminantAnalysis`] (one covariance per class, GDA; catalog G-04),
+//! as scikit-learn's classes of the same names.
+//!
+//! # LDA
+//!
+//! Classes are Gaussian with means `μ_c` and one shared covariance `Σ`, so the posterior is a
+//! softmax of linear scores (000 L616-654, footnote 19):
+//!
+//! ```text
+//! p(c | x) = softmax_c(β_cᵀ x + γ_c),   β_c = Σ⁻¹ μ_c,   γ_c = −½ μ_cᵀ Σ⁻¹ μ_c + log π_c,
+//! ```
+//!
+//! exposed as [`FittedLinearDiscriminantAnalysis::beta`] and `gamma`. `Σ` is the pooled MLE
+//! `Σ_c π_c Σ̂_c` (the notes leave it unwritten; with the default priors `π_c = N_c/N` this is
+//! the within-class scatter over `N`). Solvers:
+//!
+//! * **`Svd`** (default): never forms `Σ`; whitens the within-class data by an SVD (rank cut at
+//!   `tol`), then finds the between-class directions by a second SVD. Works for singular `Σ`
+//!   and gives [`Transform`] (the Fisher directions, `min(C − 1, d)` of them).
+//! * **`Lsqr`**: `β_c` by least squares on `Σ β_c = μ_c`; supports shrinkage.
+//! * **`Eigen`**: the generalised eigenproblem `S_B v = λ S_W v` (Fisher's criterion,
+//!   catalog G-06) with `S_B = S_T − S_W`; supports shrinkage and gives `transform`.
+//!
+//! **Shrinkage** ([`Shrinkage`], lsqr and eigen only) regularises each class covariance towards
+//! a scaled identity: a fixed `s ∈ [0, 1]`, or Ledoit–Wolf's optimal `s` on standardised data
+//! ([`crate::covariance`]).
+//!
+//! Two classes: [`FittedLinearDiscriminantAnalysis::coef`] is the single row
+//! `β_1 − β_0` (scikit-learn's `coef_`), and `decision_function` its log-odds.
+//!
+//! # QDA
+//!
+//! Each class has its own covariance, estimated with `1/(N_c − 1)` (scikit-learn's
+//! convention; the notes' MLE uses `1/N_c`) from an SVD of the centred class rows,
+//! `Σ_c = V diag(S²/(N_c − 1)) Vᵀ`, regularised as `(1 − r) S²/(N_c − 1) + r`
+//! (`reg_param = r`). The score is
+//! `log π_c − ½ log|Σ_c| − ½ (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c)`: boundaries are quadratic. A class
+//! whose (regularised) covariance is singular is a typed error suggesting `reg_param`
+//! (scikit-learn only warns and then divides by ~0).
+//!
+//! ```
+//! use ndlearn_bayes::{LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis};
+//! use ndlearn_core::ndarray::array;
+//! use ndlearn_core::{Fit, Predict, Transform};
+//!
+//! let x = array![[1.0, 2.0], [2.0, 3.0], [3.0, 3.0], [2.0, 1.0],
+//!                [6.0, 5.0], [7.0, 8.0], [8.0, 7.0], [7.0, 6.0]];
+//! let y = array![0usize, 0, 0, 0, 1, 1, 1, 1];
+//! let lda = LinearDiscriminantAnalysis::default().fit(&x, &y)?;
+//! assert_eq!(lda.predict(&array![[2.0, 2.0], [7.0, 7.0]])?.to_vec(), vec![0, 1]);
+//! assert_eq!(lda.transform(&x)?.ncols(), 1); // C − 1 directions
+//! let qda = QuadraticDiscriminantAnalysis::default().fit(&x, &y)?;
+//! assert_eq!(qda.predict(&array![[2.0, 2.0], [7.0, 7.0]])?.to_vec(), vec![0, 1]);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::linalg;
+use ndlearn_core::stats::symmetrize;
+use ndlearn_core::validate::{check_classification_input, check_predict_input};
+use ndlearn_core::{Error, Fit, Float, Labels, Result, Transform};
+
+use crate::covariance::{empirical_covariance, ledoit_wolf, shrunk_covariance};
+use crate::framework::{JointLogLikelihood, bayes_predict, check_priors};
+
+/// The solver of [`LinearDiscriminantAnalysis`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum LdaSolver {
+    /// Two SVDs, no covariance matrix (default).
+    #[default]
+    Svd,
+    /// Least squares on the pooled covariance.
+    Lsqr,
+    /// Generalised eigenproblem of the between- and within-class covariances.
+    Eigen,
+}
+
+/// Covariance shrinkage of [`LinearDiscriminantAnalysis`] (lsqr and eigen solvers).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Shrinkage {
+    /// The empirical covariance (default).
+    #[default]
+    None,
+    /// Ledoit–Wolf shrinkage on standardised data.
+    Auto,
+    /// A fixed shrinkage `s ∈ [0, 1]`.
+    Fixed(f64),
+}
+
+/// Class means and counts.
+fn class_means<F: Float>(x: &ArrayRef2<F>, y: &Labels, k: usize) -> (Array2<F>, Vec<usize>) {
+    let mut means = Array2::<F>::zeros((k, x.ncols()));
+    let mut counts = vec![0usize; k];
+    for (row, &c) in x.rows().into_iter().zip(y.iter()) {
+        let mut m = means.row_mut(c);
+        m += &row;
+        counts[c] += 1;
+    }
+    for (mut m, &n) in means.rows_mut().into_iter().zip(&counts) {
+        if n > 0 {
+            m /= F::cast(n as f64);
+        }
+    }
+    (means, counts)
+}
+
+/// The rows of class `c`.
+fn class_rows<F: Float>(x: &ArrayRef2<F>, y: &Labels, c: usize) -> Array2<F> {
+    let idx: Vec<usize> = y
+        .iter()
+        .enumerate()
+        .filter(|&(_, &l)| l == c)
+        .map(|(i, _)| i)
+        .collect();
+    x.select(Axis(0), &idx)
+}
+
+/// Priors: given (checked) or class frequencies. Every class needs at least one sample.
+fn priors_for(given: &Option<Vec<f64>>, counts: &[usize]) -> Result<Array1<f64>> {
+    if let Some(c) = counts.iter().position(|&n| n == 0) {
+        return Err(Error::InvalidLabel {
+            label: c,
+            index: 0,
+            reason: "discriminant analysis needs at least one sample of every class 0..n_classes"
+                .into(),
+        });
+    }
+    match given {
+        Some(p) => {
+            check_priors(p, counts.len())?;
+            Ok(Array1::from(p.clone()))
+        }
+        None => {
+            let n: usize = counts.iter().sum();
+            Ok(counts.iter().map(|&c| c as f64 / n as f64).collect())
+        }
+    }
+}
+
+/// Covariance of one block of rows with the given shrinkage (scikit-learn's `_cov`).
+fn cov_with<F: Float>(x: &ArrayRef2<F>, shrinkage: Shrinkage) -> Result<Array2<F>> {
+    match shrinkage {
+        Shrinkage::None => empirical_covariance(x),
+        Shrinkage::Fixed(s) => shrunk_covariance(&empirical_covariance(x)?, s),
+        Shrinkage::Auto => {
+            // Ledoit–Wolf on standardised columns, scaled back
+            let mean = x
+                .mean_axis(Axis(0))
+                .unwrap_or_else(|| Array1::zeros(x.ncols()));
+            let n = F::cast(x.nrows() as f64);
+            let xc = x.to_owned() - &mean;
+            let scale: Array1<F> = xc
+                .map_axis(Axis(0), |c| {
+                    (c.iter().map(|&v| v * v).sum::<F>() / n).sqrt()
+                })
+                .mapv(|s| if s == F::zero() { F::one() } else { s });
+            let z = &xc / &scale;
+            let (lw, _) = ledoit_wolf(&z)?;
+            let mut out = lw;
+            for ((i, j), v) in out.indexed_iter_mut() {
+                *v = *v * scale[i] * scale[j];
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Linear discriminant analysis. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct LinearDiscriminantAnalysis {
+    /// The solver (default `Svd`).
+    pub solver: LdaSolver,
+    /// Covariance shrinkage (default none; lsqr and eigen only).
+    pub shrinkage: Shrinkage,
+    /// Class priors (default: class frequencies).
+    pub priors: Option<Vec<f64>>,
+    /// Dimensions kept by `transform` (default all `min(C − 1, d)`).
+    pub n_components: Option<usize>,
+    /// Singular-value cut-off of the svd solver (default 1e-4).
+    pub tol: f64,
+}
+
+impl Default for LinearDiscriminantAnalysis {
+    fn default() -> Self {
+        Self {
+            solver: LdaSolver::Svd,
+            shrinkage: Shrinkage::None,
+            priors: None,
+            n_components: None,
+            tol: 1e-4,
+        }
+    }
+}
+
+impl LinearDiscriminantAnalysis {
+    /// Sets the solver.
+    pub fn solver(mut self, s: LdaSolver) -> Self {
+        self.solver = s;
+        self
+    }
+    /// Sets the shrinkage.
+    pub fn shrinkage(mut self, s: Shrinkage) -> Self {
+        self.shrinkage = s;
+        self
+    }
+    /// Sets the priors.
+    pub fn priors(mut self, p: Option<Vec<f64>>) -> Self {
+        self.priors = p;
+        self
+    }
+    /// Sets `n_components`.
+    pub fn n_components(mut self, n: Option<usize>) -> Self {
+        self.n_components = n;
+        self
+    }
+    /// Sets the svd solver's tolerance.
+    pub fn tol(mut self, t: f64) -> Self {
+        self.tol = t;
+        self
+    }
+}
+
+impl<F: Float> Fit<F> for LinearDiscriminantAnalysis {
+    type Target = Labels;
+    type Model = FittedLinearDiscriminantAnalysis<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        ndlearn_core::validate::check_positive("tol", self.tol)?;
+        if let Shrinkage::Fixed(s) = self.shrinkage
+            && !(0.0..=1.0).contains(&s)
+        {
+            return Err(Error::invalid_param(
+                "shrinkage",
+                format!("must be in [0, 1], got {s}"),
+            ));
+        }
+        if self.solver == LdaSolver::Svd && self.shrinkage != Shrinkage::None {
+            return Err(Error::invalid_param(
+                "shrinkage",
+                "the svd solver does not support shrinkage; use lsqr or eigen",
+            ));
+        }
+        let k = check_classification_input(x, y, 2, "LinearDiscriminantAnalysis::fit")?;
+        let (n, d) = x.dim();
+        if n <= k {
+            return Err(Error::TooFewSamples {
+                context: "LinearDiscriminantAnalysis::fit (more samples than classes)",
+                needed: k + 1,
+                found: n,
+            });
+        }
+        let max_components = (k - 1).min(d);
+        let n_components = match self.n_components {
+            None => max_components,
+            Some(c) if c >= 1 && c <= max_components => c,
+            Some(c) => {
+                return Err(Error::invalid_param(
+                    "n_components",
+                    format!(
+                        "need 1 <= n_components <= min(n_classes - 1, n_features) = {max_components}, got {c}"
+                    ),
+                ));
+            }
+        };
+        let (means, counts) = class_means(x, y, k);
+        let priors64 = priors_for(&self.priors, &counts)?;
+        let priors: Array1<F> = priors64.mapv(F::cast);
+        let log_priors = priors64.mapv(|p| F::cast(p.ln()));
+        let mut fitted = FittedLinearDiscriminantAnalysis {
+            params: self.clone(),
+            means,
+            priors,
+            beta: Array2::zeros((k, d)),
+            gamma: Array1::zeros(k),
+            scalings: None,
+            xbar: None,
+            explained_variance_ratio: Array1::zeros(0),
+            covariance: None,
+            n_components,
+        };
+        match self.solver {
+            LdaSolver::Svd => fitted.solve_svd(x, y, &counts, &log_priors)?,
+            LdaSolver::Lsqr | LdaSolver::Eigen => {
+                let mut sw = Array2::<F>::zeros((d, d));
+                for c in 0..k {
+                    let xc = class_rows(x, y, c);
+                    let cov = cov_with(&xc, self.shrinkage)?;
+                    sw.scaled_add(fitted.priors[c], &cov);
+                }
+                symmetrize(&mut sw);
+                if self.solver == LdaSolver::Lsqr {
+                    for c in 0..k {
+                        let sol = linalg::lstsq(&sw, &fitted.means.row(c), None)?;
+                        fitted.beta.row_mut(c).assign(&sol.solution);
+                    }
+                } else {
+                    let mut st = cov_with(x, self.shrinkage)?;
+                    symmetrize(&mut st);
+                    let mut sb = &st - &sw;
+                    symmetrize(&mut sb);
+                    let (evals, evecs) = linalg::eigh_generalized(&sb, &sw).map_err(|_| {
+                        Error::invalid_param(
+                            "solver",
+                            "the within-class covariance is singular; use the svd solver or shrinkage",
+                        )
+                    })?;
+                    // descending
+                    let order: Vec<usize> = (0..d).rev().collect();
+                    let evecs = evecs.select(Axis(1), &order);
+                    let total: F = evals.sum();
+                    fitted.explained_variance_ratio = order
+                        .iter()
+                        .take(max_components)
+                        .map(|&i| evals[i] / total)
+                        .collect();
+                    fitted.beta = fitted.means.dot(&evecs).dot(&evecs.t());
+                    fitted.scalings = Some(evecs);
+                }
+                for c in 0..k {
+                    fitted.gamma[c] = -F::cast(0.5) * fitted.means.row(c).dot(&fitted.beta.row(c))
+                        + log_priors[c];
+                }
+                fitted.covariance = Some(sw);
+            }
+        }
+        Ok(fitted)
+    }
+}
+
+/// A fitted [`LinearDiscriminantAnalysis`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedLinearDiscriminantAnalysis<F: Float> {
+    params: LinearDiscriminantAnalysis,
+    means: Array2<F>,
+    priors: Array1<F>,
+    beta: Array2<F>,
+    gamma: Array1<F>,
+    scalings: Option<Array2<F>>,
+    xbar: Option<Array1<F>>,
+    explained_variance_ratio: Array1<F>,
+    covariance: Option<Array2<F>>,
+    n_components: usize,
+}
+
+impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
+    fn solve_svd(
+        &mut self,
+        x: &ArrayRef2<F>,
+        y: &Labels,
+        counts: &[usize],
+        log_priors: &Array1<F>,
+    ) -> Result<()> {
+        let (n, d) = x.dim();
+        let k = counts.len();
+        let tol = F::cast(self.params.tol);
+        // within-class centred data, scaled per column by its standard deviation
+        let mut xc = x.to_owned();
+        for (mut row, &c) in xc.rows_mut().into_iter().zip(y.iter()) {
+            row -= &self.means.row(c);
+        }
+        let nf = F::cast(n as f64);
+        let col_mean = xc.sum_axis(Axis(0)).mapv(|v| v / nf);
+        let std: Array1<F> = xc
+            .axis_iter(Axis(1))
+            .zip(&col_mean)
+            .map(|(c, &m)| {
+                let s = (c.iter().map(|&v| (v - m) * (v - m)).sum::<F>() / nf).sqrt();
+                if s == F::zero() { F::one() } else { s }
+            })
+            .collect();
+        let fac = (F::one() / F::cast((n - k) as f64)).sqrt();
+        xc /= &std;
+        xc *= fac;
+        let svd = linalg::svd_thin(&xc)?;
+        let rank = svd.s.iter().filter(|&&v| v > tol).count();
+        if rank == 0 {
+            return Err(Error::invalid_param(
+                "x",
+                "every feature is constant within the classes; LDA has no direction",
+            ));
+        }
+        // scalings = (Vt[:rank] / std)ᵀ / S[:rank]  (d × rank)
+        let mut scalings = Array2::<F>::zeros((d, rank));
+        for r in 0..rank {
+            for j in 0..d {
+                scalings[[j, r]] = svd.vt[[r, j]] / std[j] / svd.s[r];
+            }
+        }
+        let xbar = self.priors.dot(&self.means);
+        let fac2 = if k == 1 {
+            F::one()
+        } else {
+            F::one() / F::cast((k - 1) as f64)
+        };
+        let mut centers = &self.means - &xbar;
+        for (mut row, &p) in centers.rows_mut().into_iter().zip(&self.priors) {
+            row *= (nf * p * fac2).sqrt();
+        }
+        let between = centers.dot(&scalings);
+        let svd2 = linalg::svd_thin(&between)?;
+        let s2: F = svd2.s.iter().map(|&v| v * v).sum();
+        let max_components = (k - 1).min(d);
+        self.explained_variance_ratio = svd2
+            .s
+            .iter()
+            .take(max_components)
+            .map(|&v| v * v / s2)
+            .collect();
+        let rank2 = svd2.s.iter().filter(|&&v| v > tol * svd2.s[0]).count();
+        let scal = scalings.dot(&svd2.vt.slice(s![..rank2, ..]).t());
+        let coef = (&self.means - &xbar).dot(&scal);
+        let mut intercept: Array1<F> = coef
+            .rows()
+            .into_iter()
+            .zip(log_priors)
+            .map(|(r, &lp)| -F::cast(0.5) * r.dot(&r) + lp)
+            .collect();
+        let beta = coef.dot(&scal.t());
+        intercept -= &beta.dot(&xbar);
+        self.beta = beta;
+        self.gamma = intercept;
+        self.scalings = Some(scal);
+        self.xbar = Some(xbar);
+        Ok(())
+    }
+
+    /// The hyperparameters.
+    pub fn params(&self) -> &LinearDiscriminantAnalysis {
+        &self.params
+    }
+    /// Class means, `C × d`.
+    pub fn means(&self) -> &Array2<F> {
+        &self.means
+    }
+    /// Class priors.
+    pub fn priors(&self) -> &Array1<F> {
+        &self.priors
+    }
+    /// The notes' `β_c = Σ⁻¹μ_c`, `C × d` (softmax form).
+    pub fn beta(&self) -> &Array2<F> {
+        &self.beta
+    }
+    /// The notes' `γ_c = −½μ_cᵀΣ⁻¹μ_c + log π_c` (for the svd solver, shifted by a constant
+    /// common to all classes, which the softmax ignores).
+    pub fn gamma(&self) -> &Array1<F> {
+        &self.gamma
+    }
+    /// scikit-learn's `coef_`: `β` (`C × d`), or the single row `β_1 − β_0` for two classes.
+    pub fn coef(&self) -> Array2<F> {
+        if self.beta.nrows() == 2 {
+            (&self.beta.row(1) - &self.beta.row(0)).insert_axis(Axis(0))
+        } else {
+            self.beta.clone()
+        }
+    }
+    /// scikit-learn's `intercept_`: `γ`, or `γ_1 − γ_0` for two classes.
+    pub fn intercept(&self) -> Array1<F> {
+        if self.gamma.len() == 2 {
+            Array1::from_elem(1, self.gamma[1] - self.gamma[0])
+        } else {
+            self.gamma.clone()
+        }
+    }
+    /// The pooled within-class covariance (lsqr and eigen solvers).
+    pub fn covariance(&self) -> Option<&Array2<F>> {
+        self.covariance.as_ref()
+    }
+    /// Share of the between-class variance along each discriminant direction (svd, eigen).
+    pub fn explained_variance_ratio(&self) -> &Array1<F> {
+        &self.explained_variance_ratio
+    }
+    /// The discriminant directions (`d × r`; svd and eigen solvers).
+    pub fn scalings(&self) -> Option<&Array2<F>> {
+        self.scalings.as_ref()
+    }
+
+    /// `x βᵀ + γ`: `n × C`, or the `n × 1` log-odds of class 1 for two classes (scikit-learn's
+    /// `decision_function`).
+    ///
+    /// # Errors
+    /// Wrong feature count or non-finite input.
+    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let s = self.scores(x)?;
+        if s.ncols() == 2 {
+            let d = &s.column(1) - &s.column(0);
+            return Ok(d.insert_axis(Axis(1)));
+        }
+        Ok(s)
+    }
+
+    fn scores(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(
+            x,
+            self.means.ncols(),
+            "LinearDiscriminantAnalysis: number of features",
+        )?;
+        let mut s = x.dot(&self.beta.t());
+        s += &self.gamma;
+        Ok(s)
+    }
+}
+
+impl<F: Float> JointLogLikelihood<F> for FittedLinearDiscriminantAnalysis<F> {
+    fn joint_log_likelihood(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        self.scores(x)
+    }
+}
+
+bayes_predict!(FittedLinearDiscriminantAnalysis);
+
+impl<F: Float> Transform<F> for FittedLinearDiscriminantAnalysis<F> {
+    /// Projection onto the first `n_components` discriminant directions: `(x − x̄) W` (svd
+    /// solver) or `x W` (eigen solver, as scikit-learn). The lsqr solver has no directions.
+    fn transform(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(
+            x,
+            self.means.ncols(),
+            "LinearDiscriminantAnalysis: number of features",
+        )?;
+        let Some(w) = &self.scalings else {
+            return Err(Error::invalid_param(
+                "solver",
+                "transform needs the svd or eigen solver",
+            ));
+        };
+        let nc = self.n_components.min(w.ncols());
+        let w = w.slice(s![.., ..nc]);
+        Ok(match &self.xbar {
+            Some(m) => (x.to_owned() - m).dot(&w),
+            None => x.dot(&w),
+        })
+    }
+}
+
+/// Quadratic discriminant analysis. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct QuadraticDiscriminantAnalysis {
+    /// Class priors (default: class frequencies).
+    pub priors: Option<Vec<f64>>,
+    /// Regularisation `r ∈ [0, 1]` of the class covariances towards the identity (default 0).
+    pub reg_param: f64,
+    /// Variances (after regularisation) at or below this are singular (default 1e-4, as
+    /// scikit-learn's rank threshold).
+    pub tol: f64,
+}
+
+impl Default for QuadraticDiscriminantAnalysis {
+    fn default() -> Self {
+        Self {
+            priors: None,
+            reg_param: 0.0,
+            tol: 1e-4,
+        }
+    }
+}
+
+impl QuadraticDiscriminantAnalysis {
+    /// Sets the priors.
+    pub fn priors(mut self, p: Option<Vec<f64>>) -> Self {
+        self.priors = p;
+        self
+    }
+    /// Sets `reg_param`.
+    pub fn reg_param(mut self, r: f64) -> Self {
+        self.reg_param = r;
+        self
+    }
+    /// Sets `tol`.
+    pub fn tol(mut self, t: f64) -> Self {
+        self.tol = t;
+        self
+    }
+}
+
+impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
+    type Target = Labels;
+    type Model = FittedQuadraticDiscriminantAnalysis<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        ndlearn_core::validate::check_in_range("reg_param", self.reg_param, 0.0, 1.0)?;
+        ndlearn_core::validate::check_non_negative("tol", self.tol)?;
+        let k = check_classification_input(x, y, 2, "QuadraticDiscriminantAnalysis::fit")?;
+        let d = x.ncols();
+        let (means, counts) = class_means(x, y, k);
+        let priors = priors_for(&self.priors, &counts)?;
+        let r = F::cast(self.reg_param);
+        let mut rotations = Vec::with_capacity(k);
+        let mut scalings = Vec::with_capacity(k);
+        for c in 0..k {
+            if counts[c] < 2 {
+                return Err(Error::TooFewSamples {
+                    context: "QuadraticDiscriminantAnalysis: rows per class",
+                    needed: 2,
+                    found: counts[c],
+                });
+            }
+            let mut xc = class_rows(x, y, c);
+            xc -= &means.row(c);
+            let svd = linalg::svd_thin(&xc)?;
+            let denom = F::cast((counts[c] - 1) as f64);
+            let s2: Array1<F> = svd.s.mapv(|v| (F::one() - r) * v * v / denom + r);
+            if s2.iter().any(|v| !v.is_finite()) {
+                return Err(Error::invalid_param(
+                    "x",
+                    "feature values too large: the class covariances overflow; rescale the features",
+                ));
+            }
+            let rank = s2.iter().filter(|&&v| v > F::cast(self.tol)).count();
+            if rank < d {
+                return Err(Error::invalid_param(
+                    "reg_param",
+                    format!(
+                        "the covariance of class {c} is singular (rank {rank} < {d} features: \
+                         collinear or constant features, or fewer than d + 1 rows); use \
+                         reg_param > 0"
+                    ),
+                ));
+            }
+            rotations.push(svd.vt.t().to_owned());
+            scalings.push(s2);
+        }
+        Ok(FittedQuadraticDiscriminantAnalysis {
+            params: self.clone(),
+            means,
+            priors: priors.mapv(F::cast),
+            rotations,
+            scalings,
+        })
+    }
+}
+
+/// A fitted [`QuadraticDiscriminantAnalysis`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedQuadraticDiscriminantAnalysis<F: Float> {
+    params: QuadraticDiscriminantAnalysis,
+    means: Array2<F>,
+    priors: Array1<F>,
+    rotations: Vec<Array2<F>>,
+    scalings: Vec<Array1<F>>,
+}
+
+impl<F: Float> FittedQuadraticDiscriminantAnalysis<F> {
+    /// The hyperparameters.
+    pub fn params(&self) -> &QuadraticDiscriminantAnalysis {
+        &self.params
+    }
+    /// Class means.
+    pub fn means(&self) -> &Array2<F> {
+        &self.means
+    }
+    /// Class priors.
+    pub fn priors(&self) -> &Array1<F> {
+        &self.priors
+    }
+    /// Class covariances `V diag(S²) Vᵀ` (regularised).
+    pub fn covariances(&self) -> Vec<Array2<F>> {
+        self.rotations
+            .iter()
+            .zip(&self.scalings)
+            .map(|(v, s)| (v * s).dot(&v.t()))
+            .collect()
+    }
+
+    /// The discriminant scores `log π_c − ½ log|Σ_c| − ½ (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c)`
+    /// (scikit-learn's `decision_function` for more than two classes).
+    ///
+    /// # Errors
+    /// Wrong feature count or non-finite input.
+    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        self.joint_log_likelihood(x)
+    }
+}
+
+impl<F: Float> JointLogLikelihood<F> for FittedQuadraticDiscriminantAnalysis<F> {
+    fn joint_log_likelihood(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(
+            x,
+            self.means.ncols(),
+            "QuadraticDiscriminantAnalysis: number of features",
+        )?;
+        let k = self.means.nrows();
+        let mut out = Array2::zeros((x.nrows(), k));
+        let half = F::cast(0.5);
+        for c in 0..k {
+            let s = &self.scalings[c];
+            let w = &self.rotations[c] / &s.mapv(|v| v.sqrt());
+            let z = (x.to_owned() - &self.means.row(c)).dot(&w);
+            let logdet: F = s.iter().map(|v| v.ln()).sum();
+            let lp = self.priors[c].ln();
+            for (o, zr) in out.column_mut(c).iter_mut().zip(z.rows()) {
+                *o = -half * (zr.dot(&zr) + logdet) + lp;
+            }
+        }
+        Ok(out)
+    }
+}
+
+bayes_predict!(FittedQuadraticDiscriminantAnalysis);
+
+/// Fisher's linear discriminant (catalog G-06): the directions `w` maximising
+/// `J(w) = wᵀ S_B w / wᵀ S_W w`, with the within-class scatter
+/// `S_W = Σ_c Σ_{i ∈ c} (x_i − m_c)(x_i − m_c)ᵀ` and the between-class scatter
+/// `S_B = Σ_c N_c (m_c − m)(m_c − m)ᵀ` (for two classes proportional to the notes'
+/// `(m₂ − m₁)(m₂ − m₁)ᵀ`).
+///
+/// Stationarity gives the generalised eigenproblem `S_B w = λ S_W w` (001 L313-367); its top
+/// `C − 1` eigenvectors span the discriminant subspace. For two classes the solution is the
+/// closed form `w ∝ S_W⁻¹ (m₂ − m₁)` ([`FittedFisherDiscriminant::two_class_direction`]).
+/// `reg ≥ 0` adds `reg · I` to `S_W` when it is singular (more features than rows, constant
+/// features). Directions are scaled to unit length, with the sign making the largest entry
+/// positive.
+///
+/// ```
+/// use ndlearn_bayes::FisherDiscriminant;
+/// use ndlearn_core::ndarray::array;
+/// use ndlearn_core::{Fit, Transform};
+///
+/// let x = array![[1.0f64, 2.0], [2.0, 3.0], [3.0, 3.5], [6.0, 5.0], [7.0, 8.0], [8.0, 7.5]];
+/// let y = array![0usize, 0, 0, 1, 1, 1];
+/// let f = FisherDiscriminant::default().fit(&x, &y)?;
+/// let w = f.two_class_direction().expect("two classes");
+/// let z = f.transform(&x)?;
+/// assert_eq!(z.ncols(), 1);
+/// assert!((w.dot(w) - 1.0).abs() < 1e-12);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct FisherDiscriminant {
+    /// Ridge `reg ≥ 0` added to the within-class scatter (default 0).
+    pub reg: f64,
+    /// Number of directions (default `None`: `min(C − 1, d)`).
+    pub n_components: Option<usize>,
+}
+
+impl FisherDiscriminant {
+    /// Sets `reg`.
+    pub fn reg(mut self, r: f64) -> Self {
+        self.reg = r;
+        self
+    }
+    /// Sets `n_components`.
+    pub fn n_components(mut self, n: Option<usize>) -> Self {
+        self.n_components = n;
+        self
+    }
+}
+
+fn unit_positive<F: Float>(mut v: Array1<F>) -> Array1<F> {
+    let norm = v.dot(&v).sqrt();
+    if norm > F::zero() {
+        v /= norm;
+    }
+    let lead = v
+        .iter()
+        .copied()
+        .fold(F::zero(), |b, t| if t.abs() > b.abs() { t } else { b });
+    if lead < F::zero() {
+        v.mapv_inplace(|t| -t);
+    }
+    v
+}
+
+impl<F: Float> Fit<F> for FisherDiscriminant {
+    type Target = Labels;
+    type Model = FittedFisherDiscriminant<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        ndlearn_core::validate::check_non_negative("reg", self.reg)?;
+        let k = check_classification_input(x, y, 2, "FisherDiscriminant::fit")?;
+        let d = x.ncols();
+        let (means, counts) = class_means(x, y, k);
+        priors_for(&None, &counts)?;
+        let max = (k - 1).min(d);
+        let nc = match self.n_components {
+            None => max,
+            Some(c) if (1..=max).contains(&c) => c,
+            Some(c) => {
+                return Err(Error::invalid_param(
+                    "n_components",
+                    format!("need 1 <= n_components <= {max}, got {c}"),
+                ));
+            }
+        };
+        let mut xc = x.to_owned();
+        for (mut row, &c) in xc.rows_mut().into_iter().zip(y.iter()) {
+            row -= &means.row(c);
+        }
+        let mut sw = xc.t().dot(&xc);
+        for i in 0..d {
+            sw[[i, i]] += F::cast(self.reg);
+        }
+        symmetrize(&mut sw);
+        let n = F::cast(x.nrows() as f64);
+        let overall = x.sum_axis(Axis(0)).mapv(|v| v / n);
+        let mut sb = Array2::<F>::zeros((d, d));
+        for c in 0..k {
+            let diff = &means.row(c) - &overall;
+            let outer = diff
+                .view()
+                .insert_axis(Axis(1))
+                .dot(&diff.view().insert_axis(Axis(0)));
+            sb.scaled_add(F::cast(counts[c] as f64), &outer);
+        }
+        symmetrize(&mut sb);
+        let singular = || {
+            Error::invalid_param(
+                "reg",
+                "the within-class scatter is singular (collinear or constant features, or d >= n); use reg > 0",
+            )
+        };
+        let (evals, evecs) = linalg::eigh_generalized(&sb, &sw).map_err(|_| singular())?;
+        let mut components = Array2::<F>::zeros((d, nc));
+        for (out, src) in (0..nc).zip((0..d).rev()) {
+            components
+                .column_mut(out)
+                .assign(&unit_positive(evecs.column(src).to_owned()));
+        }
+        let two_class = if k == 2 {
+            let diff = &means.row(1) - &means.row(0);
+            let w = linalg::solve(&sw, &diff).map_err(|_| singular())?;
+            Some(unit_positive(w))
+        } else {
+            None
+        };
+        Ok(FittedFisherDiscriminant {
+            params: *self,
+            components,
+            eigenvalues: (0..nc).map(|i| evals[d - 1 - i]).collect(),
+            two_class,
+            means,
+        })
+    }
+}
+
+/// A fitted [`FisherDiscriminant`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedFisherDiscriminant<F: Float> {
+    params: FisherDiscriminant,
+    components: Array2<F>,
+    eigenvalues: Array1<F>,
+    two_class: Option<Array1<F>>,
+    means: Array2<F>,
+}
+
+impl<F: Float> FittedFisherDiscriminant<F> {
+    /// The discriminant directions as unit columns, `d × n_components`, by decreasing `J`.
+    pub fn components(&self) -> &Array2<F> {
+        &self.components
+    }
+    /// The criterion values `J(w)` (generalised eigenvalues) of the directions.
+    pub fn eigenvalues(&self) -> &Array1<F> {
+        &self.eigenvalues
+    }
+    /// For two classes, the closed form `S_W⁻¹ (m₂ − m₁)` (unit length).
+    pub fn two_class_direction(&self) -> Option<&Array1<F>> {
+        self.two_class.as_ref()
+    }
+    /// Class means.
+    pub fn means(&self) -> &Array2<F> {
+        &self.means
+    }
+}
+
+impl<F: Float> Transform<F> for FittedFisherDiscriminant<F> {
+    /// `x W`: the coordinates along the discriminant directions.
+    fn transform(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(
+            x,
+            self.components.nrows(),
+            "FisherDiscriminant: number of features",
+        )?;
+        Ok(x.dot(&self.components))
+    }
+}
