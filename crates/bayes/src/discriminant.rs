@@ -17,7 +17,9 @@
 //!
 //! * **`Svd`** (default): never forms `Σ`; whitens the within-class data by an SVD (rank cut at
 //!   `tol`), then finds the between-class directions by a second SVD. Works for singular `Σ`
-//!   and gives [`Transform`] (the Fisher directions, `min(C − 1, d)` of them).
+//!   and gives [`Transform`] (the Fisher directions, `min(C − 1, d)` of them). As in
+//!   scikit-learn, this solver's `Σ` is the *unbiased* pooled covariance (divided by `N − C`),
+//!   so its probabilities differ slightly from lsqr/eigen (`β` scales by `(N − C)/N`).
 //! * **`Lsqr`**: `β_c` by least squares on `Σ β_c = μ_c`; supports shrinkage.
 //! * **`Eigen`**: the generalised eigenproblem `S_B v = λ S_W v` (Fisher's criterion,
 //!   catalog G-06) with `S_B = S_T − S_W`; supports shrinkage and gives `transform`.
