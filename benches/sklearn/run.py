@@ -321,6 +321,54 @@ def linear_suite(repeat, quick):
     return out
 
 
+def classify_suite(repeat, quick):
+    """k-NN, GaussianNB and LDA at the sizes of benches/src/suites_classify.rs (same shapes and
+    the same kind of data: k shifted Gaussian classes, y = i mod k)."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except Exception:
+        threadpool_limits = None
+
+    r = min(repeat, 3)
+    scale = 5 if quick else 1
+    rng = np.random.default_rng(0)
+    out = []
+
+    def shifted(n, d, k):
+        means = rng.standard_normal((k, d))
+        y = np.arange(n) % k
+        return means[y] + rng.standard_normal((n, d)), y
+
+    def case(algo, make, x, y, q, qy):
+        fit_s, model = time_median(r, lambda: make().fit(x, y))
+        predict_s, pred = time_median(r, lambda: model.predict(q))
+        rec = record(algo, "synthetic", x.shape, fit_s, None, "accuracy",
+                     float((pred == qy).mean()), "scikit-learn")
+        rec.update(suite="classify", predict_s=predict_s)
+        out.append(rec)
+
+    def run():
+        for n, nq, d in ((200_000, 50_000, 16), (50_000, 10_000, 64)):
+            n, nq = n // scale, nq // scale
+            x, y = shifted(n + nq, d, 5)
+            case("knn_k5", lambda: KNeighborsClassifier(n_neighbors=5, n_jobs=2),
+                 x[:n], y[:n], x[n:], y[n:])
+        x, y = shifted(200_000 // scale, 50, 5)
+        case("gaussian_nb", GaussianNB, x, y, x, y)
+        case("lda", LinearDiscriminantAnalysis, x, y, x, y)
+
+    if threadpool_limits is None:
+        run()
+    else:
+        with threadpool_limits(limits=2):
+            run()
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Registry suites (`--serve`): one JSON request per stdin line from the Rust runner, one JSON
 # reply per line. Same CSV files, same hyperparameters, the same metric as `ndlearn bench`.
@@ -359,6 +407,7 @@ SKLEARN = {
     "radius_neighbors_classifier": ("sklearn.neighbors", "RadiusNeighborsClassifier", {}),
     "radius_neighbors_regressor": ("sklearn.neighbors", "RadiusNeighborsRegressor", {}),
     "nearest_centroid": ("sklearn.neighbors", "NearestCentroid", {}),
+    "nearest_neighbor_interpolator": ("sklearn.neighbors", "KNeighborsRegressor", {"n_neighbors": 1}),
     # clustering
     "kmeans": ("sklearn.cluster", "KMeans", {}),
     "minibatch_kmeans": ("sklearn.cluster", "MiniBatchKMeans", {}),
@@ -572,7 +621,9 @@ def main():
         "metrics": [metrics_suite],
         "preprocessing": [preprocessing_suite],
         "linear": [linear_suite],
-        "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite],
+        "classify": [classify_suite],
+        "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite,
+                classify_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")

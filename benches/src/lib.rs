@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 pub mod chart;
 pub mod registry_suite;
 pub mod suites;
+pub mod suites_classify;
 pub mod suites_core;
 pub mod suites_linear;
 pub mod suites_metrics;

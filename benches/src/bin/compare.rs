@@ -22,6 +22,7 @@ use std::process::{Command, ExitCode};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
+use ndlearn_bench::suites_classify::classify_suite;
 use ndlearn_bench::suites_core::core_suite;
 use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
@@ -77,7 +78,14 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 5] = ["linalg", "core", "metrics", "preprocessing", "linear"];
+const SUITES: [&str; 6] = [
+    "linalg",
+    "core",
+    "metrics",
+    "preprocessing",
+    "linear",
+    "classify",
+];
 
 fn run(args: &Args) -> Result<(), String> {
     let (registry, hand): (Option<bool>, Vec<&str>) = match args.suite.as_str() {
@@ -128,6 +136,7 @@ fn run(args: &Args) -> Result<(), String> {
             "metrics" => metrics_suite(opts),
             "preprocessing" => preprocessing_suite(opts),
             "linear" => linear_suite(opts),
+            "classify" => classify_suite(opts),
             _ => core_suite(opts),
         };
         records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);

@@ -30,7 +30,7 @@ use crate::distance::kernels::Prepared;
 /// Query rows per GEMM block.
 const QUERY_BLOCK: usize = 256;
 /// Training rows per GEMM tile.
-const TRAIN_TILE: usize = 8192;
+const TRAIN_TILE: usize = 2048;
 /// Query rows per parallel scanning task.
 const SCAN_ROWS: usize = 8;
 

@@ -1,0 +1,113 @@
+//! The "classify" suite: the neighbour and Bayes classifiers at the sizes their issue is judged
+//! on.
+//!
+//! | algo | data | ndlearn | scikit-learn |
+//! |---|---|---|---|
+//! | `knn_k5` | 200,000 × 16 train, 50,000 queries | `KNeighborsClassifier(5)` (auto: brute force with GEMM pre-selection for `d > 15`) | `KNeighborsClassifier(5)` (auto) |
+//! | `knn_k5` | 50,000 × 64 train, 10,000 queries | the same | the same |
+//! | `gaussian_nb` | 200,000 × 50 (5 classes) | `GaussianNB` | `GaussianNB` |
+//! | `lda` | 200,000 × 50 (5 classes) | `LinearDiscriminantAnalysis` (svd) | `LinearDiscriminantAnalysis` (svd) |
+//!
+//! Data: `X` standard normal plus a class-dependent shift (`y = i mod k`, class means
+//! `N(0, 1)` per coordinate), so the classes overlap but are learnable; the quality metric is
+//! the accuracy on the query rows (k-NN) or on the training rows (GaussianNB, LDA). `fit_s`
+//! covers `fit`, `predict_s` the prediction of the query rows. `--quick` divides the sizes by 5.
+
+use ndarray::{Array1, Array2};
+use ndlearn_bayes::{GaussianNB, LinearDiscriminantAnalysis};
+use ndlearn_core::{Fit, Predict, random};
+use ndlearn_neighbors::KNeighborsClassifier;
+
+use crate::suites::SuiteOptions;
+use crate::{Record, time_median};
+
+/// `n` rows in `k` shifted Gaussian classes (`y = i mod k`).
+pub fn shifted_classes(n: usize, d: usize, k: usize, seed: u64) -> (Array2<f64>, Array1<usize>) {
+    let mut rng = random::rng(seed);
+    let means = Array2::from_shape_fn((k, d), |_| random::standard_normal::<f64>(&mut rng));
+    let y = Array1::from_shape_fn(n, |i| i % k);
+    let x = Array2::from_shape_fn((n, d), |(i, j)| {
+        means[[y[i], j]] + random::standard_normal::<f64>(&mut rng)
+    });
+    (x, y)
+}
+
+fn accuracy(a: &Array1<usize>, b: &Array1<usize>) -> f64 {
+    a.iter().zip(b).filter(|(u, v)| u == v).count() as f64 / a.len().max(1) as f64
+}
+
+fn record(algo: &str, (n, d): (usize, usize), fit_s: f64, predict_s: f64, acc: f64) -> Record {
+    Record {
+        suite: "classify".into(),
+        algo: algo.into(),
+        dataset: "synthetic".into(),
+        n,
+        d,
+        fit_s,
+        predict_s,
+        metric: "accuracy".into(),
+        value: acc,
+        gflops: None,
+        implementation: "ndlearn".into(),
+        threads: ndlearn_core::par::current_num_threads(),
+    }
+}
+
+fn case<E>(
+    algo: &str,
+    est: &E,
+    (x, y): (&Array2<f64>, &Array1<usize>),
+    (q, qy): (&Array2<f64>, &Array1<usize>),
+    r: usize,
+) -> ndlearn_core::Result<Record>
+where
+    E: Fit<f64, Target = ndarray::ArrayRef1<usize>>,
+    E::Model: Predict<f64, Output = Array1<usize>>,
+{
+    let (fit_s, model) = time_median(r, || est.fit(x, y));
+    let model = model?;
+    let (predict_s, pred) = time_median(r, || model.predict(q));
+    Ok(record(
+        algo,
+        x.dim(),
+        fit_s,
+        predict_s,
+        accuracy(&pred?, qy),
+    ))
+}
+
+/// Runs the classify suite (heavy cases are repeated at most 3 times).
+pub fn classify_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
+    let r = opts.repeat.min(3);
+    let scale = if opts.quick { 5 } else { 1 };
+    let mut out = Vec::new();
+    for (n, nq, d, seed) in [(200_000, 50_000, 16, 31), (50_000, 10_000, 64, 32)] {
+        let (x, y) = shifted_classes(n / scale + nq / scale, d, 5, seed);
+        let n = n / scale;
+        let (train, query) = (x.slice(ndarray::s![..n, ..]), x.slice(ndarray::s![n.., ..]));
+        let (ty, qy) = (y.slice(ndarray::s![..n]), y.slice(ndarray::s![n..]));
+        out.push(case(
+            "knn_k5",
+            &KNeighborsClassifier::new(5),
+            (&train.to_owned(), &ty.to_owned()),
+            (&query.to_owned(), &qy.to_owned()),
+            r,
+        )?);
+    }
+    let (x, y) = shifted_classes(200_000 / scale, 50, 5, 33);
+    out.push(case(
+        "gaussian_nb",
+        &GaussianNB::default(),
+        (&x, &y),
+        (&x, &y),
+        r,
+    )?);
+    out.push(case(
+        "lda",
+        &LinearDiscriminantAnalysis::default(),
+        (&x, &y),
+        (&x, &y),
+        r,
+    )?);
+    Ok(out)
+}
