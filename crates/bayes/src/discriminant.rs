@@ -383,8 +383,8 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
         let fac = (F::one() / F::cast((n - k) as f64)).sqrt();
         xc /= &std;
         xc *= fac;
-        let svd = linalg::svd_thin(&xc)?;
-        let rank = svd.s.iter().filter(|&&v| v > tol).count();
+        let (sv, vt) = linalg::svd_right(&xc)?;
+        let rank = sv.iter().filter(|&&v| v > tol).count();
         if rank == 0 {
             return Err(Error::invalid_param(
                 "x",
@@ -395,7 +395,7 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
         let mut scalings = Array2::<F>::zeros((d, rank));
         for r in 0..rank {
             for j in 0..d {
-                scalings[[j, r]] = svd.vt[[r, j]] / std[j] / svd.s[r];
+                scalings[[j, r]] = vt[[r, j]] / std[j] / sv[r];
             }
         }
         let xbar = self.priors.dot(&self.means);
@@ -610,9 +610,9 @@ impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
             }
             let mut xc = class_rows(x, y, c);
             xc -= &means.row(c);
-            let svd = linalg::svd_thin(&xc)?;
+            let (sv, vt) = linalg::svd_right(&xc)?;
             let denom = F::cast((counts[c] - 1) as f64);
-            let s2: Array1<F> = svd.s.mapv(|v| (F::one() - r) * v * v / denom + r);
+            let s2: Array1<F> = sv.mapv(|v| (F::one() - r) * v * v / denom + r);
             if s2.iter().any(|v| !v.is_finite()) {
                 return Err(Error::invalid_param(
                     "x",
@@ -630,7 +630,7 @@ impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
                     ),
                 ));
             }
-            rotations.push(svd.vt.t().to_owned());
+            rotations.push(vt.t().to_owned());
             scalings.push(s2);
         }
         Ok(FittedQuadraticDiscriminantAnalysis {

@@ -228,3 +228,27 @@ fn f32_works_too() {
     let s = singular_values(&a).expect("ok");
     assert!(s[0] > s[1]);
 }
+
+#[test]
+fn svd_right_matches_the_thin_svd() {
+    // tall, wide and square
+    for (m, n) in [(40usize, 5usize), (4, 9), (6, 6)] {
+        let a = Array2::from_shape_fn((m, n), |(i, j)| {
+            ((i * 7 + j * 13) % 11) as f64 - 5.0 + 0.1 * (i as f64) * (j as f64).sin()
+        });
+        let thin = svd_thin(&a).expect("thin");
+        let (s, vt) = svd_right(&a).expect("right");
+        assert_eq!(vt.dim(), (m.min(n), n));
+        for (x, y) in s.iter().zip(thin.s.iter()) {
+            assert!((x - y).abs() < 1e-12 * thin.s[0]);
+        }
+        for r in 0..m.min(n) {
+            if thin.s[r] < 1e-10 * thin.s[0] {
+                continue; // the null space has no unique basis
+            }
+            let dot: f64 = vt.row(r).dot(&thin.vt.row(r));
+            assert!((dot.abs() - 1.0).abs() < 1e-10, "row {r}: {dot}");
+        }
+    }
+    assert!(svd_right(&Array2::<f64>::zeros((0, 3))).is_err());
+}

@@ -28,7 +28,7 @@ use crate::Float;
 use crate::distance::kernels::Prepared;
 
 /// Query rows per GEMM block.
-const QUERY_BLOCK: usize = 256;
+const QUERY_BLOCK: usize = 1024;
 /// Training rows per GEMM tile.
 const TRAIN_TILE: usize = 2048;
 /// Query rows per parallel scanning task.
