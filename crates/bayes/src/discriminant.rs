@@ -17,9 +17,8 @@
 //!
 //! * **`Svd`** (default): never forms `Σ`; whitens the within-class data by an SVD (rank cut at
 //!   `tol`), then finds the between-class directions by a second SVD. Works for singular `Σ`
-//!   and gives [`Transform`] (the Fisher directions, `min(C − 1, d)` of them). As in
-//!   scikit-learn, this solver's `Σ` is the *unbiased* pooled covariance (divided by `N − C`),
-//!   so its probabilities differ slightly from lsqr/eigen (`β` scales by `(N − C)/N`).
+//!   and gives [`Transform`] (the Fisher directions, `min(C − 1, d)` of them). Without
+//!   shrinkage all three solvers give the same `β`, `γ` and probabilities (up to rounding).
 //! * **`Lsqr`**: `β_c` by least squares on `Σ β_c = μ_c`; supports shrinkage.
 //! * **`Eigen`**: the generalised eigenproblem `S_B v = λ S_W v` (Fisher's criterion,
 //!   catalog G-06) with `S_B = S_T − S_W`; supports shrinkage and gives `transform`.
@@ -33,10 +32,11 @@
 //!
 //! # QDA
 //!
-//! Each class has its own covariance, estimated with `1/(N_c − 1)` (scikit-learn's
-//! convention; the notes' MLE uses `1/N_c`) from an SVD of the centred class rows,
-//! `Σ_c = V diag(S²/(N_c − 1)) Vᵀ`, regularised as `(1 − r) S²/(N_c − 1) + r`
-//! (`reg_param = r`). The score is
+//! Each class has its own covariance, the MLE `Σ̂_c = (1/N_c) Σ (x − μ_c)(x − μ_c)ᵀ` of the
+//! notes (as scikit-learn ≥ 1.8), either from an SVD of the centred class rows,
+//! `Σ_c = V diag(S²/N_c) Vᵀ`, regularised as `(1 − r) S²/N_c + r` (`reg_param = r`; solver
+//! `Svd`), or from an eigendecomposition of the (optionally shrunk, [`Shrinkage`]) covariance
+//! (solver `Eigen`). The score is
 //! `log π_c − ½ log|Σ_c| − ½ (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c)`: boundaries are quadratic. A class
 //! whose (regularised) covariance is singular is a typed error suggesting `reg_param`
 //! (scikit-learn only warns and then divides by ~0).
@@ -380,7 +380,8 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
                 if s == F::zero() { F::one() } else { s }
             })
             .collect();
-        let fac = (F::one() / F::cast((n - k) as f64)).sqrt();
+        // the pooled MLE covariance (1/n), as the lsqr and eigen solvers (scikit-learn ≥ 1.8)
+        let fac = (F::one() / F::cast(n as f64)).sqrt();
         xc /= &std;
         xc *= fac;
         let (sv, vt) = linalg::svd_right(&xc)?;
@@ -544,11 +545,28 @@ impl<F: Float> Transform<F> for FittedLinearDiscriminantAnalysis<F> {
     }
 }
 
+/// The solver of [`QuadraticDiscriminantAnalysis`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum QdaSolver {
+    /// SVD of the centred class rows (default; `reg_param`).
+    #[default]
+    Svd,
+    /// Eigendecomposition of the class covariance (`shrinkage`).
+    Eigen,
+}
+
 /// Quadratic discriminant analysis. See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct QuadraticDiscriminantAnalysis {
+    /// The solver (default `Svd`).
+    pub solver: QdaSolver,
+    /// Covariance shrinkage (eigen solver only; default none).
+    pub shrinkage: Shrinkage,
     /// Class priors (default: class frequencies).
     pub priors: Option<Vec<f64>>,
     /// Regularisation `r ∈ [0, 1]` of the class covariances towards the identity (default 0).
@@ -561,6 +579,8 @@ pub struct QuadraticDiscriminantAnalysis {
 impl Default for QuadraticDiscriminantAnalysis {
     fn default() -> Self {
         Self {
+            solver: QdaSolver::Svd,
+            shrinkage: Shrinkage::None,
             priors: None,
             reg_param: 0.0,
             tol: 1e-4,
@@ -569,6 +589,16 @@ impl Default for QuadraticDiscriminantAnalysis {
 }
 
 impl QuadraticDiscriminantAnalysis {
+    /// Sets the solver.
+    pub fn solver(mut self, s: QdaSolver) -> Self {
+        self.solver = s;
+        self
+    }
+    /// Sets the shrinkage (eigen solver).
+    pub fn shrinkage(mut self, s: Shrinkage) -> Self {
+        self.shrinkage = s;
+        self
+    }
     /// Sets the priors.
     pub fn priors(mut self, p: Option<Vec<f64>>) -> Self {
         self.priors = p;
@@ -592,6 +622,20 @@ impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
         ndlearn_core::validate::check_in_range("reg_param", self.reg_param, 0.0, 1.0)?;
+        if self.solver == QdaSolver::Svd && self.shrinkage != Shrinkage::None {
+            return Err(Error::invalid_param(
+                "shrinkage",
+                "the svd solver does not support shrinkage; use the eigen solver",
+            ));
+        }
+        if let Shrinkage::Fixed(s) = self.shrinkage
+            && !(0.0..=1.0).contains(&s)
+        {
+            return Err(Error::invalid_param(
+                "shrinkage",
+                format!("must be in [0, 1], got {s}"),
+            ));
+        }
         ndlearn_core::validate::check_non_negative("tol", self.tol)?;
         let k = check_classification_input(x, y, 2, "QuadraticDiscriminantAnalysis::fit")?;
         let d = x.ncols();
@@ -600,19 +644,32 @@ impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
         let r = F::cast(self.reg_param);
         let mut rotations = Vec::with_capacity(k);
         let mut scalings = Vec::with_capacity(k);
-        for c in 0..k {
-            if counts[c] < 2 {
+        for (c, &count) in counts.iter().enumerate() {
+            if count < 2 {
                 return Err(Error::TooFewSamples {
                     context: "QuadraticDiscriminantAnalysis: rows per class",
                     needed: 2,
-                    found: counts[c],
+                    found: count,
                 });
             }
             let mut xc = class_rows(x, y, c);
             xc -= &means.row(c);
-            let (sv, vt) = linalg::svd_right(&xc)?;
-            let denom = F::cast((counts[c] - 1) as f64);
-            let s2: Array1<F> = sv.mapv(|v| (F::one() - r) * v * v / denom + r);
+            let (s2, rot): (Array1<F>, Array2<F>) = match self.solver {
+                QdaSolver::Svd => {
+                    let (sv, vt) = linalg::svd_right(&xc)?;
+                    let denom = F::cast(count as f64);
+                    (
+                        sv.mapv(|v| (F::one() - r) * v * v / denom + r),
+                        vt.t().to_owned(),
+                    )
+                }
+                QdaSolver::Eigen => {
+                    let mut cov = cov_with(&class_rows(x, y, c), self.shrinkage)?;
+                    symmetrize(&mut cov);
+                    let (w, v) = linalg::eigh_descending(&cov)?;
+                    (w, v)
+                }
+            };
             if s2.iter().any(|v| !v.is_finite()) {
                 return Err(Error::invalid_param(
                     "x",
@@ -626,11 +683,11 @@ impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
                     format!(
                         "the covariance of class {c} is singular (rank {rank} < {d} features: \
                          collinear or constant features, or fewer than d + 1 rows); use \
-                         reg_param > 0"
+                         reg_param > 0 (svd) or shrinkage (eigen)"
                     ),
                 ));
             }
-            rotations.push(vt.t().to_owned());
+            rotations.push(rot);
             scalings.push(s2);
         }
         Ok(FittedQuadraticDiscriminantAnalysis {
@@ -699,7 +756,7 @@ impl<F: Float> JointLogLikelihood<F> for FittedQuadraticDiscriminantAnalysis<F> 
         for c in 0..k {
             let s = &self.scalings[c];
             let w = &self.rotations[c] / &s.mapv(|v| v.sqrt());
-            let z = (x.to_owned() - &self.means.row(c)).dot(&w);
+            let z = (x.to_owned() - self.means.row(c)).dot(&w);
             let logdet: F = s.iter().map(|v| v.ln()).sum();
             let lp = self.priors[c].ln();
             for (o, zr) in out.column_mut(c).iter_mut().zip(z.rows()) {
@@ -810,13 +867,13 @@ impl<F: Float> Fit<F> for FisherDiscriminant {
         let n = F::cast(x.nrows() as f64);
         let overall = x.sum_axis(Axis(0)).mapv(|v| v / n);
         let mut sb = Array2::<F>::zeros((d, d));
-        for c in 0..k {
+        for (c, &count) in counts.iter().enumerate() {
             let diff = &means.row(c) - &overall;
             let outer = diff
                 .view()
                 .insert_axis(Axis(1))
                 .dot(&diff.view().insert_axis(Axis(0)));
-            sb.scaled_add(F::cast(counts[c] as f64), &outer);
+            sb.scaled_add(F::cast(count as f64), &outer);
         }
         symmetrize(&mut sb);
         let singular = || {

@@ -45,7 +45,7 @@ pub use discrete::{
 };
 pub use discriminant::{
     FisherDiscriminant, FittedFisherDiscriminant, FittedLinearDiscriminantAnalysis,
-    FittedQuadraticDiscriminantAnalysis, LdaSolver, LinearDiscriminantAnalysis,
+    FittedQuadraticDiscriminantAnalysis, LdaSolver, LinearDiscriminantAnalysis, QdaSolver,
     QuadraticDiscriminantAnalysis, Shrinkage,
 };
 pub use gaussian::{FittedGaussianNB, GaussianNB};

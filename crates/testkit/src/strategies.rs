@@ -292,7 +292,7 @@ pub fn regression_problem(
 
 /// The proptest seed used when `PROPTEST_RNG_SEED` is not set: every run (local, CI) explores
 /// the same cases, so a red CI run is reproducible with the plain test command.
-pub const DEFAULT_PROPTEST_SEED: u64 = 0x6e64_6c65_6172_6e;
+pub const DEFAULT_PROPTEST_SEED: u64 = 0x006e_646c_6561_726e;
 
 /// proptest configuration for the workspace: `cases` cases (lowered to `PROPTEST_CASES` when
 /// that environment variable is set to a smaller number), at most 512 shrink iterations, so
