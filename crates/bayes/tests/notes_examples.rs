@@ -303,3 +303,33 @@ fn qda_matches_gaussian_densities() {
         assert!((a - b).abs() < 1e-10);
     }
 }
+
+/// G-07 (000 L632-638): with two classes LDA's posterior is a sigmoid of a linear score,
+/// `p(1 | x) = σ((β₁ − β₀)ᵀx + γ₁ − γ₀)`, the logistic-regression form (with other
+/// coefficients: generative, not discriminative, estimates).
+#[test]
+fn two_class_lda_posterior_is_a_sigmoid_of_a_linear_score() {
+    let x = array![
+        [1.0f64, 2.0],
+        [2.0, 3.0],
+        [3.0, 3.5],
+        [1.5, 1.0],
+        [6.0, 5.0],
+        [7.0, 8.0],
+        [8.0, 7.5],
+        [6.5, 6.0]
+    ];
+    let y = array![0usize, 0, 0, 0, 1, 1, 1, 1];
+    let lda = LinearDiscriminantAnalysis::default()
+        .solver(LdaSolver::Lsqr)
+        .fit(&x, &y)
+        .expect("fit");
+    let q = array![[4.0, 4.0], [5.0, 4.5], [2.0, 6.0]];
+    let p = lda.predict_proba(&q).expect("proba");
+    let (w, b) = (lda.coef(), lda.intercept());
+    for (i, row) in q.rows().into_iter().enumerate() {
+        let z = w.row(0).dot(&row) + b[0];
+        let s = 1.0 / (1.0 + (-z).exp());
+        assert!((p[[i, 1]] - s).abs() < 1e-12);
+    }
+}

@@ -35,7 +35,7 @@
 //! use ndlearn_core::{Fit, Predict, PredictProba};
 //! use ndlearn_neighbors::{KNeighborsClassifier, KNeighborsRegressor, Weights};
 //!
-//! let x = array![[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [5.0, 5.0], [5.0, 6.0], [6.0, 5.0]];
+//! let x = array![[0.0f64, 0.0], [0.0, 1.0], [1.0, 0.0], [5.0, 5.0], [5.0, 6.0], [6.0, 5.0]];
 //! let y = array![0usize, 0, 0, 1, 1, 1];
 //! let model = KNeighborsClassifier::new(3).fit(&x, &y)?;
 //! assert_eq!(model.predict(&array![[0.2, 0.3], [5.5, 5.5]])?.to_vec(), vec![0, 1]);
