@@ -1,6 +1,28 @@
 //! # ndlearn-cluster
 //!
 //! The clustering chapter over [`ndlearn_core`].
+//!
+//! | estimator | scikit-learn | CLI name |
+//! |---|---|---|
+//! | [`KMeans`] | `KMeans` (Lloyd) | `kmeans` |
+//!
+//! Every clusterer implements `FitUnsupervised` and `Predict` (cluster of each row); results are
+//! identical for any number of threads (restarts draw from per-restart random streams, sums are
+//! added in a fixed order).
+//!
+//! ```
+//! use ndlearn_cluster::KMeans;
+//! use ndlearn_core::ndarray::array;
+//! use ndlearn_core::FitUnsupervised;
+//!
+//! let x = array![[0.0f64], [0.5], [10.0], [10.5]];
+//! let m = KMeans::new(2).fit(&x)?;
+//! assert!((m.inertia() - 0.25).abs() < 1e-12);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
 
+mod kmeans;
 pub mod registry;
+
+pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
 pub use registry::registry;

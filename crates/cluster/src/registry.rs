@@ -1,11 +1,19 @@
 //! The estimators of this crate by name, for the `ndlearn` command line and the benchmark runner
 //! (`ndlearn_core::registry`; feature `serde`).
+//!
+//! ```
+//! let names: Vec<&str> = ndlearn_cluster::registry().iter().map(|e| e.name()).collect();
+//! assert!(names.contains(&"kmeans"));
+//! ```
 
 use ndlearn_core::registry::Entry;
 
+use crate::KMeans;
+
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
-    vec![
-        // entries are added here, one per estimator
-    ]
+    vec![Entry::clusterer::<KMeans>(
+        "kmeans",
+        "k-means (Lloyd; k-means++, random or given centres; parallel restarts)",
+    )]
 }

@@ -1,0 +1,530 @@
+//! k-means clustering ([`KMeans`], scikit-learn's `KMeans`; catalog CL-143).
+//!
+//! # Method
+//!
+//! Minimise the within-cluster sum of squares (inertia) `Σ_i ‖x_i − μ_{c(i)}‖²` by Lloyd's
+//! alternation (002 L2395-2437):
+//!
+//! 1. **assign** every row to its nearest centre (squared Euclidean distance; **ties go to the
+//!    lower centre index**, the notes leave the tie policy open);
+//! 2. **update** every centre to the mean of its rows. A centre left without rows is moved to
+//!    the row farthest from its current centre (as scikit-learn; the k-th empty cluster takes
+//!    the k-th farthest row), so no cluster is lost;
+//! 3. stop when the assignment no longer changes (*strict convergence*), or when the total
+//!    squared centre movement `Σ_k ‖μ_k' − μ_k‖²` falls to `tol · mean_j Var(x_j)`
+//!    (scikit-learn's scaled tolerance), or after `max_iter` rounds. The labels are then
+//!    recomputed for the final centres, so `labels` and `predict` always agree.
+//!
+//! The inertia never increases from one round to the next (each step minimises it over one
+//! block of variables); `FittedKMeans::inertia_history` records it for inspection.
+//!
+//! **Initialisation** ([`KMeansInit`]): the notes' random distinct rows; greedy k-means++
+//! (Arthur & Vassilvitskii 2007, with scikit-learn's `2 + ⌊ln k⌋` candidates per step, each
+//! sampled with probability ∝ `D(x)²`, keeping the one that lowers the potential most); or
+//! given centres. `n_init` restarts (default: 1 for k-means++ and given centres, 10 for random)
+//! run **in parallel**, restart `r` drawing from random stream `r` of `seed`; the lowest final
+//! inertia wins (ties: the lower restart). Results are identical for any number of threads.
+//!
+//! The assignment step runs over fixed chunks of rows in parallel; per-chunk centre sums are
+//! added in chunk order.
+//!
+//! ```
+//! use ndlearn_cluster::{KMeans, KMeansInit};
+//! use ndlearn_core::ndarray::array;
+//! use ndlearn_core::{FitUnsupervised, Predict, Transform};
+//!
+//! let x = array![[1.0f64, 1.0], [1.5, 2.0], [1.0, 0.5], [8.0, 8.0], [9.0, 8.5], [8.5, 9.5]];
+//! let model = KMeans::new(2).seed(7).fit(&x)?;
+//! let labels = model.labels();
+//! assert_eq!(labels[0], labels[1]);
+//! assert_ne!(labels[0], labels[3]);
+//! assert_eq!(model.predict(&array![[9.0, 9.0]])?[0], labels[3]);
+//! assert_eq!(model.transform(&x)?.dim(), (6, 2)); // distances to the centres
+//! // the notes' Lloyd iteration from given centres
+//! let given = KMeans::new(2)
+//!     .init(KMeansInit::Centers(array![[0.0, 0.0], [10.0, 10.0]]))
+//!     .fit(&x)?;
+//! assert_eq!(given.labels().to_vec(), vec![0, 0, 0, 1, 1, 1]);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::random::{self, Rng};
+use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, Transform, par};
+
+/// Rows per parallel task of the assignment step.
+const CHUNK: usize = 2048;
+
+/// How [`KMeans`] chooses its first centres.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum KMeansInit {
+    /// Greedy k-means++ (default).
+    #[default]
+    KMeansPlusPlus,
+    /// `k` distinct rows drawn uniformly (the notes' initialisation).
+    Random,
+    /// These centres (`k × d`).
+    Centers(Array2<f64>),
+}
+
+/// k-means clustering. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct KMeans {
+    /// Number of clusters `k` (default 8).
+    pub n_clusters: usize,
+    /// Initialisation (default k-means++).
+    pub init: KMeansInit,
+    /// Restarts (default `None`: 1 for k-means++ and given centres, 10 for random).
+    pub n_init: Option<usize>,
+    /// Maximum Lloyd rounds per restart (default 300).
+    pub max_iter: usize,
+    /// Tolerance on the total squared centre movement, relative to the mean feature variance
+    /// (default 1e-4).
+    pub tol: f64,
+    /// Random seed (default 0).
+    pub seed: u64,
+}
+
+impl Default for KMeans {
+    fn default() -> Self {
+        Self::new(8)
+    }
+}
+
+impl KMeans {
+    /// k-means with `k` clusters, other settings default.
+    pub fn new(k: usize) -> Self {
+        Self {
+            n_clusters: k,
+            init: KMeansInit::KMeansPlusPlus,
+            n_init: None,
+            max_iter: 300,
+            tol: 1e-4,
+            seed: 0,
+        }
+    }
+    /// Sets the initialisation.
+    pub fn init(mut self, init: KMeansInit) -> Self {
+        self.init = init;
+        self
+    }
+    /// Sets the number of restarts.
+    pub fn n_init(mut self, n: Option<usize>) -> Self {
+        self.n_init = n;
+        self
+    }
+    /// Sets `max_iter`.
+    pub fn max_iter(mut self, m: usize) -> Self {
+        self.max_iter = m;
+        self
+    }
+    /// Sets `tol`.
+    pub fn tol(mut self, t: f64) -> Self {
+        self.tol = t;
+        self
+    }
+    /// Sets the seed.
+    pub fn seed(mut self, s: u64) -> Self {
+        self.seed = s;
+        self
+    }
+
+    fn restarts(&self) -> usize {
+        self.n_init.unwrap_or(match self.init {
+            KMeansInit::Random => 10,
+            _ => 1,
+        })
+    }
+}
+
+/// Squared Euclidean distance.
+#[inline]
+fn sq<F: Float>(a: &[F], b: &[F]) -> F {
+    let mut s = F::zero();
+    for (&u, &v) in a.iter().zip(b) {
+        let t = u - v;
+        s += t * t;
+    }
+    s
+}
+
+/// Nearest centre of every row (ties to the lower centre) and its squared distance.
+fn assign<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
+    let n = xs.len().checked_div(d).unwrap_or(0);
+    let cs = centers.as_slice().unwrap_or(&[]);
+    let parts = par::map_chunks(n, CHUNK, |r| {
+        let mut lab = Vec::with_capacity(r.len());
+        let mut dist = Vec::with_capacity(r.len());
+        for i in r {
+            let row = &xs[i * d..(i + 1) * d];
+            let mut best = (0usize, F::infinity());
+            for (c, cen) in cs.chunks_exact(d).enumerate() {
+                let v = sq(row, cen);
+                if v < best.1 {
+                    best = (c, v);
+                }
+            }
+            lab.push(best.0);
+            dist.push(best.1);
+        }
+        (lab, dist)
+    });
+    let mut labels = Vec::with_capacity(n);
+    let mut dists = Vec::with_capacity(n);
+    for (l, v) in parts {
+        labels.extend(l);
+        dists.extend(v);
+    }
+    (labels, dists)
+}
+
+/// Per-cluster sums and counts (fixed chunks, added in order).
+fn cluster_sums<F: Float>(
+    xs: &[F],
+    d: usize,
+    labels: &[usize],
+    k: usize,
+) -> (Array2<F>, Vec<usize>) {
+    let n = labels.len();
+    let parts = par::map_chunks(n, CHUNK * 4, |r| {
+        let mut sums = Array2::<F>::zeros((k, d));
+        let mut counts = vec![0usize; k];
+        for i in r {
+            let c = labels[i];
+            counts[c] += 1;
+            for (s, &v) in sums.row_mut(c).iter_mut().zip(&xs[i * d..(i + 1) * d]) {
+                *s += v;
+            }
+        }
+        (sums, counts)
+    });
+    let mut sums = Array2::<F>::zeros((k, d));
+    let mut counts = vec![0usize; k];
+    for (s, c) in parts {
+        sums += &s;
+        for (a, b) in counts.iter_mut().zip(c) {
+            *a += b;
+        }
+    }
+    (sums, counts)
+}
+
+/// Greedy k-means++ seeding.
+fn plus_plus<F: Float>(xs: &[F], d: usize, k: usize, rng: &mut Rng) -> Result<Array2<F>> {
+    let n = xs.len() / d;
+    let trials = 2 + (k as f64).ln().floor() as usize;
+    let mut centers = Array2::<F>::zeros((k, d));
+    let first = random::sample_without_replacement(rng, n, 1)?[0];
+    centers
+        .row_mut(0)
+        .assign(&ndarray::ArrayView1::from(&xs[first * d..(first + 1) * d]));
+    let dist_to = |c: usize| -> Vec<F> {
+        let cen = &xs[c * d..(c + 1) * d];
+        par::map_chunks(n, CHUNK, |r| {
+            r.map(|i| sq(&xs[i * d..(i + 1) * d], cen))
+                .collect::<Vec<F>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect()
+    };
+    let mut closest = dist_to(first);
+    for c in 1..k {
+        let cands: Vec<usize> = (0..trials)
+            .map(|_| random::weighted_index(rng, &closest))
+            .collect::<Result<Vec<usize>>>()
+            .or_else(|_| {
+                // every remaining row coincides with a centre: take distinct rows in order
+                Ok::<Vec<usize>, Error>(vec![c % n; trials])
+            })?;
+        let mut best: Option<(F, Vec<F>, usize)> = None;
+        for &cand in &cands {
+            let mut dnew = dist_to(cand);
+            for (a, &b) in dnew.iter_mut().zip(&closest) {
+                if b < *a {
+                    *a = b;
+                }
+            }
+            let pot: F = dnew.iter().copied().sum();
+            if best.as_ref().is_none_or(|(p, _, _)| pot < *p) {
+                best = Some((pot, dnew, cand));
+            }
+        }
+        let (_, dnew, cand) =
+            best.ok_or_else(|| Error::invalid_param("n_clusters", "k-means++ found no candidate"))?;
+        closest = dnew;
+        centers
+            .row_mut(c)
+            .assign(&ndarray::ArrayView1::from(&xs[cand * d..(cand + 1) * d]));
+    }
+    Ok(centers)
+}
+
+/// One Lloyd run from `centers`.
+struct Run<F> {
+    centers: Array2<F>,
+    labels: Vec<usize>,
+    inertia: F,
+    n_iter: usize,
+    converged: bool,
+    history: Vec<F>,
+}
+
+fn lloyd<F: Float>(xs: &[F], d: usize, mut centers: Array2<F>, max_iter: usize, tol: F) -> Run<F> {
+    let k = centers.nrows();
+    let mut prev: Option<Vec<usize>> = None;
+    let mut converged = false;
+    let mut strict = false;
+    let mut n_iter = 0;
+    let mut history = Vec::new();
+    for it in 0..max_iter {
+        n_iter = it + 1;
+        let (labels, dists) = assign(xs, d, &centers);
+        history.push(dists.iter().copied().sum());
+        let (mut sums, mut counts) = cluster_sums(xs, d, &labels, k);
+        // empty clusters take the rows farthest from their centres
+        let empty: Vec<usize> = (0..k).filter(|&c| counts[c] == 0).collect();
+        if !empty.is_empty() {
+            let mut order: Vec<usize> = (0..labels.len()).collect();
+            order.sort_by(|&a, &b| {
+                dists[b]
+                    .partial_cmp(&dists[a])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.cmp(&b))
+            });
+            for (&c, &far) in empty.iter().zip(&order) {
+                let old = labels[far];
+                let row = ndarray::ArrayView1::from(&xs[far * d..(far + 1) * d]);
+                if counts[old] > 1 {
+                    let mut s = sums.row_mut(old);
+                    s -= &row;
+                    counts[old] -= 1;
+                }
+                sums.row_mut(c).assign(&row);
+                counts[c] = 1;
+            }
+        }
+        let mut new_centers = sums;
+        for (mut row, &cnt) in new_centers.rows_mut().into_iter().zip(&counts) {
+            if cnt > 0 {
+                row /= F::cast(cnt as f64);
+            }
+        }
+        let shift: F = (&new_centers - &centers).iter().map(|&v| v * v).sum();
+        centers = new_centers;
+        if prev.as_ref().is_some_and(|p| *p == labels) {
+            converged = true;
+            strict = true;
+            prev = Some(labels);
+            break;
+        }
+        prev = Some(labels);
+        if shift <= tol {
+            converged = true;
+            break;
+        }
+    }
+    let (labels, dists) = match (strict, prev) {
+        (true, Some(l)) => {
+            let dists = l
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    sq(
+                        &xs[i * d..(i + 1) * d],
+                        centers.row(c).as_slice().unwrap_or(&[]),
+                    )
+                })
+                .collect::<Vec<F>>();
+            (l, dists)
+        }
+        _ => assign(xs, d, &centers),
+    };
+    let inertia = dists.iter().copied().sum();
+    Run {
+        centers,
+        labels,
+        inertia,
+        n_iter,
+        converged,
+        history,
+    }
+}
+
+impl<F: Float> FitUnsupervised<F> for KMeans {
+    type Model = FittedKMeans<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        let k = self.n_clusters;
+        if k == 0 {
+            return Err(Error::invalid_param("n_clusters", "must be >= 1"));
+        }
+        if self.max_iter == 0 {
+            return Err(Error::invalid_param("max_iter", "must be >= 1"));
+        }
+        ndlearn_core::validate::check_non_negative("tol", self.tol)?;
+        if self.restarts() == 0 {
+            return Err(Error::invalid_param("n_init", "must be >= 1"));
+        }
+        check_fit_input(x, 1, "KMeans::fit")?;
+        let (n, d) = x.dim();
+        if k > n {
+            return Err(Error::invalid_param(
+                "n_clusters",
+                format!("n_clusters = {k} exceeds the number of rows {n}"),
+            ));
+        }
+        if let KMeansInit::Centers(c) = &self.init
+            && (c.dim() != (k, d) || c.iter().any(|v| !v.is_finite()))
+        {
+            return Err(Error::invalid_param(
+                "init",
+                format!(
+                    "given centres must be finite and {k} x {d}, got {:?}",
+                    c.dim()
+                ),
+            ));
+        }
+        let data = x.as_standard_layout();
+        let xs = data.as_slice().unwrap_or(&[]);
+        // tol relative to the mean feature variance
+        let nf = F::cast(n as f64);
+        let mean = x.sum_axis(Axis(0)).mapv(|v| v / nf);
+        let var_mean = x
+            .rows()
+            .into_iter()
+            .map(|r| {
+                r.iter()
+                    .zip(&mean)
+                    .map(|(&v, &m)| (v - m) * (v - m))
+                    .sum::<F>()
+            })
+            .sum::<F>()
+            / (nf * F::cast(d as f64));
+        if !var_mean.is_finite() {
+            return Err(Error::invalid_param(
+                "x",
+                "feature values too large: the variances overflow; rescale the features",
+            ));
+        }
+        let tol = F::cast(self.tol) * var_mean;
+        let runs = par::try_map_tasks(self.restarts(), |r| {
+            let mut rng = random::stream(self.seed, r as u64);
+            let init = match &self.init {
+                KMeansInit::Centers(c) => c.mapv(F::cast),
+                KMeansInit::Random => {
+                    let idx = random::sample_without_replacement(&mut rng, n, k)?;
+                    x.select(Axis(0), &idx)
+                }
+                KMeansInit::KMeansPlusPlus => plus_plus(xs, d, k, &mut rng)?,
+            };
+            Ok(lloyd(xs, d, init, self.max_iter, tol))
+        })?;
+        let best = runs
+            .into_iter()
+            .reduce(|a, b| if b.inertia < a.inertia { b } else { a })
+            .ok_or_else(|| Error::invalid_param("n_init", "no restart ran"))?;
+        Ok(FittedKMeans {
+            params: self.clone(),
+            centers: best.centers,
+            labels: Array1::from(best.labels),
+            inertia: best.inertia,
+            n_iter: best.n_iter,
+            converged: best.converged,
+            inertia_history: best.history,
+        })
+    }
+}
+
+/// A fitted [`KMeans`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedKMeans<F: Float> {
+    params: KMeans,
+    centers: Array2<F>,
+    labels: Array1<usize>,
+    inertia: F,
+    n_iter: usize,
+    converged: bool,
+    inertia_history: Vec<F>,
+}
+
+impl<F: Float> FittedKMeans<F> {
+    /// The hyperparameters.
+    pub fn params(&self) -> &KMeans {
+        &self.params
+    }
+    /// The centres, `k × d` (scikit-learn's `cluster_centers_`).
+    pub fn centers(&self) -> &Array2<F> {
+        &self.centers
+    }
+    /// The cluster of every training row (consistent with the final centres).
+    pub fn labels(&self) -> &Array1<usize> {
+        &self.labels
+    }
+    /// Sum of squared distances of the training rows to their centres.
+    pub fn inertia(&self) -> F {
+        self.inertia
+    }
+    /// Lloyd rounds of the best restart.
+    pub fn n_iter(&self) -> usize {
+        self.n_iter
+    }
+    /// Whether the best restart met its stopping rule before `max_iter`.
+    pub fn converged(&self) -> bool {
+        self.converged
+    }
+    /// The inertia of the assignment at the start of each round of the best restart
+    /// (non-increasing).
+    pub fn inertia_history(&self) -> &[F] {
+        &self.inertia_history
+    }
+    /// Sum of squared distances of `x` to their nearest centres (scikit-learn's `-score`).
+    ///
+    /// # Errors
+    /// As [`Predict::predict`].
+    pub fn inertia_of(&self, x: &ArrayRef2<F>) -> Result<F> {
+        check_predict_input(x, self.centers.ncols(), "KMeans: number of features")?;
+        let data = x.as_standard_layout();
+        let (_, dists) = assign(data.as_slice().unwrap_or(&[]), x.ncols(), &self.centers);
+        Ok(dists.iter().copied().sum())
+    }
+}
+
+impl<F: Float> Predict<F> for FittedKMeans<F> {
+    type Output = Array1<usize>;
+
+    /// The nearest centre of every row (ties to the lower centre).
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
+        check_predict_input(x, self.centers.ncols(), "KMeans: number of features")?;
+        let data = x.as_standard_layout();
+        let (labels, _) = assign(data.as_slice().unwrap_or(&[]), x.ncols(), &self.centers);
+        Ok(Array1::from(labels))
+    }
+}
+
+impl<F: Float> Transform<F> for FittedKMeans<F> {
+    /// Euclidean distances to the centres, `n × k`.
+    fn transform(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(x, self.centers.ncols(), "KMeans: number of features")?;
+        let k = self.centers.nrows();
+        let mut out = Array2::zeros((x.nrows(), k));
+        for (row, mut o) in x.rows().into_iter().zip(out.rows_mut()) {
+            for (c, v) in o.iter_mut().enumerate() {
+                *v = row
+                    .iter()
+                    .zip(self.centers.row(c))
+                    .map(|(&a, &b)| (a - b) * (a - b))
+                    .sum::<F>()
+                    .sqrt();
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,92 @@
+//! KMeans properties: the inertia never increases across Lloyd rounds, the reported inertia
+//! is the sum of squared distances to the assigned centres, labels agree with `predict`, a
+//! restart set contains its best member, and relabelling the rows permutes nothing but the
+//! order (given centres).
+
+use ndarray::{Array2, Axis};
+use ndlearn_cluster::{KMeans, KMeansInit};
+use ndlearn_core::{FitUnsupervised, Predict};
+use ndlearn_testkit::conformance::Battery;
+use ndlearn_testkit::strategies::config;
+use proptest::prelude::*;
+
+fn points() -> impl Strategy<Value = Array2<f64>> {
+    (12usize..80, 1usize..4).prop_flat_map(|(n, d)| {
+        prop::collection::vec(-5.0f64..5.0, n * d)
+            .prop_map(move |v| Array2::from_shape_vec((n, d), v).expect("shape"))
+    })
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    #[test]
+    fn lloyd_decreases_inertia_and_is_consistent(x in points(), k in 1usize..6, seed in 0u64..50) {
+        let k = k.min(x.nrows());
+        let m = KMeans::new(k).seed(seed).fit(&x).expect("fit");
+        let h = m.inertia_history();
+        for w in h.windows(2) {
+            prop_assert!(w[1] <= w[0] * (1.0 + 1e-12) + 1e-12, "{:?}", h);
+        }
+        prop_assert!(m.inertia() <= h[0] * (1.0 + 1e-12) + 1e-12);
+        // inertia = Σ ‖x − μ_label‖², labels = predict
+        let labels = m.labels();
+        prop_assert_eq!(labels, &m.predict(&x).expect("predict"));
+        let direct: f64 = x.rows().into_iter().zip(labels).map(|(r, &c)| {
+            r.iter().zip(m.centers().row(c)).map(|(a, b)| (a - b) * (a - b)).sum::<f64>()
+        }).sum();
+        prop_assert!((direct - m.inertia()).abs() <= 1e-9 * direct.max(1.0));
+        // the best of 4 restarts is no worse than restart 0 alone
+        let many = KMeans::new(k).seed(seed).n_init(Some(4)).fit(&x).expect("fit");
+        prop_assert!(many.inertia() <= m.inertia() + 1e-9 * m.inertia().max(1.0));
+    }
+
+    #[test]
+    fn row_order_does_not_matter_from_given_centres(x in points(), rot in 1usize..11) {
+        let n = x.nrows();
+        let k = 3.min(n);
+        let init = x.select(Axis(0), &(0..k).collect::<Vec<_>>());
+        let perm: Vec<usize> = (0..n).map(|i| (i + rot) % n).collect();
+        let xp = x.select(Axis(0), &perm);
+        let a = KMeans::new(k).init(KMeansInit::Centers(init.clone())).fit(&x).expect("a");
+        let b = KMeans::new(k).init(KMeansInit::Centers(init)).fit(&xp).expect("b");
+        for (i, &p) in perm.iter().enumerate() {
+            prop_assert_eq!(b.labels()[i], a.labels()[p]);
+        }
+        for (u, v) in a.centers().iter().zip(b.centers().iter()) {
+            prop_assert!((u - v).abs() <= 1e-9 * u.abs().max(1.0));
+        }
+    }
+}
+
+#[test]
+fn kmeans_conforms() {
+    Battery::new("KMeans(3)")
+        .clusterer(&KMeans::new(3))
+        .assert_ok();
+    Battery::new("KMeans(3, random, 4 restarts)")
+        .clusterer(&KMeans::new(3).init(KMeansInit::Random).n_init(Some(4)))
+        .assert_ok();
+}
+
+#[test]
+fn typed_errors() {
+    let x = ndarray::array![[0.0f64, 1.0], [1.0, 0.0], [2.0, 2.0]];
+    assert!(KMeans::new(0).fit(&x).is_err());
+    assert!(KMeans::new(4).fit(&x).is_err(), "k > n");
+    assert!(KMeans::new(2).max_iter(0).fit(&x).is_err());
+    assert!(KMeans::new(2).n_init(Some(0)).fit(&x).is_err());
+    assert!(
+        KMeans::new(2)
+            .init(KMeansInit::Centers(ndarray::array![[0.0, 0.0]]))
+            .fit(&x)
+            .is_err(),
+        "wrong centre count"
+    );
+    let m = KMeans::new(2).fit(&x).expect("fit");
+    assert!(m.predict(&ndarray::array![[0.0, 1.0, 2.0]]).is_err());
+    // duplicate rows: k equal to the number of distinct points still works
+    let dup = ndarray::array![[1.0f64, 1.0], [1.0, 1.0], [1.0, 1.0], [5.0, 5.0]];
+    let m = KMeans::new(2).fit(&dup).expect("fit");
+    assert!(m.inertia().abs() < 1e-12);
+}
