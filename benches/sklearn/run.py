@@ -360,6 +360,16 @@ def classify_suite(repeat, quick):
         x, y = shifted(200_000 // scale, 50, 5)
         case("gaussian_nb", GaussianNB, x, y, x, y)
         case("lda", LinearDiscriminantAnalysis, x, y, x, y)
+        from sklearn.cluster import KMeans
+
+        x, _ = shifted(200_000 // scale, 16, 8)
+        fit_s, models = time_median(
+            r, lambda: [KMeans(n_clusters=8, n_init=1, random_state=s).fit(x) for s in range(5)])
+        predict_s, _ = time_median(r, lambda: models[0].predict(x))
+        rec = record("kmeans_k8_5seeds", "synthetic", x.shape, fit_s, None, "inertia",
+                     float(np.mean([m.inertia_ for m in models])), "scikit-learn")
+        rec.update(suite="classify", predict_s=predict_s)
+        out.append(rec)
 
     if threadpool_limits is None:
         run()

@@ -5,8 +5,9 @@
 //! Minimise the within-cluster sum of squares (inertia) `Σ_i ‖x_i − μ_{c(i)}‖²` by Lloyd's
 //! alternation (002 L2395-2437):
 //!
-//! 1. **assign** every row to its nearest centre (squared Euclidean distance; **ties go to the
-//!    lower centre index**, the notes leave the tie policy open);
+//! 1. **assign** every row to its nearest centre (ranked by `‖μ_c‖² − 2xᵀμ_c` from one GEMM, as
+//!    scikit-learn; **ties go to the lower centre index**, the notes leave the tie policy open;
+//!    the squared distance of the chosen centre is then computed directly);
 //! 2. **update** every centre to the mean of its rows. A centre left without rows is moved to
 //!    the row farthest from its current centre (as scikit-learn; the k-th empty cluster takes
 //!    the k-th farthest row), so no cluster is lost;
@@ -154,24 +155,38 @@ fn sq<F: Float>(a: &[F], b: &[F]) -> F {
     s
 }
 
-/// Nearest centre of every row (ties to the lower centre) and its squared distance.
+/// Nearest centre of every row and its squared distance.
+///
+/// Centres are ranked as scikit-learn ranks them, by `‖μ_c‖² − 2 xᵀμ_c` (one GEMM `X Mᵀ` for
+/// all rows: the BLAS kernels use the machine's full vector width), ties to the lower centre;
+/// the reported distance of the winner is then computed directly, `Σ_j (x_j − μ_cj)²`, so the
+/// inertia carries no cancellation error.
 fn assign<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
     let n = xs.len().checked_div(d).unwrap_or(0);
-    let cs = centers.as_slice().unwrap_or(&[]);
+    let k = centers.nrows();
+    let Ok(x) = ndarray::ArrayView2::from_shape((n, d), xs) else {
+        return (Vec::new(), Vec::new());
+    };
+    let g = x.dot(&centers.t());
+    let norms: Vec<F> = centers.rows().into_iter().map(|r| r.dot(&r)).collect();
+    let two = F::cast(2.0);
     let parts = par::map_chunks(n, CHUNK, |r| {
         let mut lab = Vec::with_capacity(r.len());
         let mut dist = Vec::with_capacity(r.len());
         for i in r {
-            let row = &xs[i * d..(i + 1) * d];
+            let gi = g.row(i);
             let mut best = (0usize, F::infinity());
-            for (c, cen) in cs.chunks_exact(d).enumerate() {
-                let v = sq(row, cen);
+            for c in 0..k {
+                let v = norms[c] - two * gi[c];
                 if v < best.1 {
                     best = (c, v);
                 }
             }
             lab.push(best.0);
-            dist.push(best.1);
+            dist.push(sq(
+                &xs[i * d..(i + 1) * d],
+                centers.row(best.0).as_slice().unwrap_or(&[]),
+            ));
         }
         (lab, dist)
     });
@@ -193,29 +208,39 @@ fn cluster_sums<F: Float>(
 ) -> (Array2<F>, Vec<usize>) {
     let n = labels.len();
     let parts = par::map_chunks(n, CHUNK * 4, |r| {
-        let mut sums = Array2::<F>::zeros((k, d));
+        let mut sums = vec![F::zero(); k * d];
         let mut counts = vec![0usize; k];
         for i in r {
             let c = labels[i];
             counts[c] += 1;
-            for (s, &v) in sums.row_mut(c).iter_mut().zip(&xs[i * d..(i + 1) * d]) {
+            for (s, &v) in sums[c * d..(c + 1) * d]
+                .iter_mut()
+                .zip(&xs[i * d..(i + 1) * d])
+            {
                 *s += v;
             }
         }
         (sums, counts)
     });
-    let mut sums = Array2::<F>::zeros((k, d));
+    let mut sums = vec![F::zero(); k * d];
     let mut counts = vec![0usize; k];
     for (s, c) in parts {
-        sums += &s;
+        for (a, b) in sums.iter_mut().zip(s) {
+            *a += b;
+        }
         for (a, b) in counts.iter_mut().zip(c) {
             *a += b;
         }
     }
+    let sums = Array2::from_shape_vec((k, d), sums).unwrap_or_else(|_| Array2::zeros((k, d)));
     (sums, counts)
 }
 
 /// Greedy k-means++ seeding.
+///
+/// Each step samples the candidates from `D(x)²` and evaluates all of them in one parallel pass
+/// over the rows (distances to every candidate at once, as in [`assign`]); the candidate with
+/// the lowest potential `Σ_x min(D(x)², ‖x − c‖²)` wins (ties: the first sampled).
 fn plus_plus<F: Float>(xs: &[F], d: usize, k: usize, rng: &mut Rng) -> Result<Array2<F>> {
     let n = xs.len() / d;
     let trials = 2 + (k as f64).ln().floor() as usize;
@@ -224,41 +249,70 @@ fn plus_plus<F: Float>(xs: &[F], d: usize, k: usize, rng: &mut Rng) -> Result<Ar
     centers
         .row_mut(0)
         .assign(&ndarray::ArrayView1::from(&xs[first * d..(first + 1) * d]));
-    let dist_to = |c: usize| -> Vec<F> {
-        let cen = &xs[c * d..(c + 1) * d];
-        par::map_chunks(n, CHUNK, |r| {
-            r.map(|i| sq(&xs[i * d..(i + 1) * d], cen))
-                .collect::<Vec<F>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect()
-    };
-    let mut closest = dist_to(first);
+    let first_row = &xs[first * d..(first + 1) * d];
+    let mut closest: Vec<F> = par::map_chunks(n, CHUNK, |r| {
+        r.map(|i| sq(&xs[i * d..(i + 1) * d], first_row))
+            .collect::<Vec<F>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     for c in 1..k {
-        let cands: Vec<usize> = (0..trials)
+        // every remaining row coincides with a centre (all D(x)² = 0): any row will do
+        let cands: Vec<usize> = match (0..trials)
             .map(|_| random::weighted_index(rng, &closest))
             .collect::<Result<Vec<usize>>>()
-            .or_else(|_| {
-                // every remaining row coincides with a centre: take distinct rows in order
-                Ok::<Vec<usize>, Error>(vec![c % n; trials])
-            })?;
-        let mut best: Option<(F, Vec<F>, usize)> = None;
-        for &cand in &cands {
-            let mut dnew = dist_to(cand);
-            for (a, &b) in dnew.iter_mut().zip(&closest) {
-                if b < *a {
-                    *a = b;
-                }
-            }
-            let pot: F = dnew.iter().copied().sum();
-            if best.as_ref().is_none_or(|(p, _, _)| pot < *p) {
-                best = Some((pot, dnew, cand));
+        {
+            Ok(v) => v,
+            Err(_) => vec![c % n],
+        };
+        let t = cands.len();
+        // candidate coordinates transposed (d × t)
+        let mut ct = vec![F::zero(); d * t];
+        for (q, &cand) in cands.iter().enumerate() {
+            for j in 0..d {
+                ct[j * t + q] = xs[cand * d + j];
             }
         }
-        let (_, dnew, cand) =
-            best.ok_or_else(|| Error::invalid_param("n_clusters", "k-means++ found no candidate"))?;
-        closest = dnew;
+        let closest_ref = &closest;
+        let parts = par::map_chunks(n, CHUNK, |r| {
+            let len = r.len();
+            let mut mins = vec![F::zero(); t * len];
+            let mut pots = vec![F::zero(); t];
+            let mut acc = vec![F::zero(); t];
+            for (ii, i) in r.enumerate() {
+                acc.iter_mut().for_each(|a| *a = F::zero());
+                for (j, &xj) in xs[i * d..(i + 1) * d].iter().enumerate() {
+                    for (a, &m) in acc.iter_mut().zip(&ct[j * t..(j + 1) * t]) {
+                        let u = xj - m;
+                        *a += u * u;
+                    }
+                }
+                for q in 0..t {
+                    let v = acc[q].min(closest_ref[i]);
+                    mins[q * len + ii] = v;
+                    pots[q] += v;
+                }
+            }
+            (mins, pots, len)
+        });
+        let mut pots = vec![F::zero(); t];
+        for (_, p, _) in &parts {
+            for (a, &b) in pots.iter_mut().zip(p) {
+                *a += b;
+            }
+        }
+        let mut best = 0;
+        for q in 1..t {
+            if pots[q] < pots[best] {
+                best = q;
+            }
+        }
+        closest.clear();
+        for (mins, _, len) in &parts {
+            closest.extend_from_slice(&mins[best * len..(best + 1) * len]);
+        }
+        let cand = cands[best];
         centers
             .row_mut(c)
             .assign(&ndarray::ArrayView1::from(&xs[cand * d..(cand + 1) * d]));
