@@ -90,3 +90,31 @@ fn typed_errors() {
     let m = KMeans::new(2).fit(&dup).expect("fit");
     assert!(m.inertia().abs() < 1e-12);
 }
+
+/// Catalog E24: the boundary between two centres is
+/// `(μ₁ − μ₂)·x − (‖μ₁‖² − ‖μ₂‖²)/2 = 0` (the notes print `+`); a point on it goes to the lower
+/// centre, points on either side to their own.
+#[test]
+fn two_centre_boundary_is_the_corrected_hyperplane() {
+    let centres = ndarray::array![[0.0f64, 0.0], [4.0, 2.0]];
+    let x = ndarray::array![[0.0f64, 0.0], [4.0, 2.0], [1.0, 1.0], [3.0, 1.0]];
+    let m = KMeans::new(2)
+        .init(KMeansInit::Centers(centres.clone()))
+        .max_iter(1)
+        .fit(&x)
+        .expect("fit");
+    let (mu1, mu2) = (m.centers().row(0).to_owned(), m.centers().row(1).to_owned());
+    let w = &mu1 - &mu2;
+    let b = (mu1.dot(&mu1) - mu2.dot(&mu2)) / 2.0;
+    // a point exactly on the boundary: the midpoint of the centres
+    let mid = (&mu1 + &mu2) / 2.0;
+    assert!((w.dot(&mid) - b).abs() < 1e-12);
+    let on = mid.clone().insert_axis(Axis(0));
+    assert_eq!(m.predict(&on).expect("predict")[0], 0, "ties to the lower centre");
+    let normal = &w / w.dot(&w).sqrt();
+    let side1 = (&mid + &(&normal * 0.1)).insert_axis(Axis(0));
+    let side2 = (&mid - &(&normal * 0.1)).insert_axis(Axis(0));
+    assert_eq!(m.predict(&side1).expect("predict")[0], 0);
+    assert_eq!(m.predict(&side2).expect("predict")[0], 1);
+    assert!(w.dot(&side1.row(0)) - b > 0.0 && w.dot(&side2.row(0)) - b < 0.0);
+}
