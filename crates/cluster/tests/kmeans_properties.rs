@@ -110,7 +110,11 @@ fn two_centre_boundary_is_the_corrected_hyperplane() {
     let mid = (&mu1 + &mu2) / 2.0;
     assert!((w.dot(&mid) - b).abs() < 1e-12);
     let on = mid.clone().insert_axis(Axis(0));
-    assert_eq!(m.predict(&on).expect("predict")[0], 0, "ties to the lower centre");
+    assert_eq!(
+        m.predict(&on).expect("predict")[0],
+        0,
+        "ties to the lower centre"
+    );
     let normal = &w / w.dot(&w).sqrt();
     let side1 = (&mid + &(&normal * 0.1)).insert_axis(Axis(0));
     let side2 = (&mid - &(&normal * 0.1)).insert_axis(Axis(0));
