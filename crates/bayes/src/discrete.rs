@@ -206,6 +206,42 @@ fn stream_check<F: Float>(
     stream_classes(y, given, existing)
 }
 
+/// `Fit` and `PartialFit` of a count model (non-negative features, summed counts, then the
+/// model's own `finish`).
+macro_rules! count_fit {
+    ($name:ident, $fitted:ident) => {
+        impl<F: Float> Fit<F> for $name {
+            type Target = Labels;
+            type Model = $fitted<F>;
+
+            fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+                check_alpha(self.alpha)?;
+                let k = first_fit_classes(y, x, self.n_classes)?;
+                check_non_negative_x(x, stringify!($name))?;
+                self.finish(Counts::add(None, x, y, k)?)
+            }
+        }
+
+        impl<F: Float> PartialFit<F> for $name {
+            type Target = Labels;
+            type Model = $fitted<F>;
+
+            fn partial_fit(
+                &self,
+                model: Option<Self::Model>,
+                x: &ArrayRef2<F>,
+                y: &Labels,
+            ) -> Result<Self::Model> {
+                check_alpha(self.alpha)?;
+                let existing = model.as_ref().map(|m| m.counts.class_count.len());
+                let k = stream_check(x, y, self.n_classes, existing)?;
+                check_non_negative_x(x, stringify!($name))?;
+                self.finish(Counts::add(model.map(|m| m.counts), x, y, k)?)
+            }
+        }
+    };
+}
+
 // ------------------------------------------------------------------------------ multinomial
 
 count_nb_params!(
@@ -246,35 +282,7 @@ impl MultinomialNB {
     }
 }
 
-impl<F: Float> Fit<F> for MultinomialNB {
-    type Target = Labels;
-    type Model = FittedMultinomialNB<F>;
-
-    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-        check_alpha(self.alpha)?;
-        let k = first_fit_classes(y, x, self.n_classes)?;
-        check_non_negative_x(x, "MultinomialNB")?;
-        self.finish(Counts::add(None, x, y, k)?)
-    }
-}
-
-impl<F: Float> PartialFit<F> for MultinomialNB {
-    type Target = Labels;
-    type Model = FittedMultinomialNB<F>;
-
-    fn partial_fit(
-        &self,
-        model: Option<Self::Model>,
-        x: &ArrayRef2<F>,
-        y: &Labels,
-    ) -> Result<Self::Model> {
-        check_alpha(self.alpha)?;
-        let existing = model.as_ref().map(|m| m.counts.class_count.len());
-        let k = stream_check(x, y, self.n_classes, existing)?;
-        check_non_negative_x(x, "MultinomialNB")?;
-        self.finish(Counts::add(model.map(|m| m.counts), x, y, k)?)
-    }
-}
+count_fit!(MultinomialNB, FittedMultinomialNB);
 
 /// A fitted [`MultinomialNB`].
 #[derive(Debug, Clone, PartialEq)]
@@ -432,35 +440,7 @@ impl ComplementNB {
     }
 }
 
-impl<F: Float> Fit<F> for ComplementNB {
-    type Target = Labels;
-    type Model = FittedComplementNB<F>;
-
-    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-        check_alpha(self.alpha)?;
-        let k = first_fit_classes(y, x, self.n_classes)?;
-        check_non_negative_x(x, "ComplementNB")?;
-        self.finish(Counts::add(None, x, y, k)?)
-    }
-}
-
-impl<F: Float> PartialFit<F> for ComplementNB {
-    type Target = Labels;
-    type Model = FittedComplementNB<F>;
-
-    fn partial_fit(
-        &self,
-        model: Option<Self::Model>,
-        x: &ArrayRef2<F>,
-        y: &Labels,
-    ) -> Result<Self::Model> {
-        check_alpha(self.alpha)?;
-        let existing = model.as_ref().map(|m| m.counts.class_count.len());
-        let k = stream_check(x, y, self.n_classes, existing)?;
-        check_non_negative_x(x, "ComplementNB")?;
-        self.finish(Counts::add(model.map(|m| m.counts), x, y, k)?)
-    }
-}
+count_fit!(ComplementNB, FittedComplementNB);
 
 /// A fitted [`ComplementNB`].
 #[derive(Debug, Clone, PartialEq)]
