@@ -27,7 +27,9 @@
 //! inertia wins (ties: the lower restart). Results are identical for any number of threads.
 //!
 //! The assignment step runs over fixed chunks of rows in parallel; per-chunk centre sums are
-//! added in chunk order.
+//! added in chunk order. With a single restart every round is reported to an installed
+//! [`ndlearn_core::observe`] observer (objective: the inertia, criterion: the squared centre
+//! shift), which may stop the fit early (`converged() == false`).
 //!
 //! ```
 //! use ndlearn_cluster::{KMeans, KMeansInit};
@@ -330,13 +332,20 @@ struct Run<F> {
     history: Vec<F>,
 }
 
-fn lloyd<F: Float>(xs: &[F], d: usize, mut centers: Array2<F>, max_iter: usize, tol: F) -> Run<F> {
+fn lloyd<F: Float>(
+    xs: &[F],
+    d: usize,
+    mut centers: Array2<F>,
+    max_iter: usize,
+    tol: F,
+    observed: bool,
+) -> Run<F> {
     let k = centers.nrows();
     let mut prev: Option<Vec<usize>> = None;
     let mut converged = false;
     let mut strict = false;
     let mut n_iter = 0;
-    let mut history = Vec::new();
+    let mut history: Vec<F> = Vec::new();
     for it in 0..max_iter {
         n_iter = it + 1;
         let (labels, dists) = assign(xs, d, &centers);
@@ -372,6 +381,22 @@ fn lloyd<F: Float>(xs: &[F], d: usize, mut centers: Array2<F>, max_iter: usize, 
         }
         let shift: F = (&new_centers - &centers).iter().map(|&v| v * v).sum();
         centers = new_centers;
+        if observed
+            && ndlearn_core::observe::report(
+                &ndlearn_core::observe::Progress::new("KMeans", it + 1)
+                    .max_iter(max_iter)
+                    .objective(
+                        history
+                            .last()
+                            .map_or(f64::NAN, |v| v.to_f64().unwrap_or(f64::NAN)),
+                    )
+                    .criterion(shift.to_f64().unwrap_or(f64::NAN)),
+            )
+            .is_stop()
+        {
+            prev = Some(labels);
+            break;
+        }
         if prev.as_ref().is_some_and(|p| *p == labels) {
             converged = true;
             strict = true;
@@ -468,7 +493,10 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
             ));
         }
         let tol = F::cast(self.tol) * var_mean;
-        let runs = par::try_map_tasks(self.restarts(), |r| {
+        // one restart runs on the calling thread and reports each round to an installed
+        // observer (`ndlearn_core::observe`); several run in parallel, unobserved
+        let single = self.restarts() == 1;
+        let run_one = |r: usize| -> Result<Run<F>> {
             let mut rng = random::stream(self.seed, r as u64);
             let init = match &self.init {
                 KMeansInit::Centers(c) => c.mapv(F::cast),
@@ -478,8 +506,13 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
                 }
                 KMeansInit::KMeansPlusPlus => plus_plus(xs, d, k, &mut rng)?,
             };
-            Ok(lloyd(xs, d, init, self.max_iter, tol))
-        })?;
+            Ok(lloyd(xs, d, init, self.max_iter, tol, single))
+        };
+        let runs = if single {
+            vec![run_one(0)?]
+        } else {
+            par::try_map_tasks(self.restarts(), run_one)?
+        };
         let best = runs
             .into_iter()
             .reduce(|a, b| if b.inertia < a.inertia { b } else { a })

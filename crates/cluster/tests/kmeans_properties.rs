@@ -122,3 +122,49 @@ fn two_centre_boundary_is_the_corrected_hyperplane() {
     assert_eq!(m.predict(&side2).expect("predict")[0], 1);
     assert!(w.dot(&side1.row(0)) - b > 0.0 && w.dot(&side2.row(0)) - b < 0.0);
 }
+
+/// Each Lloyd round is reported to an installed observer, which can stop the fit.
+#[test]
+fn an_observer_sees_every_round_and_can_stop() {
+    use ndlearn_core::observe::{self, Control, Observer, Progress};
+    use std::sync::{Arc, Mutex};
+
+    struct StopAt(usize, Mutex<Vec<(usize, f64)>>);
+    impl Observer for StopAt {
+        fn observe(&self, p: &Progress<'_>) -> Control {
+            if let Ok(mut v) = self.1.lock() {
+                v.push((p.iteration, p.objective.unwrap_or(f64::NAN)));
+            }
+            if p.iteration >= self.0 {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        }
+    }
+    // iris from three setosa rows: several rounds
+    let x = ndlearn_datasets::iris().x().clone();
+    let init = x.select(Axis(0), &[0, 1, 2]);
+    let est = KMeans::new(3).init(KMeansInit::Centers(init)).tol(0.0);
+    let full = est.fit(&x).expect("fit");
+    let log = Arc::new(StopAt(usize::MAX, Mutex::new(Vec::new())));
+    let again = observe::with_observer(log.clone(), || est.fit(&x).expect("fit"));
+    let seen = log.1.lock().expect("lock").clone();
+    assert_eq!(seen.len(), full.n_iter(), "one report per round");
+    assert_eq!(
+        again.centers(),
+        full.centers(),
+        "a logging observer changes nothing"
+    );
+    // the objective is the inertia history
+    for ((_, o), h) in seen.iter().zip(full.inertia_history()) {
+        assert_eq!(o, h);
+    }
+    assert!(full.n_iter() > 2, "{} rounds", full.n_iter());
+    {
+        let stop = Arc::new(StopAt(2, Mutex::new(Vec::new())));
+        let early = observe::with_observer(stop, || est.fit(&x).expect("fit"));
+        assert_eq!(early.n_iter(), 2);
+        assert!(!early.converged());
+    }
+}

@@ -298,6 +298,13 @@ pub(crate) fn cd_dense<F: Float>(
             d_w_max = d_w_max.max((w_new - w_old).abs());
             w_max = w_max.max(w_new.abs());
         }
+        if sweep_stopped(it, s.max_iter, d_w_max, w_max) {
+            return CdOutcome {
+                n_iter: it + 1,
+                gap,
+                converged: false,
+            };
+        }
         if w_max == F::zero() || d_w_max / w_max <= s.tol || it + 1 == s.max_iter {
             (gap, dual_norm) = gap_now(&r, w, &mut nu);
             if gap <= tol {
@@ -409,6 +416,13 @@ pub(crate) fn cd_gram<F: Float>(
             d_w_max = d_w_max.max((w_new - w_old).abs());
             w_max = w_max.max(w_new.abs());
         }
+        if sweep_stopped(it, s.max_iter, d_w_max, w_max) {
+            return CdOutcome {
+                n_iter: it + 1,
+                gap,
+                converged: false,
+            };
+        }
         if w_max == F::zero() || d_w_max / w_max <= s.tol || it + 1 == s.max_iter {
             (gap, dual_norm) = gap_now(&qw, w, &mut nu);
             if gap <= tol {
@@ -503,6 +517,26 @@ pub(crate) fn settings<F: Float>(
         tol: F::cast(p.tol),
         positive: p.positive,
     }
+}
+
+/// Reports one sweep to the installed [`ndlearn_core::observe`] observer (criterion: the
+/// largest coefficient change relative to the largest coefficient); `true` when it asks to
+/// stop (the fit then returns the current coefficients, not converged).
+fn sweep_stopped<F: Float>(it: usize, max_iter: usize, d_w_max: F, w_max: F) -> bool {
+    if !ndlearn_core::observe::is_observed() {
+        return false;
+    }
+    let rel = if w_max > F::zero() {
+        (d_w_max / w_max).to_f64().unwrap_or(f64::NAN)
+    } else {
+        0.0
+    };
+    ndlearn_core::observe::report(
+        &ndlearn_core::observe::Progress::new("coordinate descent", it + 1)
+            .max_iter(max_iter)
+            .criterion(rel),
+    )
+    .is_stop()
 }
 
 #[cfg(test)]

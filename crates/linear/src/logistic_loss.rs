@@ -254,9 +254,21 @@ pub(crate) fn irls<F: Float>(
 ) -> Result<(Array1<F>, usize, bool)> {
     let tol = F::cast(tol);
     for it in 1..=max_iter {
-        let (_, g, _) = loss.parts(&theta);
-        if optim::norm2(&g) <= tol {
+        let (obj, g, _) = loss.parts(&theta);
+        let gnorm = optim::norm2(&g);
+        if gnorm <= tol {
             return Ok((theta, it - 1, true));
+        }
+        if ndlearn_core::observe::is_observed()
+            && ndlearn_core::observe::report(
+                &ndlearn_core::observe::Progress::new("IRLS", it)
+                    .max_iter(max_iter)
+                    .objective(obj.to_f64().unwrap_or(f64::NAN))
+                    .criterion(gnorm.to_f64().unwrap_or(f64::NAN)),
+            )
+            .is_stop()
+        {
+            return Ok((theta, it - 1, false));
         }
         let h = loss.hessian_at(&theta);
         let step = match CholeskyFactor::new(&h) {
