@@ -5,6 +5,9 @@
 //! | estimator | scikit-learn | CLI name |
 //! |---|---|---|
 //! | [`KMeans`] | `KMeans` (Lloyd) | `kmeans` |
+//! | [`KCenter`] | — (greedy farthest-first k-center) | `kcenter` |
+//!
+//! [`elbow`] gives the SSE curve over a range of `k` and its kink.
 //!
 //! Every clusterer implements `FitUnsupervised` and `Predict` (cluster of each row); results are
 //! identical for any number of threads (restarts draw from per-restart random streams, sums are
@@ -21,8 +24,10 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
+mod kcenter;
 mod kmeans;
 pub mod registry;
 
+pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
 pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
 pub use registry::registry;

@@ -8,12 +8,18 @@
 
 use ndlearn_core::registry::Entry;
 
-use crate::KMeans;
+use crate::{KCenter, KMeans};
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
-    vec![Entry::clusterer::<KMeans>(
-        "kmeans",
-        "k-means (Lloyd; k-means++, random or given centres; parallel restarts)",
-    )]
+    vec![
+        Entry::clusterer::<KMeans>(
+            "kmeans",
+            "k-means (Lloyd; k-means++, random or given centres; parallel restarts)",
+        ),
+        Entry::clusterer::<KCenter>(
+            "kcenter",
+            "k-center by greedy farthest-first traversal (radius at most twice the optimum)",
+        ),
+    ]
 }
