@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | [`KMeans`] | `KMeans` (Lloyd) | `kmeans` |
 //! | [`KCenter`] | — (greedy farthest-first k-center) | `kcenter` |
+//! | [`Dbscan`] | `DBSCAN` | `dbscan` |
 //!
 //! [`elbow`] gives the SSE curve over a range of `k` and its kink.
 //!
@@ -24,10 +25,12 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
+mod dbscan;
 mod kcenter;
 mod kmeans;
 pub mod registry;
 
+pub use dbscan::{Dbscan, FittedDbscan};
 pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
 pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
 pub use registry::registry;

@@ -8,7 +8,7 @@
 
 use ndlearn_core::registry::Entry;
 
-use crate::{KCenter, KMeans};
+use crate::{Dbscan, KCenter, KMeans};
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
@@ -16,6 +16,10 @@ pub fn registry() -> Vec<Entry> {
         Entry::clusterer::<KMeans>(
             "kmeans",
             "k-means (Lloyd; k-means++, random or given centres; parallel restarts)",
+        ),
+        Entry::clusterer::<Dbscan>(
+            "dbscan",
+            "density-based clusters of core points within eps (noise = label n_clusters)",
         ),
         Entry::clusterer::<KCenter>(
             "kcenter",

@@ -1,0 +1,219 @@
+//! DBSCAN: density-based clustering with noise ([`Dbscan`], scikit-learn's `DBSCAN`).
+//!
+//! # Method
+//!
+//! With the `eps`-neighbourhood `N(x) = {x' : d(x, x') ≤ eps}` (the point itself included), a
+//! **core** point has `|N(x)| ≥ min_samples`. Clusters are the connected components of core
+//! points (two core points are connected when one lies in the other's neighbourhood), plus the
+//! non-core points in a core point's neighbourhood (**border** points); everything else is
+//! **noise** (Ester et al. 1996).
+//!
+//! The neighbourhoods come from the core index ([`ndlearn_core::neighbors::NeighborIndex`], any
+//! metric, k-d / ball tree or brute force, queries in parallel). Clusters are numbered in the
+//! order of their lowest core point, and expanded depth-first from it exactly as scikit-learn
+//! does, so a border point reachable from two clusters joins the one that reaches it first; with
+//! the neighbours of each point visited in order of increasing distance (ties: lower row).
+//!
+//! **Noise.** [`FittedDbscan::labels`] gives `Option<usize>` per row (`None` = noise, scikit-learn's
+//! `-1`). Through [`Predict`] (for the command line and metrics), noise is the label
+//! `n_clusters` (one past the last cluster). `predict` on new rows assigns the cluster of the
+//! nearest core point within `eps`, else noise (scikit-learn's DBSCAN has no `predict`).
+//!
+//! ```
+//! use ndlearn_cluster::Dbscan;
+//! use ndlearn_core::ndarray::array;
+//! use ndlearn_core::{FitUnsupervised, Predict};
+//!
+//! let x = array![[0.0f64, 0.0], [0.0, 0.5], [0.5, 0.0], [10.0, 10.0], [10.0, 10.5], [10.5, 10.0], [50.0, 50.0]];
+//! let m = Dbscan::new(1.0, 3).fit(&x)?;
+//! assert_eq!(m.n_clusters(), 2);
+//! assert_eq!(m.labels()[0], Some(0));
+//! assert_eq!(m.labels()[3], Some(1));
+//! assert_eq!(m.labels()[6], None); // noise
+//! assert_eq!(m.predict(&array![[0.2, 0.2], [30.0, 30.0]])?.to_vec(), vec![0, 2]); // 2 = noise
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::distance::Metric;
+use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, NeighborIndex};
+use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result};
+
+/// DBSCAN. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Dbscan {
+    /// Neighbourhood radius `eps > 0` (default 0.5).
+    pub eps: f64,
+    /// Points in a neighbourhood (itself included) that make a core point (default 5).
+    pub min_samples: usize,
+    /// Distance (default Euclidean).
+    pub metric: Metric,
+    /// Neighbour search algorithm (default auto).
+    pub algorithm: Algorithm,
+    /// Tree leaf size (default 30).
+    pub leaf_size: usize,
+}
+
+impl Default for Dbscan {
+    fn default() -> Self {
+        Self::new(0.5, 5)
+    }
+}
+
+impl Dbscan {
+    /// DBSCAN with radius `eps` and `min_samples`.
+    pub fn new(eps: f64, min_samples: usize) -> Self {
+        Self {
+            eps,
+            min_samples,
+            metric: Metric::Euclidean,
+            algorithm: Algorithm::Auto,
+            leaf_size: DEFAULT_LEAF_SIZE,
+        }
+    }
+    /// Sets the metric.
+    pub fn metric(mut self, m: Metric) -> Self {
+        self.metric = m;
+        self
+    }
+    /// Sets the search algorithm.
+    pub fn algorithm(mut self, a: Algorithm) -> Self {
+        self.algorithm = a;
+        self
+    }
+}
+
+impl<F: Float> FitUnsupervised<F> for Dbscan {
+    type Model = FittedDbscan<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        if !(self.eps > 0.0 && self.eps.is_finite()) {
+            return Err(Error::invalid_param(
+                "eps",
+                format!("must be finite and > 0, got {}", self.eps),
+            ));
+        }
+        if self.min_samples == 0 {
+            return Err(Error::invalid_param("min_samples", "must be >= 1"));
+        }
+        check_fit_input(x, 1, "Dbscan::fit")?;
+        let data = x.as_standard_layout().into_owned();
+        let index = NeighborIndex::build(
+            data.clone(),
+            self.metric.clone(),
+            self.algorithm,
+            self.leaf_size,
+        )?;
+        let hoods: Vec<Vec<usize>> = index
+            .radius_neighbors(&data, self.eps)?
+            .into_iter()
+            .map(|(_, i)| i)
+            .collect();
+        let n = data.nrows();
+        let core: Vec<bool> = hoods.iter().map(|h| h.len() >= self.min_samples).collect();
+        let mut labels: Vec<Option<usize>> = vec![None; n];
+        let mut next = 0usize;
+        let mut stack = Vec::new();
+        for start in 0..n {
+            if labels[start].is_some() || !core[start] {
+                continue;
+            }
+            let mut i = start;
+            loop {
+                if labels[i].is_none() {
+                    labels[i] = Some(next);
+                    if core[i] {
+                        for &v in &hoods[i] {
+                            if labels[v].is_none() {
+                                stack.push(v);
+                            }
+                        }
+                    }
+                }
+                match stack.pop() {
+                    Some(v) => i = v,
+                    None => break,
+                }
+            }
+            next += 1;
+        }
+        let core_rows: Vec<usize> = (0..n).filter(|&i| core[i]).collect();
+        let core_labels = core_rows
+            .iter()
+            .map(|&i| labels[i].unwrap_or(next))
+            .collect();
+        Ok(FittedDbscan {
+            params: self.clone(),
+            labels,
+            n_clusters: next,
+            core_samples: data.select(Axis(0), &core_rows),
+            core_sample_indices: core_rows,
+            core_labels,
+        })
+    }
+}
+
+/// A fitted [`Dbscan`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedDbscan<F: Float> {
+    params: Dbscan,
+    labels: Vec<Option<usize>>,
+    n_clusters: usize,
+    core_samples: Array2<F>,
+    core_sample_indices: Vec<usize>,
+    core_labels: Vec<usize>,
+}
+
+impl<F: Float> FittedDbscan<F> {
+    /// The hyperparameters.
+    pub fn params(&self) -> &Dbscan {
+        &self.params
+    }
+    /// The cluster of every training row; `None` is noise (scikit-learn's `-1`).
+    pub fn labels(&self) -> &[Option<usize>] {
+        &self.labels
+    }
+    /// The number of clusters found.
+    pub fn n_clusters(&self) -> usize {
+        self.n_clusters
+    }
+    /// The rows that are core points (scikit-learn's `core_sample_indices_`).
+    pub fn core_sample_indices(&self) -> &[usize] {
+        &self.core_sample_indices
+    }
+    /// The core points themselves.
+    pub fn core_samples(&self) -> &Array2<F> {
+        &self.core_samples
+    }
+}
+
+impl<F: Float> Predict<F> for FittedDbscan<F> {
+    type Output = Array1<usize>;
+
+    /// The cluster of the nearest core point within `eps`, else `n_clusters` (noise).
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
+        check_predict_input(x, self.core_samples.ncols(), "Dbscan: number of features")?;
+        let noise = self.n_clusters;
+        if self.core_samples.nrows() == 0 {
+            return Ok(Array1::from_elem(x.nrows(), noise));
+        }
+        let index = NeighborIndex::build(
+            self.core_samples.clone(),
+            self.params.metric.clone(),
+            self.params.algorithm,
+            self.params.leaf_size,
+        )?;
+        let (dist, idx) = index.kneighbors(x, 1)?;
+        let eps = F::cast(self.params.eps);
+        Ok(dist
+            .column(0)
+            .iter()
+            .zip(idx.column(0))
+            .map(|(&d, &i)| if d <= eps { self.core_labels[i] } else { noise })
+            .collect())
+    }
+}
