@@ -360,7 +360,16 @@ def classify_suite(repeat, quick):
         x, y = shifted(200_000 // scale, 50, 5)
         case("gaussian_nb", GaussianNB, x, y, x, y)
         case("lda", LinearDiscriminantAnalysis, x, y, x, y)
-        from sklearn.cluster import KMeans
+        from sklearn.cluster import DBSCAN, KMeans
+
+        for n, d, eps in ((200_000, 2, 0.05), (50_000, 16, 3.0)):
+            x, _ = shifted(n // scale, d, 8)
+            fit_s, db = time_median(r, lambda: DBSCAN(eps=eps, min_samples=5, n_jobs=2).fit(x))
+            n_clusters = int(db.labels_.max() + 1)
+            rec = record("dbscan", "synthetic", x.shape, fit_s, None, "n_clusters", float(n_clusters),
+                         "scikit-learn")
+            rec.update(suite="classify", predict_s=0.0)
+            out.append(rec)
 
         x, _ = shifted(200_000 // scale, 16, 8)
         fit_s, models = time_median(

@@ -7,6 +7,7 @@
 //! | `knn_k5` | 50,000 × 64 train, 10,000 queries | the same | the same |
 //! | `gaussian_nb` | 200,000 × 50 (5 classes) | `GaussianNB` | `GaussianNB` |
 //! | `lda` | 200,000 × 50 (5 classes) | `LinearDiscriminantAnalysis` (svd) | `LinearDiscriminantAnalysis` (svd) |
+//! | `dbscan` | 200,000 × 2 (`eps = 0.05`) and 50,000 × 16 (`eps = 3`), `min_samples = 5` | `Dbscan` (k-d tree / brute) | `DBSCAN` (auto) |
 //! | `kmeans_k8_5seeds` | 200,000 × 16 (8 classes) | `KMeans(8)` (k-means++, `n_init = 1`) for seeds 0..4 | `KMeans(8, n_init=1, random_state=s)`, s = 0..4 |
 //!
 //! Data: `X` standard normal plus a class-dependent shift (`y = i mod k`, class means
@@ -19,7 +20,7 @@
 
 use ndarray::{Array1, Array2};
 use ndlearn_bayes::{GaussianNB, LinearDiscriminantAnalysis};
-use ndlearn_cluster::KMeans;
+use ndlearn_cluster::{Dbscan, KMeans};
 use ndlearn_core::{Fit, FitUnsupervised, Predict, random};
 use ndlearn_neighbors::KNeighborsClassifier;
 
@@ -114,6 +115,16 @@ pub fn classify_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         (&x, &y),
         r,
     )?);
+    // DBSCAN: ~75 and ~15 neighbours per point on average; quality: the number of clusters
+    for (n, d, eps, seed) in [(200_000, 2, 0.05, 35), (50_000, 16, 3.0, 36)] {
+        let (x, _) = shifted_classes(n / scale, d, 8, seed);
+        let est = Dbscan::new(eps, 5);
+        let (fit_s, model) = time_median(r, || est.fit(&x));
+        let model = model?;
+        let mut rec = record("dbscan", x.dim(), fit_s, 0.0, model.n_clusters() as f64);
+        rec.metric = "n_clusters".into();
+        out.push(rec);
+    }
     // k-means++ with n_init = 1 converges in 9 to 60 rounds here depending on the seed: time
     // five seeds (0..4) back to back and report the mean inertia
     let (x, _) = shifted_classes(200_000 / scale, 16, 8, 34);
