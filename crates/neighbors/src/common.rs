@@ -3,9 +3,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use ndarray::{Array2, ArrayRef2};
+use ndarray::{Array1, Array2, ArrayRef2, ArrayViewMut1};
 use ndlearn_core::distance::Metric;
-use ndlearn_core::neighbors::{Algorithm, NeighborIndex};
+use ndlearn_core::neighbors::{Algorithm, KNeighbors, NeighborIndex, RadiusNeighbors};
 use ndlearn_core::validate::check_predict_input;
 use ndlearn_core::{Error, Float, Result};
 
@@ -113,11 +113,99 @@ impl<F: Float> StoredIndex<F> {
         self.data.ncols()
     }
 
-    /// Checks query rows (width, finiteness).
-    pub(crate) fn check_queries(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<()> {
-        check_predict_input(x, self.n_features(), context)
+    /// The `k` nearest training rows of each query (checks `k`, the query width and
+    /// finiteness first; `context` names the estimator in shape errors).
+    pub(crate) fn kneighbors(
+        &self,
+        x: &ArrayRef2<F>,
+        k: usize,
+        context: &'static str,
+    ) -> Result<KNeighbors<F>> {
+        check_k(k, self.n_samples())?;
+        check_predict_input(x, self.n_features(), context)?;
+        self.index()?.kneighbors(x, k)
+    }
+
+    /// Every training row within `r` of each query (checks `r`, the query width and
+    /// finiteness first).
+    pub(crate) fn radius_neighbors(
+        &self,
+        x: &ArrayRef2<F>,
+        r: f64,
+        context: &'static str,
+    ) -> Result<Vec<RadiusNeighbors<F>>> {
+        check_radius(r)?;
+        check_predict_input(x, self.n_features(), context)?;
+        self.index()?.radius_neighbors(x, r)
     }
 }
+
+/// `1 ≤ k ≤ n`.
+pub(crate) fn check_k(k: usize, n: usize) -> Result<()> {
+    if k == 0 || k > n {
+        return Err(Error::invalid_param(
+            "n_neighbors",
+            format!("need 1 <= n_neighbors <= n_samples = {n}, got {k}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A finite radius `r ≥ 0`.
+pub(crate) fn check_radius(r: f64) -> Result<()> {
+    ndlearn_core::validate::check_non_negative("radius", r)?;
+    if !r.is_finite() {
+        return Err(Error::invalid_param("radius", "must be finite"));
+    }
+    Ok(())
+}
+
+/// The (weighted) class shares of one query's neighbours (`dist`, `idx`) into `out`
+/// (`n_classes` entries, zero on entry); `w` is scratch space.
+pub(crate) fn vote_into<F: Float>(
+    mut out: ArrayViewMut1<'_, F>,
+    dist: &[F],
+    idx: &[usize],
+    labels: &Array1<usize>,
+    how: Weights,
+    w: &mut Vec<F>,
+) {
+    weights_into(how, dist, w);
+    let mut total = F::zero();
+    for (&j, &wj) in idx.iter().zip(w.iter()) {
+        out[labels[j]] += wj;
+        total += wj;
+    }
+    out.mapv_inplace(|v| v / total);
+}
+
+/// The builder methods shared by every neighbour estimator (fields `weights`, `algorithm`,
+/// `leaf_size`, `metric`).
+macro_rules! search_builders {
+    () => {
+        /// Sets the neighbour weights.
+        pub fn weights(mut self, w: Weights) -> Self {
+            self.weights = w;
+            self
+        }
+        /// Sets the search algorithm.
+        pub fn algorithm(mut self, a: Algorithm) -> Self {
+            self.algorithm = a;
+            self
+        }
+        /// Sets the tree leaf size.
+        pub fn leaf_size(mut self, l: usize) -> Self {
+            self.leaf_size = l;
+            self
+        }
+        /// Sets the metric.
+        pub fn metric(mut self, m: Metric) -> Self {
+            self.metric = m;
+            self
+        }
+    };
+}
+pub(crate) use search_builders;
 
 #[cfg(feature = "serde")]
 mod serde_impl {

@@ -57,48 +57,9 @@ use ndlearn_core::validate::{
 };
 use ndlearn_core::{Error, Fit, Float, Labels, Predict, PredictProba, Result};
 
-use crate::common::{StoredIndex, Weights, argmax, check_search, weights_into};
-
-/// The search settings shared by the estimators of this module.
-fn check_k(k: usize, n: usize) -> Result<()> {
-    if k == 0 || k > n {
-        return Err(Error::invalid_param(
-            "n_neighbors",
-            format!("need 1 <= n_neighbors <= n_samples = {n}, got {k}"),
-        ));
-    }
-    Ok(())
-}
-
-macro_rules! search_builders {
-    () => {
-        /// Sets the number of neighbours `k`.
-        pub fn n_neighbors(mut self, k: usize) -> Self {
-            self.n_neighbors = k;
-            self
-        }
-        /// Sets the neighbour weights.
-        pub fn weights(mut self, w: Weights) -> Self {
-            self.weights = w;
-            self
-        }
-        /// Sets the search algorithm.
-        pub fn algorithm(mut self, a: Algorithm) -> Self {
-            self.algorithm = a;
-            self
-        }
-        /// Sets the tree leaf size.
-        pub fn leaf_size(mut self, l: usize) -> Self {
-            self.leaf_size = l;
-            self
-        }
-        /// Sets the metric.
-        pub fn metric(mut self, m: Metric) -> Self {
-            self.metric = m;
-            self
-        }
-    };
-}
+use crate::common::{
+    StoredIndex, Weights, argmax, check_k, check_search, search_builders, vote_into, weights_into,
+};
 
 /// k-nearest-neighbour classifier (scikit-learn's `KNeighborsClassifier`). See the
 /// [module docs](self).
@@ -134,6 +95,11 @@ impl KNeighborsClassifier {
             leaf_size: DEFAULT_LEAF_SIZE,
             metric: Metric::Euclidean,
         }
+    }
+    /// Sets the number of neighbours `k`.
+    pub fn n_neighbors(mut self, k: usize) -> Self {
+        self.n_neighbors = k;
+        self
     }
     search_builders!();
 }
@@ -199,10 +165,8 @@ impl<F: Float> FittedKNeighborsClassifier<F> {
     /// As [`Predict::predict`], and `k` outside `1..=n_samples_fit`.
     pub fn kneighbors(&self, x: &ArrayRef2<F>, k: Option<usize>) -> Result<KNeighbors<F>> {
         let k = k.unwrap_or(self.params.n_neighbors);
-        check_k(k, self.index.n_samples())?;
         self.index
-            .check_queries(x, "KNeighborsClassifier: number of features")?;
-        self.index.index()?.kneighbors(x, k)
+            .kneighbors(x, k, "KNeighborsClassifier: number of features")
     }
 }
 
@@ -215,15 +179,8 @@ fn vote<F: Float>(
 ) -> Array2<F> {
     let mut p = Array2::zeros((dist.nrows(), n_classes));
     let mut w = Vec::with_capacity(dist.ncols());
-    for ((d, i), mut out) in dist.rows().into_iter().zip(idx.rows()).zip(p.rows_mut()) {
-        let ds: Vec<F> = d.to_vec();
-        weights_into(how, &ds, &mut w);
-        let mut total = F::zero();
-        for (&j, &wj) in i.iter().zip(&w) {
-            out[labels[j]] += wj;
-            total += wj;
-        }
-        out.mapv_inplace(|v| v / total);
+    for ((d, i), out) in dist.rows().into_iter().zip(idx.rows()).zip(p.rows_mut()) {
+        vote_into(out, &d.to_vec(), &i.to_vec(), labels, how, &mut w);
     }
     p
 }
@@ -283,6 +240,11 @@ impl KNeighborsRegressor {
             leaf_size: DEFAULT_LEAF_SIZE,
             metric: Metric::Euclidean,
         }
+    }
+    /// Sets the number of neighbours `k`.
+    pub fn n_neighbors(mut self, k: usize) -> Self {
+        self.n_neighbors = k;
+        self
     }
     search_builders!();
 
@@ -387,10 +349,8 @@ impl<F: Float> FittedKNeighborsRegressor<F> {
     /// As [`Predict::predict`], and `k` outside `1..=n_samples_fit`.
     pub fn kneighbors(&self, x: &ArrayRef2<F>, k: Option<usize>) -> Result<KNeighbors<F>> {
         let k = k.unwrap_or(self.params.n_neighbors);
-        check_k(k, self.index.n_samples())?;
         self.index
-            .check_queries(x, "KNeighborsRegressor: number of features")?;
-        self.index.index()?.kneighbors(x, k)
+            .kneighbors(x, k, "KNeighborsRegressor: number of features")
     }
 
     /// Predictions for every output, `n × m`.

@@ -34,12 +34,13 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, RadiusNeighbors};
 use ndlearn_core::validate::{
-    check_classification_input, check_finite_2d, check_non_negative, check_regression_input,
-    check_target_len,
+    check_classification_input, check_finite_2d, check_regression_input, check_target_len,
 };
 use ndlearn_core::{Error, Fit, Float, Labels, Predict, PredictProba, Result};
 
-use crate::common::{StoredIndex, Weights, argmax, check_search, weights_into};
+use crate::common::{
+    StoredIndex, Weights, argmax, check_radius, check_search, search_builders, vote_into,
+};
 use crate::knn::average;
 
 /// What [`RadiusNeighborsClassifier`] predicts for a query with no training row within the
@@ -58,49 +59,11 @@ pub enum OutlierLabel {
     Class(usize),
 }
 
-fn check_radius(r: f64) -> Result<()> {
-    check_non_negative("radius", r)?;
-    if !r.is_finite() {
-        return Err(Error::invalid_param("radius", "must be finite"));
-    }
-    Ok(())
-}
-
 fn no_neighbour(row: usize, r: f64, hint: &str) -> Error {
     Error::invalid_param(
         "radius",
         format!("query row {row} has no training point within radius {r}; {hint}"),
     )
-}
-
-macro_rules! radius_builders {
-    () => {
-        /// Sets the radius `r`.
-        pub fn radius(mut self, r: f64) -> Self {
-            self.radius = r;
-            self
-        }
-        /// Sets the neighbour weights.
-        pub fn weights(mut self, w: Weights) -> Self {
-            self.weights = w;
-            self
-        }
-        /// Sets the search algorithm.
-        pub fn algorithm(mut self, a: Algorithm) -> Self {
-            self.algorithm = a;
-            self
-        }
-        /// Sets the tree leaf size.
-        pub fn leaf_size(mut self, l: usize) -> Self {
-            self.leaf_size = l;
-            self
-        }
-        /// Sets the metric.
-        pub fn metric(mut self, m: Metric) -> Self {
-            self.metric = m;
-            self
-        }
-    };
 }
 
 /// Fixed-radius neighbour classifier (scikit-learn's `RadiusNeighborsClassifier`). See the
@@ -141,7 +104,12 @@ impl RadiusNeighborsClassifier {
             outlier_label: OutlierLabel::None,
         }
     }
-    radius_builders!();
+    /// Sets the radius `r`.
+    pub fn radius(mut self, r: f64) -> Self {
+        self.radius = r;
+        self
+    }
+    search_builders!();
     /// Sets the outlier label.
     pub fn outlier_label(mut self, o: OutlierLabel) -> Self {
         self.outlier_label = o;
@@ -221,10 +189,8 @@ impl<F: Float> FittedRadiusNeighborsClassifier<F> {
         r: Option<f64>,
     ) -> Result<Vec<RadiusNeighbors<F>>> {
         let r = r.unwrap_or(self.params.radius);
-        check_radius(r)?;
         self.index
-            .check_queries(x, "RadiusNeighborsClassifier: number of features")?;
-        self.index.index()?.radius_neighbors(x, r)
+            .radius_neighbors(x, r, "RadiusNeighborsClassifier: number of features")
     }
 }
 
@@ -249,13 +215,7 @@ impl<F: Float> PredictProba<F> for FittedRadiusNeighborsClassifier<F> {
                 }
                 continue;
             }
-            weights_into(self.params.weights, d, &mut w);
-            let mut total = F::zero();
-            for (&j, &wj) in i.iter().zip(&w) {
-                out[self.labels[j]] += wj;
-                total += wj;
-            }
-            out.mapv_inplace(|v| v / total);
+            vote_into(out, d, i, &self.labels, self.params.weights, &mut w);
         }
         Ok(p)
     }
@@ -313,7 +273,12 @@ impl RadiusNeighborsRegressor {
             outlier_value: None,
         }
     }
-    radius_builders!();
+    /// Sets the radius `r`.
+    pub fn radius(mut self, r: f64) -> Self {
+        self.radius = r;
+        self
+    }
+    search_builders!();
     /// Sets the prediction for queries without neighbours.
     pub fn outlier_value(mut self, v: Option<f64>) -> Self {
         self.outlier_value = v;
@@ -398,10 +363,8 @@ impl<F: Float> FittedRadiusNeighborsRegressor<F> {
         r: Option<f64>,
     ) -> Result<Vec<RadiusNeighbors<F>>> {
         let r = r.unwrap_or(self.params.radius);
-        check_radius(r)?;
         self.index
-            .check_queries(x, "RadiusNeighborsRegressor: number of features")?;
-        self.index.index()?.radius_neighbors(x, r)
+            .radius_neighbors(x, r, "RadiusNeighborsRegressor: number of features")
     }
 
     /// Predictions for every output, `n × m`.
