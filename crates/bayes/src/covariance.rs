@@ -22,7 +22,6 @@
 //! ```
 
 use ndarray::{Array2, ArrayRef2, Axis};
-use ndlearn_core::stats::symmetrize;
 use ndlearn_core::validate::check_fit_input;
 use ndlearn_core::{Error, Float, Result};
 
@@ -32,15 +31,7 @@ use ndlearn_core::{Error, Float, Result};
 /// Empty or non-finite `x`.
 pub fn empirical_covariance<F: Float>(x: &ArrayRef2<F>) -> Result<Array2<F>> {
     check_fit_input(x, 1, "empirical_covariance")?;
-    let n = F::cast(x.nrows() as f64);
-    let mean = x
-        .mean_axis(Axis(0))
-        .unwrap_or_else(|| ndarray::Array1::zeros(x.ncols()));
-    let xc = x.to_owned() - &mean;
-    let mut c = xc.t().dot(&xc);
-    c /= n;
-    symmetrize(&mut c);
-    Ok(c)
+    ndlearn_core::stats::covariance(x, 0)
 }
 
 /// `(1 − s) Σ + s (tr Σ / d) I`.

@@ -96,6 +96,19 @@ pub enum Shrinkage {
     Fixed(f64),
 }
 
+impl Shrinkage {
+    /// A fixed shrinkage must lie in `[0, 1]`.
+    fn check(self) -> Result<()> {
+        match self {
+            Shrinkage::Fixed(s) if !(0.0..=1.0).contains(&s) => Err(Error::invalid_param(
+                "shrinkage",
+                format!("must be in [0, 1], got {s}"),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Class means and counts.
 fn class_means<F: Float>(x: &ArrayRef2<F>, y: &Labels, k: usize) -> (Array2<F>, Vec<usize>) {
     let mut means = Array2::<F>::zeros((k, x.ncols()));
@@ -146,6 +159,13 @@ fn priors_for(given: &Option<Vec<f64>>, counts: &[usize]) -> Result<Array1<f64>>
     }
 }
 
+/// Column standard deviations (MLE, `1/n`), with 1 for constant columns (scikit-learn's
+/// `StandardScaler.scale_`).
+fn unit_scale<F: Float>(x: &ArrayRef2<F>) -> Result<Array1<F>> {
+    Ok(ndlearn_core::stats::variance(x, 0)?
+        .mapv(|v| if v == F::zero() { F::one() } else { v.sqrt() }))
+}
+
 /// Covariance of one block of rows with the given shrinkage (scikit-learn's `_cov`).
 fn cov_with<F: Float>(x: &ArrayRef2<F>, shrinkage: Shrinkage) -> Result<Array2<F>> {
     match shrinkage {
@@ -153,16 +173,8 @@ fn cov_with<F: Float>(x: &ArrayRef2<F>, shrinkage: Shrinkage) -> Result<Array2<F
         Shrinkage::Fixed(s) => shrunk_covariance(&empirical_covariance(x)?, s),
         Shrinkage::Auto => {
             // Ledoit–Wolf on standardised columns, scaled back
-            let mean = x
-                .mean_axis(Axis(0))
-                .unwrap_or_else(|| Array1::zeros(x.ncols()));
-            let n = F::cast(x.nrows() as f64);
-            let xc = x.to_owned() - &mean;
-            let scale: Array1<F> = xc
-                .map_axis(Axis(0), |c| {
-                    (c.iter().map(|&v| v * v).sum::<F>() / n).sqrt()
-                })
-                .mapv(|s| if s == F::zero() { F::one() } else { s });
+            let xc = x.to_owned() - &ndlearn_core::stats::mean(x)?;
+            let scale = unit_scale(x)?;
             let z = &xc / &scale;
             let (lw, _) = ledoit_wolf(&z)?;
             let mut out = lw;
@@ -258,14 +270,7 @@ impl<F: Float> Fit<F> for LinearDiscriminantAnalysis {
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
         ndlearn_core::validate::check_positive("tol", self.tol)?;
-        if let Shrinkage::Fixed(s) = self.shrinkage
-            && !(0.0..=1.0).contains(&s)
-        {
-            return Err(Error::invalid_param(
-                "shrinkage",
-                format!("must be in [0, 1], got {s}"),
-            ));
-        }
+        self.shrinkage.check()?;
         if self.solver == LdaSolver::Svd && self.shrinkage != Shrinkage::None {
             return Err(Error::invalid_param(
                 "shrinkage",
@@ -392,15 +397,7 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
             row -= &self.means.row(c);
         }
         let nf = F::cast(n as f64);
-        let col_mean = xc.sum_axis(Axis(0)).mapv(|v| v / nf);
-        let std: Array1<F> = xc
-            .axis_iter(Axis(1))
-            .zip(&col_mean)
-            .map(|(c, &m)| {
-                let s = (c.iter().map(|&v| (v - m) * (v - m)).sum::<F>() / nf).sqrt();
-                if s == F::zero() { F::one() } else { s }
-            })
-            .collect();
+        let std = unit_scale(&xc)?;
         // the pooled MLE covariance (1/n), as the lsqr and eigen solvers (scikit-learn ≥ 1.8)
         let fac = (F::one() / F::cast(n as f64)).sqrt();
         xc /= &std;
@@ -649,14 +646,7 @@ impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
                 "the svd solver does not support shrinkage; use the eigen solver",
             ));
         }
-        if let Shrinkage::Fixed(s) = self.shrinkage
-            && !(0.0..=1.0).contains(&s)
-        {
-            return Err(Error::invalid_param(
-                "shrinkage",
-                format!("must be in [0, 1], got {s}"),
-            ));
-        }
+        self.shrinkage.check()?;
         ndlearn_core::validate::check_non_negative("tol", self.tol)?;
         let k = check_classification_input(x, y, 2, "QuadraticDiscriminantAnalysis::fit")?;
         let d = x.ncols();
