@@ -472,20 +472,10 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
         }
         let data = x.as_standard_layout();
         let xs = data.as_slice().unwrap_or(&[]);
-        // tol relative to the mean feature variance
-        let nf = F::cast(n as f64);
-        let mean = x.sum_axis(Axis(0)).mapv(|v| v / nf);
-        let var_mean = x
-            .rows()
-            .into_iter()
-            .map(|r| {
-                r.iter()
-                    .zip(&mean)
-                    .map(|(&v, &m)| (v - m) * (v - m))
-                    .sum::<F>()
-            })
-            .sum::<F>()
-            / (nf * F::cast(d as f64));
+        // scikit-learn's tol scale: the mean of the column variances
+        let var_mean = ndlearn_core::stats::variance(x, 0)?
+            .mean()
+            .unwrap_or(F::zero());
         if !var_mean.is_finite() {
             return Err(Error::invalid_param(
                 "x",
