@@ -380,6 +380,16 @@ def classify_suite(repeat, quick):
         rec.update(suite="classify", predict_s=predict_s)
         out.append(rec)
 
+        from sklearn.cluster import AgglomerativeClustering
+        from sklearn.metrics import adjusted_rand_score
+
+        x, y = shifted(20_000 // scale, 16, 8)
+        fit_s, agg = time_median(r, lambda: AgglomerativeClustering(n_clusters=8).fit(x))
+        rec = record("agglomerative_ward", "synthetic", x.shape, fit_s, None, "ari",
+                     float(adjusted_rand_score(y, agg.labels_)), "scikit-learn")
+        rec.update(suite="classify", predict_s=0.0)
+        out.append(rec)
+
     if threadpool_limits is None:
         run()
     else:

@@ -243,11 +243,18 @@ fn cluster_sums<F: Float>(
 /// Each step samples the candidates from `D(x)²` and evaluates all of them in one parallel pass
 /// over the rows (distances to every candidate at once, as in [`assign`]); the candidate with
 /// the lowest potential `Σ_x min(D(x)², ‖x − c‖²)` wins (ties: the first sampled).
-fn plus_plus<F: Float>(xs: &[F], d: usize, k: usize, rng: &mut Rng) -> Result<Array2<F>> {
+/// Returns the centres and the rows they were taken from.
+pub(crate) fn plus_plus<F: Float>(
+    xs: &[F],
+    d: usize,
+    k: usize,
+    rng: &mut Rng,
+) -> Result<(Array2<F>, Vec<usize>)> {
     let n = xs.len() / d;
     let trials = 2 + (k as f64).ln().floor() as usize;
     let mut centers = Array2::<F>::zeros((k, d));
     let first = random::sample_without_replacement(rng, n, 1)?[0];
+    let mut rows = vec![first];
     centers
         .row_mut(0)
         .assign(&ndarray::ArrayView1::from(&xs[first * d..(first + 1) * d]));
@@ -315,11 +322,12 @@ fn plus_plus<F: Float>(xs: &[F], d: usize, k: usize, rng: &mut Rng) -> Result<Ar
             closest.extend_from_slice(&mins[best * len..(best + 1) * len]);
         }
         let cand = cands[best];
+        rows.push(cand);
         centers
             .row_mut(c)
             .assign(&ndarray::ArrayView1::from(&xs[cand * d..(cand + 1) * d]));
     }
-    Ok(centers)
+    Ok((centers, rows))
 }
 
 /// One Lloyd run from `centers`.
@@ -494,7 +502,7 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
                     let idx = random::sample_without_replacement(&mut rng, n, k)?;
                     x.select(Axis(0), &idx)
                 }
-                KMeansInit::KMeansPlusPlus => plus_plus(xs, d, k, &mut rng)?,
+                KMeansInit::KMeansPlusPlus => plus_plus(xs, d, k, &mut rng)?.0,
             };
             Ok(lloyd(xs, d, init, self.max_iter, tol, single))
         };

@@ -25,12 +25,18 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
+mod agglomerative;
 mod dbscan;
 mod kcenter;
 mod kmeans;
+mod mixture;
 pub mod registry;
 
+pub use agglomerative::{
+    Agglomerative, Dendrogram, FittedAgglomerative, Linkage, Merge, linkage, linkage_precomputed,
+};
 pub use dbscan::{Dbscan, FittedDbscan};
 pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
 pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
+pub use mixture::{CovarianceType, FittedGaussianMixture, GaussianMixture, GmmInit};
 pub use registry::registry;

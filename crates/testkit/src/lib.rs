@@ -51,5 +51,5 @@ pub use strategies::{
 };
 pub use tolerance::{
     assert_bitwise_eq, assert_close, assert_close_scalar, max_abs_diff, normalize_column_signs,
-    normalize_row_signs,
+    normalize_row_signs, same_partition,
 };
