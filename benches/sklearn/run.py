@@ -321,6 +321,53 @@ def linear_suite(repeat, quick):
     return out
 
 
+def cluster_suite(repeat, quick):
+    """The clustering cases of benches/src/suites_cluster.rs (same shapes, same kind of data:
+    k shifted Gaussian classes, y = i mod k)."""
+    from sklearn.cluster import AgglomerativeClustering, MiniBatchKMeans
+    from sklearn.metrics import adjusted_rand_score
+    from sklearn.mixture import GaussianMixture
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except Exception:
+        threadpool_limits = None
+
+    r = min(repeat, 3)
+    scale = 5 if quick else 1
+    rng = np.random.default_rng(1)
+    out = []
+
+    def shifted(n, d, k):
+        means = rng.standard_normal((k, d))
+        y = np.arange(n) % k
+        return means[y] + rng.standard_normal((n, d)), y
+
+    def add(algo, x, fit_s, metric, value, predict_s=0.0):
+        rec = record(algo, "synthetic", x.shape, fit_s, None, metric, float(value), "scikit-learn")
+        rec.update(suite="cluster", predict_s=predict_s)
+        out.append(rec)
+
+    def run():
+        x, y = shifted(20_000 // scale, 16, 8)
+        fit_s, agg = time_median(r, lambda: AgglomerativeClustering(n_clusters=8).fit(x))
+        add("agglomerative_ward", x, fit_s, "ari", adjusted_rand_score(y, agg.labels_))
+        x, _ = shifted(1_000_000 // scale, 16, 8)
+        fit_s, mb = time_median(r, lambda: MiniBatchKMeans(n_clusters=8, random_state=0).fit(x))
+        add("minibatch_kmeans_k8", x, fit_s, "inertia_per_row", mb.inertia_ / len(x))
+        x, _ = shifted(200_000 // scale, 16, 8)
+        fit_s, gm = time_median(r, lambda: GaussianMixture(n_components=8, random_state=0).fit(x))
+        predict_s, _ = time_median(r, lambda: gm.predict(x))
+        add("gaussian_mixture_full_k8", x, fit_s, "mean_loglik", gm.score(x), predict_s)
+
+    if threadpool_limits is None:
+        run()
+    else:
+        with threadpool_limits(limits=2):
+            run()
+    return out
+
+
 def classify_suite(repeat, quick):
     """k-NN, GaussianNB and LDA at the sizes of benches/src/suites_classify.rs (same shapes and
     the same kind of data: k shifted Gaussian classes, y = i mod k)."""
@@ -378,16 +425,6 @@ def classify_suite(repeat, quick):
         rec = record("kmeans_k8_5seeds", "synthetic", x.shape, fit_s, None, "inertia",
                      float(np.mean([m.inertia_ for m in models])), "scikit-learn")
         rec.update(suite="classify", predict_s=predict_s)
-        out.append(rec)
-
-        from sklearn.cluster import AgglomerativeClustering
-        from sklearn.metrics import adjusted_rand_score
-
-        x, y = shifted(20_000 // scale, 16, 8)
-        fit_s, agg = time_median(r, lambda: AgglomerativeClustering(n_clusters=8).fit(x))
-        rec = record("agglomerative_ward", "synthetic", x.shape, fit_s, None, "ari",
-                     float(adjusted_rand_score(y, agg.labels_)), "scikit-learn")
-        rec.update(suite="classify", predict_s=0.0)
         out.append(rec)
 
     if threadpool_limits is None:
@@ -651,8 +688,9 @@ def main():
         "preprocessing": [preprocessing_suite],
         "linear": [linear_suite],
         "classify": [classify_suite],
+        "cluster": [cluster_suite],
         "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite,
-                classify_suite],
+                classify_suite, cluster_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")

@@ -21,6 +21,7 @@ pub mod chart;
 pub mod registry_suite;
 pub mod suites;
 pub mod suites_classify;
+pub mod suites_cluster;
 pub mod suites_core;
 pub mod suites_linear;
 pub mod suites_metrics;

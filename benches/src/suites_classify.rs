@@ -9,7 +9,6 @@
 //! | `lda` | 200,000 × 50 (5 classes) | `LinearDiscriminantAnalysis` (svd) | `LinearDiscriminantAnalysis` (svd) |
 //! | `dbscan` | 200,000 × 2 (`eps = 0.05`) and 50,000 × 16 (`eps = 3`), `min_samples = 5` | `Dbscan` (k-d tree / brute) | `DBSCAN` (auto) |
 //! | `kmeans_k8_5seeds` | 200,000 × 16 (8 classes) | `KMeans(8)` (k-means++, `n_init = 1`) for seeds 0..4 | `KMeans(8, n_init=1, random_state=s)`, s = 0..4 |
-//! | `agglomerative_ward` | 20,000 × 16 (8 classes) | `Agglomerative::new(8)` (Ward, centroid NN-chain) | `AgglomerativeClustering(8)` (Ward) |
 //!
 //! Data: `X` standard normal plus a class-dependent shift (`y = i mod k`, class means
 //! `N(0, 1)` per coordinate), so the classes overlap but are learnable; the quality metric is
@@ -21,7 +20,7 @@
 
 use ndarray::{Array1, Array2};
 use ndlearn_bayes::{GaussianNB, LinearDiscriminantAnalysis};
-use ndlearn_cluster::{Agglomerative, Dbscan, KMeans};
+use ndlearn_cluster::{Dbscan, KMeans};
 use ndlearn_core::{Fit, FitUnsupervised, Predict, random};
 use ndlearn_neighbors::KNeighborsClassifier;
 
@@ -43,7 +42,7 @@ fn accuracy(a: &Array1<usize>, b: &Array1<usize>) -> f64 {
     a.iter().zip(b).filter(|(u, v)| u == v).count() as f64 / a.len().max(1) as f64
 }
 
-fn record(algo: &str, (n, d): (usize, usize), fit_s: f64, predict_s: f64, acc: f64) -> Record {
+pub(crate) fn record(algo: &str, (n, d): (usize, usize), fit_s: f64, predict_s: f64, acc: f64) -> Record {
     Record {
         suite: "classify".into(),
         algo: algo.into(),
@@ -140,15 +139,6 @@ pub fn classify_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let (predict_s, _) = time_median(r, || model.predict(&x));
     let mut rec = record("kmeans_k8_5seeds", x.dim(), fit_s, predict_s, mean_inertia);
     rec.metric = "inertia".into();
-    out.push(rec);
-    // Ward: the whole tree, cut at 8 clusters; quality: adjusted Rand index against the classes
-    let (x, y) = shifted_classes(20_000 / scale, 16, 8, 37);
-    let est = Agglomerative::new(8);
-    let (fit_s, model) = time_median(r, || est.fit(&x));
-    let model = model?;
-    let ari = ndlearn_core::metrics::adjusted_rand_score(&y, model.labels())?;
-    let mut rec = record("agglomerative_ward", x.dim(), fit_s, 0.0, ari);
-    rec.metric = "ari".into();
     out.push(rec);
     Ok(out)
 }

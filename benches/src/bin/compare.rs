@@ -23,6 +23,7 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
 use ndlearn_bench::suites_classify::classify_suite;
+use ndlearn_bench::suites_cluster::cluster_suite;
 use ndlearn_bench::suites_core::core_suite;
 use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
@@ -78,13 +79,14 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 6] = [
+const SUITES: [&str; 7] = [
     "linalg",
     "core",
     "metrics",
     "preprocessing",
     "linear",
     "classify",
+    "cluster",
 ];
 
 fn run(args: &Args) -> Result<(), String> {
@@ -137,6 +139,7 @@ fn run(args: &Args) -> Result<(), String> {
             "preprocessing" => preprocessing_suite(opts),
             "linear" => linear_suite(opts),
             "classify" => classify_suite(opts),
+            "cluster" => cluster_suite(opts),
             _ => core_suite(opts),
         };
         records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);

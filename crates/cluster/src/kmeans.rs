@@ -146,15 +146,64 @@ impl KMeans {
     }
 }
 
+/// Largest `k · d` for which [`assign`] computes the distances directly (the centres stay in
+/// L1 cache; no `n × k` GEMM output is written and read back).
+const DIRECT_MAX: usize = 1024;
+
+/// [`assign`] for small `k · d`: exact squared distances to every centre, row chunks in
+/// parallel, ties to the lower centre.
+fn assign_direct<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
+    let n = xs.len().checked_div(d).unwrap_or(0);
+    let k = centers.nrows();
+    let c = centers.as_standard_layout();
+    let cs = c.as_slice().unwrap_or(&[]);
+    let parts = par::map_chunks(n, CHUNK, |r| {
+        let mut lab = Vec::with_capacity(r.len());
+        let mut dist = Vec::with_capacity(r.len());
+        for i in r {
+            let xi = &xs[i * d..(i + 1) * d];
+            let mut best = (0usize, F::infinity());
+            for q in 0..k {
+                let v = sq(xi, &cs[q * d..(q + 1) * d]);
+                if v < best.1 {
+                    best = (q, v);
+                }
+            }
+            lab.push(best.0);
+            dist.push(best.1);
+        }
+        (lab, dist)
+    });
+    let mut labels = Vec::with_capacity(n);
+    let mut dists = Vec::with_capacity(n);
+    for (l, v) in parts {
+        labels.extend(l);
+        dists.extend(v);
+    }
+    (labels, dists)
+}
+
 /// Squared Euclidean distance.
 #[inline]
-fn sq<F: Float>(a: &[F], b: &[F]) -> F {
-    let mut s = F::zero();
-    for (&u, &v) in a.iter().zip(b) {
-        let t = u - v;
-        s += t * t;
+///
+/// Eight independent partial sums (lanes `j mod 8`), added pairwise at the end: the compiler
+/// vectorises the lanes, where one running sum would be a chain of dependent additions.
+#[inline]
+pub(crate) fn sq<F: Float>(a: &[F], b: &[F]) -> F {
+    let mut acc = [F::zero(); 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (u, v) in ca.zip(cb) {
+        for l in 0..8 {
+            let t = u[l] - v[l];
+            acc[l] += t * t;
+        }
     }
-    s
+    for (l, (&u, &v)) in ra.iter().zip(rb).enumerate() {
+        let t = u - v;
+        acc[l] += t * t;
+    }
+    ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]))
 }
 
 /// Nearest centre of every row and its squared distance.
@@ -163,9 +212,12 @@ fn sq<F: Float>(a: &[F], b: &[F]) -> F {
 /// all rows: the BLAS kernels use the machine's full vector width), ties to the lower centre;
 /// the reported distance of the winner is then computed directly, `Σ_j (x_j − μ_cj)²`, so the
 /// inertia carries no cancellation error.
-fn assign<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
+pub(crate) fn assign<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
     let n = xs.len().checked_div(d).unwrap_or(0);
     let k = centers.nrows();
+    if k * d <= DIRECT_MAX {
+        return assign_direct(xs, d, centers);
+    }
     let Ok(x) = ndarray::ArrayView2::from_shape((n, d), xs) else {
         return (Vec::new(), Vec::new());
     };

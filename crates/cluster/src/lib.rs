@@ -29,6 +29,7 @@ mod agglomerative;
 mod dbscan;
 mod kcenter;
 mod kmeans;
+mod minibatch;
 mod mixture;
 pub mod registry;
 
@@ -38,5 +39,6 @@ pub use agglomerative::{
 pub use dbscan::{Dbscan, FittedDbscan};
 pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
 pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
+pub use minibatch::{FittedMiniBatchKMeans, MiniBatchKMeans};
 pub use mixture::{CovarianceType, FittedGaussianMixture, GaussianMixture, GmmInit};
 pub use registry::registry;

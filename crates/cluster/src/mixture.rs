@@ -249,16 +249,26 @@ fn precisions<F: Float>(cov: &Array3<F>, ct: CovarianceType) -> Result<(Array2<F
     Ok((pc, log_det))
 }
 
+/// Rows per parallel task of the E- and M-steps.
+const ROWS: usize = 2048;
+
 /// `ln π_k + ln N(x_i | μ_k, Σ_k)` for every row and component (`n × k`).
+///
+/// Row chunks run in parallel; per row and component `y = (x − μ_k) P_k` is formed directly
+/// from the triangular factor (`d(d+1)/2` multiply-adds, nothing of size `n × k d` is stored).
 fn weighted_log_prob<F: Float>(x: &ArrayRef2<F>, p: &Params<F>) -> Array2<F> {
     let (n, d) = x.dim();
     let k = p.weights.len();
-    let xp = x.dot(&p.prec_chol); // n × kd
-    let mut mp = Array2::<F>::zeros((k, d));
+    // Pᵀ_k rows, lower triangle packed row by row: row j holds P[0..=j, j]
+    let mut packed: Vec<F> = Vec::with_capacity(k * d * (d + 1) / 2);
     for c in 0..k {
-        let block = p.prec_chol.slice(s![.., c * d..(c + 1) * d]);
-        mp.row_mut(c).assign(&p.means.row(c).dot(&block));
+        for j in 0..d {
+            for t in 0..=j {
+                packed.push(p.prec_chol[[t, c * d + j]]);
+            }
+        }
     }
+    let tri = d * (d + 1) / 2;
     let consts: Vec<F> = (0..k)
         .map(|c| {
             F::cast(-0.5 * d as f64 * (2.0 * std::f64::consts::PI).ln())
@@ -266,21 +276,85 @@ fn weighted_log_prob<F: Float>(x: &ArrayRef2<F>, p: &Params<F>) -> Array2<F> {
                 + p.weights[c].ln()
         })
         .collect();
+    let means = p.means.as_standard_layout();
+    let ms = means.as_slice().unwrap_or(&[]);
+    let data = x.as_standard_layout();
+    let xs = data.as_slice().unwrap_or(&[]);
     let half = F::cast(0.5);
-    let mut out = Array2::<F>::zeros((n, k));
-    par::for_each_row_chunk_mut(&mut out, 1024, |rows, mut chunk| {
-        for (ii, mut row) in chunk.rows_mut().into_iter().enumerate() {
-            let xi = xp.row(rows.start + ii);
+    let parts = par::map_chunks(n, ROWS, |rows| {
+        let mut out = Vec::with_capacity(rows.len() * k);
+        let mut diff = vec![F::zero(); d];
+        for i in rows {
+            let xi = &xs[i * d..(i + 1) * d];
             for c in 0..k {
-                let mut s = F::zero();
-                for j in 0..d {
-                    let t = xi[c * d + j] - mp[[c, j]];
-                    s += t * t;
+                for ((t, &a), &m) in diff.iter_mut().zip(xi).zip(&ms[c * d..(c + 1) * d]) {
+                    *t = a - m;
                 }
-                row[c] = consts[c] - half * s;
+                let pk = &packed[c * tri..(c + 1) * tri];
+                let mut s = F::zero();
+                let mut off = 0;
+                for j in 0..d {
+                    let row = &pk[off..off + j + 1];
+                    let y: F = row.iter().zip(&diff[..=j]).map(|(&a, &b)| a * b).sum();
+                    s += y * y;
+                    off += j + 1;
+                }
+                out.push(consts[c] - half * s);
             }
         }
+        out
     });
+    Array2::from_shape_vec((n, k), parts.into_iter().flatten().collect())
+        .unwrap_or_else(|_| Array2::zeros((n, k)))
+}
+
+/// `Σ_i γ_ik (x_i − μ_k)(x_i − μ_k)ᵀ` for every component (`k × d × d`), by row chunks in
+/// parallel (upper triangle accumulated, then mirrored), chunks added in order.
+fn scatter<F: Float>(x: &ArrayRef2<F>, resp: &Array2<F>, means: &Array2<F>) -> Array3<F> {
+    let (n, d) = x.dim();
+    let k = resp.ncols();
+    let data = x.as_standard_layout();
+    let xs = data.as_slice().unwrap_or(&[]);
+    let ms = means.as_standard_layout();
+    let ms = ms.as_slice().unwrap_or(&[]);
+    let parts = par::map_chunks(n, ROWS, |rows| {
+        let mut acc = vec![F::zero(); k * d * d];
+        let mut diff = vec![F::zero(); d];
+        for i in rows {
+            let xi = &xs[i * d..(i + 1) * d];
+            for c in 0..k {
+                let g = resp[[i, c]];
+                if g == F::zero() {
+                    continue;
+                }
+                for ((t, &a), &m) in diff.iter_mut().zip(xi).zip(&ms[c * d..(c + 1) * d]) {
+                    *t = a - m;
+                }
+                let block = &mut acc[c * d * d..(c + 1) * d * d];
+                for a in 0..d {
+                    let ga = g * diff[a];
+                    for (o, &b) in block[a * d + a..(a + 1) * d].iter_mut().zip(&diff[a..]) {
+                        *o += ga * b;
+                    }
+                }
+            }
+        }
+        acc
+    });
+    let mut total = vec![F::zero(); k * d * d];
+    for part in parts {
+        for (t, v) in total.iter_mut().zip(part) {
+            *t += v;
+        }
+    }
+    let mut out = Array3::from_shape_vec((k, d, d), total).unwrap_or_else(|_| Array3::zeros((k, d, d)));
+    for c in 0..k {
+        for a in 0..d {
+            for b in 0..a {
+                out[[c, a, b]] = out[[c, b, a]];
+            }
+        }
+    }
     out
 }
 
@@ -318,41 +392,28 @@ fn m_step<F: Float>(
     }
     let mut cov = Array3::<F>::zeros((k, d, d));
     match ct {
-        CovarianceType::Full => {
-            for c in 0..k {
-                let centred = minus_row(x, &means.row(c));
-                let mut diff = centred.clone();
-                for (mut row, &r) in diff.rows_mut().into_iter().zip(resp.column(c)) {
-                    row *= r;
-                }
-                let m = diff.t().dot(&centred) / nk[c];
-                let mut out = cov.index_axis_mut(Axis(0), c);
-                for i in 0..d {
-                    for j in 0..d {
-                        out[[i, j]] = F::cast(0.5) * (m[[i, j]] + m[[j, i]]);
-                    }
-                    out[[i, i]] += reg;
-                }
-            }
-        }
-        CovarianceType::Tied => {
-            let mut m = x.t().dot(x);
-            for c in 0..k {
-                let mu = means.row(c);
-                for i in 0..d {
-                    for j in 0..d {
-                        m[[i, j]] -= nk[c] * mu[i] * mu[j];
+        CovarianceType::Full | CovarianceType::Tied => {
+            let sc = scatter(x, resp, &means);
+            if ct == CovarianceType::Full {
+                for c in 0..k {
+                    let mut out = cov.index_axis_mut(Axis(0), c);
+                    out.assign(&sc.index_axis(Axis(0), c));
+                    out /= nk[c];
+                    for i in 0..d {
+                        out[[i, i]] += reg;
                     }
                 }
-            }
-            let total = nk.sum();
-            for c in 0..k {
-                let mut out = cov.index_axis_mut(Axis(0), c);
-                for i in 0..d {
-                    for j in 0..d {
-                        out[[i, j]] = F::cast(0.5) * (m[[i, j]] + m[[j, i]]) / total;
+            } else {
+                // Σ_k Σ_i γ_ik (x_i − μ_k)(x_i − μ_k)ᵀ / Σ_k N_k: scikit-learn's
+                // XᵀX − Σ N_k μ_k μ_kᵀ when every row's responsibilities sum to 1, and still
+                // right for the hard one-point starts (k-means++, random rows)
+                let shared = sc.sum_axis(Axis(0)) / nk.sum();
+                for c in 0..k {
+                    let mut out = cov.index_axis_mut(Axis(0), c);
+                    out.assign(&shared);
+                    for i in 0..d {
+                        out[[i, i]] += reg;
                     }
-                    out[[i, i]] += reg;
                 }
             }
         }
