@@ -184,7 +184,6 @@ fn assign_direct<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usiz
 }
 
 /// Squared Euclidean distance.
-#[inline]
 ///
 /// Eight independent partial sums (lanes `j mod 8`), added pairwise at the end: the compiler
 /// vectorises the lanes, where one running sum would be a chain of dependent additions.

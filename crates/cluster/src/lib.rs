@@ -31,6 +31,7 @@ mod kcenter;
 mod kmeans;
 mod minibatch;
 mod mixture;
+mod spectral;
 pub mod registry;
 
 pub use agglomerative::{
@@ -42,3 +43,4 @@ pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
 pub use minibatch::{FittedMiniBatchKMeans, MiniBatchKMeans};
 pub use mixture::{CovarianceType, FittedGaussianMixture, GaussianMixture, GmmInit};
 pub use registry::registry;
+pub use spectral::{Affinity, FittedSpectralClustering, SpectralAssign, SpectralClustering};

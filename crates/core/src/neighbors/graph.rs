@@ -218,6 +218,131 @@ impl<F: Float> CsrGraph<F> {
     }
 }
 
+/// Which graph Laplacian [`laplacian`] builds (`W` the symmetric weights, `D` the degrees).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum LaplacianKind {
+    /// `L = D − W` (the notes' Laplacian, 000 L1283, 002 L2565).
+    #[default]
+    Unnormalized,
+    /// `L_sym = I − D^{−½} W D^{−½}` (Ng, Jordan & Weiss).
+    Symmetric,
+    /// `L_rw = I − D⁻¹ W` (Shi & Malik; not symmetric).
+    RandomWalk,
+}
+
+/// The graph Laplacian of a symmetric, non-negative weight matrix `w` (dense `n × n`; the
+/// diagonal is ignored, as self-loops do not change `D − W`'s quadratic form).
+///
+/// `xᵀ(D − W)x = ½ Σ_ij w_ij (x_i − x_j)²` (Prop 3.2.2), so `D − W` is symmetric positive
+/// semi-definite with `L 1 = 0`. An isolated node (degree 0) gets a zero row in the normalised
+/// forms (`D^{−½}` taken as 0 there).
+///
+/// ```
+/// use ndlearn_core::neighbors::{laplacian, LaplacianKind};
+/// use ndlearn_core::ndarray::array;
+///
+/// // catalog test vector (002 L2565-2584)
+/// let w = array![[0.0f64, 2.0, 1.0], [2.0, 0.0, 3.0], [1.0, 3.0, 0.0]];
+/// let l = laplacian(&w, LaplacianKind::Unnormalized)?;
+/// assert_eq!(l, array![[3.0, -2.0, -1.0], [-2.0, 5.0, -3.0], [-1.0, -3.0, 4.0]]);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::ShapeMismatch`] for a non-square matrix; [`Error::InvalidParam`] for negative,
+/// non-finite or asymmetric weights.
+pub fn laplacian<F: Float>(w: &ArrayRef2<F>, kind: LaplacianKind) -> Result<Array2<F>> {
+    let n = w.nrows();
+    if w.ncols() != n {
+        return Err(Error::ShapeMismatch {
+            context: "laplacian",
+            expected: "a square weight matrix".into(),
+            found: format!("{} x {}", w.nrows(), w.ncols()),
+        });
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let v = w[[i, j]];
+            let tol = F::cast(1e-12) * v.abs().max(F::one());
+            if !v.is_finite() || v < F::zero() || (v - w[[j, i]]).abs() > tol {
+                return Err(Error::invalid_param(
+                    "w",
+                    format!("weights must be finite, non-negative and symmetric (entry ({i}, {j}))"),
+                ));
+            }
+        }
+    }
+    let deg: Vec<F> = (0..n)
+        .map(|i| (0..n).filter(|&j| j != i).map(|j| w[[i, j]]).sum())
+        .collect();
+    let mut l = Array2::zeros((n, n));
+    for i in 0..n {
+        for j in 0..n {
+            let wij = if i == j { F::zero() } else { w[[i, j]] };
+            l[[i, j]] = match kind {
+                LaplacianKind::Unnormalized => {
+                    if i == j { deg[i] } else { -wij }
+                }
+                LaplacianKind::Symmetric => {
+                    let s = deg[i] * deg[j];
+                    let off = if s > F::zero() { wij / s.sqrt() } else { F::zero() };
+                    if i == j && deg[i] > F::zero() { F::one() - off } else { -off }
+                }
+                LaplacianKind::RandomWalk => {
+                    let off = if deg[i] > F::zero() { wij / deg[i] } else { F::zero() };
+                    if i == j && deg[i] > F::zero() { F::one() - off } else { -off }
+                }
+            };
+        }
+    }
+    Ok(l)
+}
+
+impl<F: Float> CsrGraph<F> {
+    /// The dense Laplacian of this graph's weights (see [`laplacian`]); symmetrise a directed
+    /// kNN graph first.
+    ///
+    /// # Errors
+    /// As [`laplacian`] (an asymmetric graph is an error).
+    pub fn laplacian(&self, kind: LaplacianKind) -> Result<Array2<F>> {
+        laplacian(&self.to_dense(), kind)
+    }
+
+    /// Connected components (edges taken in either direction): the number of components and
+    /// the component of every node, numbered in order of their lowest node.
+    pub fn connected_components(&self) -> (usize, Vec<usize>) {
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); self.n];
+        for i in 0..self.n {
+            for &j in self.row(i).0 {
+                adj[i].push(j);
+                adj[j].push(i);
+            }
+        }
+        let mut comp = vec![usize::MAX; self.n];
+        let mut next = 0;
+        for start in 0..self.n {
+            if comp[start] != usize::MAX {
+                continue;
+            }
+            comp[start] = next;
+            let mut stack = vec![start];
+            while let Some(v) = stack.pop() {
+                for &u in &adj[v] {
+                    if comp[u] == usize::MAX {
+                        comp[u] = next;
+                        stack.push(u);
+                    }
+                }
+            }
+            next += 1;
+        }
+        (next, comp)
+    }
+}
+
 impl<F: Float> NeighborIndex<F> {
     /// Directed kNN graph of the training points, weighted by distance (see
     /// [`kneighbors_graph`]).

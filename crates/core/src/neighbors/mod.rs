@@ -58,7 +58,9 @@ mod graph;
 mod heap;
 mod kdtree;
 
-pub use graph::{CsrGraph, Symmetrize, epsilon_graph, kneighbors_graph};
+pub use graph::{
+    CsrGraph, LaplacianKind, Symmetrize, epsilon_graph, kneighbors_graph, laplacian,
+};
 
 use std::sync::{Arc, OnceLock};
 

@@ -1,0 +1,436 @@
+//! Spectral clustering ([`SpectralClustering`], scikit-learn's `SpectralClustering`; catalog
+//! CL-151, CL-152, CL-153).
+//!
+//! # Method
+//!
+//! 1. **Similarity graph** ([`Affinity`]):
+//!    * variant A (000 L1270-1303): the symmetric K-nearest-neighbour graph (edge `i – j` when
+//!      either is among the other's K nearest) with Gaussian weights
+//!      `s_ij = exp(−‖x_i − x_j‖² / σ)`;
+//!    * variant B (002 L2471-2786): `W_ij = η(‖x_i − x_j‖)` with the ε-indicator
+//!      `η(s) = 1_{s ≤ ε}` or the fully connected Gaussian `η(s) = exp(−s²/σ²)`;
+//!    * or a given affinity matrix ([`SpectralClustering::fit_precomputed`]).
+//! 2. **Laplacian** `L = D − W` (the notes'), or the normalised `L_sym` / `L_rw`
+//!    ([`LaplacianKind`], from core, shared with the decomposition crate's spectral embedding).
+//! 3. **Embedding**: the eigenvectors of the smallest eigenvalues (LAPACK `syevd` on the dense
+//!    `L`; `L_rw`'s from `L_sym`'s as `D^{−½} v`); by default `v₂ … v_K` (the constant `v₁` is
+//!    skipped, footnote 37), `n_components` to choose how many. With `L_sym` the rows are scaled
+//!    to unit length (Ng, Jordan & Weiss). Eigenvector signs follow scikit-learn's `svd_flip`
+//!    rule (largest entry positive), so results are reproducible.
+//! 4. **Assignment** ([`SpectralAssign`]): k-means on the embedded rows (default, `n_init`
+//!    restarts), or for `K = 2` the sign of the Fiedler vector `u⁽²⁾` (variant B; `u_i ≥ 0` →
+//!    cluster of row 0's sign first).
+//!
+//! The dense Laplacian costs `O(n²)` memory and `O(n³)` time: a few thousand rows.
+//! `predict` on new rows gives the cluster of the nearest training row.
+//!
+//! ```
+//! use ndlearn_cluster::{SpectralAssign, SpectralClustering};
+//! use ndlearn_core::ndarray::array;
+//!
+//! // the notes' 3-node graph (002 L2565-2584): Fiedler split {x1} | {x2, x3}
+//! let w = array![[0.0f64, 2.0, 1.0], [2.0, 0.0, 3.0], [1.0, 3.0, 0.0]];
+//! let m = SpectralClustering::new(2)
+//!     .assign(SpectralAssign::FiedlerSign)
+//!     .fit_precomputed(&w)?;
+//! assert_eq!(m.labels().to_vec(), vec![0, 1, 1]);
+//! let ev = m.eigenvalues();
+//! assert!(ev[0].abs() < 1e-12 && (ev[1] - (6.0 - 3f64.sqrt())).abs() < 1e-12);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::distance::Metric;
+use ndlearn_core::linalg;
+use ndlearn_core::neighbors::{
+    Algorithm, DEFAULT_LEAF_SIZE, LaplacianKind, NeighborIndex, Symmetrize, laplacian,
+};
+use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result};
+
+use crate::kmeans::KMeans;
+
+/// The similarity graph of [`SpectralClustering`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Affinity {
+    /// Variant A: symmetric kNN graph, weights `exp(−d² / sigma)`.
+    Knn {
+        /// Neighbours per point `K`.
+        n_neighbors: usize,
+        /// Scale `σ > 0` (divides the squared distance).
+        sigma: f64,
+    },
+    /// Variant B: edge weight 1 when `d ≤ eps`.
+    Epsilon {
+        /// Radius `ε > 0`.
+        eps: f64,
+    },
+    /// Variant B: fully connected, weights `exp(−d² / sigma²)`.
+    Gaussian {
+        /// Bandwidth `σ > 0`.
+        sigma: f64,
+    },
+}
+
+/// How [`SpectralClustering`] turns the embedding into clusters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum SpectralAssign {
+    /// k-means on the embedded rows (default).
+    #[default]
+    KMeans,
+    /// The sign of the Fiedler vector (two clusters only).
+    FiedlerSign,
+}
+
+/// Spectral clustering. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct SpectralClustering {
+    /// Number of clusters `K` (default 2).
+    pub n_clusters: usize,
+    /// Similarity graph (default: kNN with 10 neighbours, σ = 1).
+    pub affinity: Affinity,
+    /// Laplacian (default `D − W`).
+    pub laplacian: LaplacianKind,
+    /// Eigenvectors used (default `None`: `K − 1`, or `K` when `drop_first` is off).
+    pub n_components: Option<usize>,
+    /// Skip the first eigenvector (default true).
+    pub drop_first: bool,
+    /// Assignment (default k-means).
+    pub assign: SpectralAssign,
+    /// k-means restarts (default 10).
+    pub n_init: usize,
+    /// Random seed of the k-means step (default 0).
+    pub seed: u64,
+}
+
+impl Default for SpectralClustering {
+    fn default() -> Self {
+        Self::new(2)
+    }
+}
+
+impl SpectralClustering {
+    /// `K` clusters, other settings default.
+    pub fn new(k: usize) -> Self {
+        Self {
+            n_clusters: k,
+            affinity: Affinity::Knn {
+                n_neighbors: 10,
+                sigma: 1.0,
+            },
+            laplacian: LaplacianKind::Unnormalized,
+            n_components: None,
+            drop_first: true,
+            assign: SpectralAssign::KMeans,
+            n_init: 10,
+            seed: 0,
+        }
+    }
+    /// Sets the similarity graph.
+    pub fn affinity(mut self, a: Affinity) -> Self {
+        self.affinity = a;
+        self
+    }
+    /// Sets the Laplacian.
+    pub fn laplacian(mut self, l: LaplacianKind) -> Self {
+        self.laplacian = l;
+        self
+    }
+    /// Sets the number of eigenvectors.
+    pub fn n_components(mut self, m: Option<usize>) -> Self {
+        self.n_components = m;
+        self
+    }
+    /// Sets whether the first eigenvector is skipped.
+    pub fn drop_first(mut self, b: bool) -> Self {
+        self.drop_first = b;
+        self
+    }
+    /// Sets the assignment.
+    pub fn assign(mut self, a: SpectralAssign) -> Self {
+        self.assign = a;
+        self
+    }
+    /// Sets the k-means restarts.
+    pub fn n_init(mut self, n: usize) -> Self {
+        self.n_init = n;
+        self
+    }
+    /// Sets the seed.
+    pub fn seed(mut self, s: u64) -> Self {
+        self.seed = s;
+        self
+    }
+
+    fn check(&self, n: usize) -> Result<()> {
+        let k = self.n_clusters;
+        if k == 0 {
+            return Err(Error::invalid_param("n_clusters", "must be >= 1"));
+        }
+        if k > n {
+            return Err(Error::invalid_param(
+                "n_clusters",
+                format!("n_clusters = {k} exceeds the number of rows {n}"),
+            ));
+        }
+        if self.n_init == 0 {
+            return Err(Error::invalid_param("n_init", "must be >= 1"));
+        }
+        if self.assign == SpectralAssign::FiedlerSign && k != 2 {
+            return Err(Error::invalid_param(
+                "assign",
+                "the Fiedler sign split gives exactly two clusters (n_clusters = 2)",
+            ));
+        }
+        let m = self.components();
+        let first = usize::from(self.drop_first);
+        if m == 0 || first + m > n {
+            return Err(Error::invalid_param(
+                "n_components",
+                format!("need 1 ..= {} eigenvectors, got {m}", n.saturating_sub(first)),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_affinity(&self, n: usize) -> Result<()> {
+        match self.affinity {
+            Affinity::Knn { n_neighbors, sigma } => {
+                if n_neighbors == 0 || n_neighbors >= n {
+                    return Err(Error::invalid_param(
+                        "n_neighbors",
+                        format!("must be in 1..{n} (fewer than the rows), got {n_neighbors}"),
+                    ));
+                }
+                ndlearn_core::validate::check_positive("sigma", sigma)
+            }
+            Affinity::Epsilon { eps } => ndlearn_core::validate::check_positive("eps", eps),
+            Affinity::Gaussian { sigma } => ndlearn_core::validate::check_positive("sigma", sigma),
+        }
+    }
+
+    fn components(&self) -> usize {
+        self.n_components
+            .unwrap_or(if self.drop_first { self.n_clusters.saturating_sub(1).max(1) } else { self.n_clusters })
+    }
+
+    /// The dense affinity matrix of the rows of `x`.
+    fn affinity_matrix<F: Float>(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let n = x.nrows();
+        match self.affinity {
+            Affinity::Knn { n_neighbors, sigma } => {
+                let index = NeighborIndex::build(
+                    x.to_owned(),
+                    Metric::Euclidean,
+                    Algorithm::Auto,
+                    DEFAULT_LEAF_SIZE,
+                )?;
+                let s = F::cast(sigma);
+                Ok(index
+                    .kneighbors_graph(n_neighbors, false)?
+                    .symmetrize(Symmetrize::Union)
+                    .map_weights(|d| (-d * d / s).exp())
+                    .to_dense())
+            }
+            Affinity::Epsilon { eps } => {
+                let index = NeighborIndex::build(
+                    x.to_owned(),
+                    Metric::Euclidean,
+                    Algorithm::Auto,
+                    DEFAULT_LEAF_SIZE,
+                )?;
+                Ok(index.epsilon_graph(eps, false)?.to_connectivity().to_dense())
+            }
+            Affinity::Gaussian { sigma } => {
+                let s2 = F::cast(sigma * sigma);
+                let d2 = linalg::pairwise_sq_euclidean_self(x);
+                let mut w = d2.mapv(|v| (-v.max(F::zero()) / s2).exp());
+                for i in 0..n {
+                    w[[i, i]] = F::zero();
+                }
+                Ok(w)
+            }
+        }
+    }
+
+    /// Fits on a given symmetric non-negative affinity matrix `w` (`n × n`; the diagonal is
+    /// ignored). The model has no training rows, so its `predict` errors.
+    ///
+    /// # Errors
+    /// As [`laplacian`], and for invalid settings.
+    pub fn fit_precomputed<F: Float>(&self, w: &ArrayRef2<F>) -> Result<FittedSpectralClustering<F>> {
+        self.check(w.nrows())?;
+        self.finish(w, None)
+    }
+
+    fn finish<F: Float>(&self, w: &ArrayRef2<F>, train: Option<Array2<F>>) -> Result<FittedSpectralClustering<F>> {
+        let n = w.nrows();
+        let kind = match self.laplacian {
+            LaplacianKind::RandomWalk => LaplacianKind::Symmetric,
+            other => other,
+        };
+        let l = laplacian(w, kind)?;
+        let (vals, vecs) = linalg::eigh(&l)?;
+        let first = usize::from(self.drop_first);
+        let m = self.components();
+        let mut emb = vecs.slice(ndarray::s![.., first..first + m]).to_owned();
+        if self.laplacian == LaplacianKind::RandomWalk {
+            // L_rw u = λ u with u = D^{−½} v for L_sym v = λ v
+            for i in 0..n {
+                let deg: F = (0..n).filter(|&j| j != i).map(|j| w[[i, j]]).sum();
+                let s = if deg > F::zero() { F::one() / deg.sqrt() } else { F::zero() };
+                emb.row_mut(i).mapv_inplace(|v| v * s);
+            }
+        }
+        // deterministic signs: the entry of largest magnitude positive (svd_flip)
+        for mut col in emb.columns_mut() {
+            let mut arg = 0;
+            for (i, v) in col.iter().enumerate() {
+                if v.abs() > col[arg].abs() {
+                    arg = i;
+                }
+            }
+            if col[arg] < F::zero() {
+                col.mapv_inplace(|v| -v);
+            }
+        }
+        if self.laplacian == LaplacianKind::Symmetric {
+            for mut row in emb.rows_mut() {
+                let norm = row.dot(&row).sqrt();
+                if norm > F::zero() {
+                    row /= norm;
+                }
+            }
+        }
+        let labels: Array1<usize> = match self.assign {
+            SpectralAssign::FiedlerSign => {
+                let u = if self.drop_first {
+                    emb.column(0).to_owned()
+                } else {
+                    vecs.column(1).to_owned()
+                };
+                let s0 = u[0] >= F::zero();
+                u.iter().map(|&v| usize::from((v >= F::zero()) != s0)).collect()
+            }
+            SpectralAssign::KMeans => {
+                let km = KMeans::new(self.n_clusters)
+                    .n_init(Some(self.n_init))
+                    .seed(self.seed)
+                    .fit(&emb)?;
+                relabel(km.labels())
+            }
+        };
+        let n_clusters = labels.iter().copied().max().map_or(0, |v| v + 1);
+        Ok(FittedSpectralClustering {
+            params: self.clone(),
+            labels,
+            n_clusters,
+            eigenvalues: vals,
+            embedding: emb,
+            train,
+        })
+    }
+}
+
+/// Labels renumbered by first appearance (row 0 in cluster 0).
+fn relabel(labels: &Array1<usize>) -> Array1<usize> {
+    let mut map: Vec<Option<usize>> = Vec::new();
+    let mut next = 0;
+    labels
+        .iter()
+        .map(|&l| {
+            if l >= map.len() {
+                map.resize(l + 1, None);
+            }
+            *map[l].get_or_insert_with(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+impl<F: Float> FitUnsupervised<F> for SpectralClustering {
+    type Model = FittedSpectralClustering<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        check_fit_input(x, 1, "SpectralClustering::fit")?;
+        self.check(x.nrows())?;
+        self.check_affinity(x.nrows())?;
+        let w = self.affinity_matrix(x)?;
+        if w.iter().any(|v| !v.is_finite()) {
+            return Err(Error::invalid_param("x", "affinities overflow; rescale the features"));
+        }
+        self.finish(&w, Some(x.to_owned()))
+    }
+}
+
+/// A fitted [`SpectralClustering`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedSpectralClustering<F: Float> {
+    params: SpectralClustering,
+    labels: Array1<usize>,
+    n_clusters: usize,
+    eigenvalues: Array1<F>,
+    embedding: Array2<F>,
+    train: Option<Array2<F>>,
+}
+
+impl<F: Float> FittedSpectralClustering<F> {
+    /// The hyperparameters.
+    pub fn params(&self) -> &SpectralClustering {
+        &self.params
+    }
+    /// The cluster of every training row (numbered by first appearance).
+    pub fn labels(&self) -> &Array1<usize> {
+        &self.labels
+    }
+    /// The number of clusters found.
+    pub fn n_clusters(&self) -> usize {
+        self.n_clusters
+    }
+    /// All Laplacian eigenvalues, ascending (of `L_sym` for the random-walk Laplacian, which
+    /// has the same spectrum).
+    pub fn eigenvalues(&self) -> &Array1<F> {
+        &self.eigenvalues
+    }
+    /// The spectral embedding the clusters were found in (`n × n_components`).
+    pub fn embedding(&self) -> &Array2<F> {
+        &self.embedding
+    }
+}
+
+impl<F: Float> Predict<F> for FittedSpectralClustering<F> {
+    type Output = Array1<usize>;
+
+    /// The cluster of the nearest training row.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a model fitted on an affinity matrix; the usual input errors.
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
+        let Some(train) = &self.train else {
+            return Err(Error::invalid_param(
+                "x",
+                "a model fitted on an affinity matrix cannot place new rows",
+            ));
+        };
+        check_predict_input(x, train.ncols(), "SpectralClustering: number of features")?;
+        let index = NeighborIndex::build(
+            train.clone(),
+            Metric::Euclidean,
+            Algorithm::Auto,
+            DEFAULT_LEAF_SIZE,
+        )?;
+        let (_, idx) = index.kneighbors(x, 1)?;
+        Ok(idx.index_axis(Axis(1), 0).iter().map(|&i| self.labels[i]).collect())
+    }
+}
