@@ -29,6 +29,7 @@ mod agglomerative;
 mod dbscan;
 mod kcenter;
 mod kmeans;
+mod kmedoids;
 mod minibatch;
 mod mixture;
 mod spectral;
@@ -40,6 +41,7 @@ pub use agglomerative::{
 pub use dbscan::{Dbscan, FittedDbscan};
 pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
 pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
+pub use kmedoids::{Clara, FittedKMedoids, KMedoids, KMedoidsMethod, MedoidInit};
 pub use minibatch::{FittedMiniBatchKMeans, MiniBatchKMeans};
 pub use mixture::{CovarianceType, FittedGaussianMixture, GaussianMixture, GmmInit};
 pub use registry::registry;
