@@ -26,10 +26,13 @@
 //! ```
 
 mod agglomerative;
+mod bisecting;
 mod dbscan;
 mod kcenter;
 mod kmeans;
+mod fuzzy;
 mod kmedoids;
+mod kmodes;
 mod minibatch;
 mod mixture;
 mod spectral;
@@ -38,10 +41,13 @@ pub mod registry;
 pub use agglomerative::{
     Agglomerative, Dendrogram, FittedAgglomerative, Linkage, Merge, linkage, linkage_precomputed,
 };
+pub use bisecting::{BisectStrategy, BisectingKMeans, FittedBisectingKMeans};
 pub use dbscan::{Dbscan, FittedDbscan};
 pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
 pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
+pub use fuzzy::{FittedFuzzyCMeans, FuzzyCMeans};
 pub use kmedoids::{Clara, FittedKMedoids, KMedoids, KMedoidsMethod, MedoidInit};
+pub use kmodes::{FittedKModes, KModes};
 pub use minibatch::{FittedMiniBatchKMeans, MiniBatchKMeans};
 pub use mixture::{CovarianceType, FittedGaussianMixture, GaussianMixture, GmmInit};
 pub use registry::registry;
