@@ -481,7 +481,9 @@ SKLEARN = {
     "agglomerative": ("sklearn.cluster", "AgglomerativeClustering", {}),
     "dbscan": ("sklearn.cluster", "DBSCAN", {}),
     "gaussian_mixture": ("sklearn.mixture", "GaussianMixture", {}),
-    "spectral_clustering": ("sklearn.cluster", "SpectralClustering", {}),
+    # ndlearn's default graph is the notes' kNN graph (10 neighbours) with 2 clusters
+    "spectral_clustering": ("sklearn.cluster", "SpectralClustering",
+                            {"affinity": "nearest_neighbors", "n_clusters": 2}),
     # decomposition and manifolds
     "pca": ("sklearn.decomposition", "PCA", {}),
     "incremental_pca": ("sklearn.decomposition", "IncrementalPCA", {}),

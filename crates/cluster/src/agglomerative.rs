@@ -14,7 +14,7 @@
 //! | single | `min d(x, x')` | Prim's minimum spanning tree (`O(n)`, or the given matrix) |
 //! | complete | `max d(x, x')` | nearest-neighbour chain on the condensed distance matrix (`n(n−1)/2` values) |
 //! | average | `(1/(|C||C'|)) Σ d(x, x')` | nearest-neighbour chain on the condensed matrix |
-//! | ward | `√(2|C||C'|/(|C|+|C'|)) ‖μ_C − μ_{C'}‖` | nearest-neighbour chain on the centroids (`O(n d)`) |
+//! | ward | `√(2|C||C'|/(|C|+|C'|)) ‖μ_C − μ_{C'}‖` | nearest-neighbour chain on the centroids (`O(n d)`); with ≥ 32 features and ≤ 8,000 rows, on the condensed matrix |
 //!
 //! All four are *reducible* linkages, so the nearest-neighbour chain (follow nearest
 //! neighbours until two clusters are each other's nearest, merge them; Murtagh 1983) finds the
@@ -65,6 +65,33 @@ use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
 
 /// Rows per parallel task when scanning distances.
 const SCAN_CHUNK: usize = 4096;
+
+/// Ward switches from centroids to the condensed matrix from this many features…
+const WARD_MATRIX_MIN_D: usize = 32;
+/// …when the rows are at most this many (a matrix of at most 256 MB).
+const WARD_MATRIX_MAX_N: usize = 8000;
+
+/// Condensed Euclidean distance matrix of the rows (rows in parallel).
+fn euclidean_condensed<F: Float>(x: &ArrayRef2<F>) -> Vec<f64> {
+    let n = x.nrows();
+    let data = x.as_standard_layout();
+    let rows: Vec<Vec<f64>> = par::map_tasks(n, |i| {
+        let a = data.row(i);
+        ((i + 1)..n)
+            .map(|j| {
+                a.iter()
+                    .zip(data.row(j))
+                    .map(|(&u, &v)| {
+                        let t = (u - v).to_f64().unwrap_or(f64::NAN);
+                        t * t
+                    })
+                    .sum::<f64>()
+                    .sqrt()
+            })
+            .collect()
+    });
+    rows.into_iter().flatten().collect()
+}
 
 /// The linkage criterion of [`Agglomerative`] (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -613,7 +640,13 @@ pub fn linkage<F: Float>(x: &ArrayRef2<F>, linkage: Linkage, metric: &Metric) ->
                     "Ward linkage is defined for the Euclidean metric only",
                 ));
             }
-            ward_centroids(x)
+            if x.ncols() >= WARD_MATRIX_MIN_D && n <= WARD_MATRIX_MAX_N {
+                // many features, few rows: the Lance–Williams recursion on the condensed
+                // matrix costs O(n²) per tree instead of O(n² d)
+                condensed_chain(n, euclidean_condensed(x), Linkage::Ward)
+            } else {
+                ward_centroids(x)
+            }
         }
         Linkage::Single => {
             let data = x.as_standard_layout();

@@ -22,7 +22,8 @@
 //! **Initialisation** ([`KMeansInit`]): the notes' random distinct rows; greedy k-means++
 //! (Arthur & Vassilvitskii 2007, with scikit-learn's `2 + ⌊ln k⌋` candidates per step, each
 //! sampled with probability ∝ `D(x)²`, keeping the one that lowers the potential most); or
-//! given centres. `n_init` restarts (default: 1 for k-means++ and given centres, 10 for random)
+//! given centres; or the means of a Ward agglomerative clustering of a random sample (the notes'
+//! "hierarchical clustering on a small sample", 001 L750). `n_init` restarts (default: 1 for k-means++ and given centres, 10 for random)
 //! run **in parallel**, restart `r` drawing from random stream `r` of `seed`; the lowest final
 //! inertia wins (ties: the lower restart). Results are identical for any number of threads.
 //!
@@ -72,6 +73,13 @@ pub enum KMeansInit {
     Random,
     /// These centres (`k × d`).
     Centers(Array2<f64>),
+    /// Ward agglomerative clustering of a random sample of `sample_size` rows (at least `k`,
+    /// at most `n`) cut into `k` clusters; their means start Lloyd (the notes' suggestion,
+    /// 001 L750).
+    Hierarchical {
+        /// Rows in the sample.
+        sample_size: usize,
+    },
 }
 
 /// k-means clustering. See the [module docs](self).
@@ -554,6 +562,29 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
                     x.select(Axis(0), &idx)
                 }
                 KMeansInit::KMeansPlusPlus => plus_plus(xs, d, k, &mut rng)?.0,
+                KMeansInit::Hierarchical { sample_size } => {
+                    let m = (*sample_size).clamp(k, n);
+                    let mut idx = random::sample_without_replacement(&mut rng, n, m)?;
+                    idx.sort_unstable();
+                    let sample = x.select(Axis(0), &idx);
+                    let labels = crate::agglomerative::linkage(
+                        &sample,
+                        crate::agglomerative::Linkage::Ward,
+                        &ndlearn_core::distance::Metric::Euclidean,
+                    )?
+                    .cut_n_clusters(k)?;
+                    let (sums, counts) = cluster_sums(
+                        sample.as_slice().unwrap_or(&[]),
+                        d,
+                        labels.as_slice().unwrap_or(&[]),
+                        k,
+                    );
+                    let mut c = sums;
+                    for (mut row, &cnt) in c.rows_mut().into_iter().zip(&counts) {
+                        row /= F::cast(cnt.max(1) as f64);
+                    }
+                    c
+                }
             };
             Ok(lloyd(xs, d, init, self.max_iter, tol, single))
         };

@@ -8,7 +8,10 @@
 
 use ndlearn_core::registry::Entry;
 
-use crate::{Dbscan, KCenter, KMeans};
+use crate::{
+    Agglomerative, BisectingKMeans, Clara, Dbscan, FuzzyCMeans, GaussianMixture, KCenter, KMeans,
+    KMedoids, KModes, MiniBatchKMeans, SpectralClustering,
+};
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
@@ -24,6 +27,42 @@ pub fn registry() -> Vec<Entry> {
         Entry::clusterer::<KCenter>(
             "kcenter",
             "k-center by greedy farthest-first traversal (radius at most twice the optimum)",
+        ),
+        Entry::clusterer::<MiniBatchKMeans>(
+            "minibatch_kmeans",
+            "mini-batch k-means (Sculley steps, random reassignment, smoothed-inertia stopping)",
+        ),
+        Entry::clusterer::<BisectingKMeans>(
+            "bisecting_kmeans",
+            "divisive k-means: bisect the cluster of largest SSE until k clusters",
+        ),
+        Entry::clusterer::<Agglomerative>(
+            "agglomerative",
+            "hierarchical clustering (Ward, complete, average, single linkage) cut at k clusters",
+        ),
+        Entry::clusterer::<GaussianMixture>(
+            "gaussian_mixture",
+            "Gaussian mixture by EM (full, tied, diag, spherical covariances)",
+        ),
+        Entry::clusterer::<SpectralClustering>(
+            "spectral_clustering",
+            "spectral clustering (kNN / epsilon / Gaussian graph, Laplacian eigenvectors, k-means)",
+        ),
+        Entry::clusterer::<KMedoids>(
+            "kmedoids",
+            "k-medoids by PAM (BUILD + SWAP) on any metric",
+        ),
+        Entry::clusterer::<Clara>(
+            "clara",
+            "CLARA: PAM on random samples, best medoids over all rows",
+        ),
+        Entry::clusterer::<KModes>(
+            "kmodes",
+            "k-modes for categorical codes (simple matching, cluster modes)",
+        ),
+        Entry::clusterer::<FuzzyCMeans>(
+            "fuzzy_cmeans",
+            "fuzzy c-means (soft memberships, fuzzifier p)",
         ),
     ]
 }

@@ -60,8 +60,9 @@ pub enum Affinity {
     Knn {
         /// Neighbours per point `K`.
         n_neighbors: usize,
-        /// Scale `σ > 0` (divides the squared distance).
-        sigma: f64,
+        /// Scale `σ > 0` (divides the squared distance); `None`: the mean squared distance
+        /// over the graph's edges, so the weights do not depend on the units of the data.
+        sigma: Option<f64>,
     },
     /// Variant B: edge weight 1 when `d ≤ eps`.
     Epsilon {
@@ -95,7 +96,7 @@ pub enum SpectralAssign {
 pub struct SpectralClustering {
     /// Number of clusters `K` (default 2).
     pub n_clusters: usize,
-    /// Similarity graph (default: kNN with 10 neighbours, σ = 1).
+    /// Similarity graph (default: kNN with 10 neighbours, σ the mean squared edge length).
     pub affinity: Affinity,
     /// Laplacian (default `D − W`).
     pub laplacian: LaplacianKind,
@@ -124,7 +125,7 @@ impl SpectralClustering {
             n_clusters: k,
             affinity: Affinity::Knn {
                 n_neighbors: 10,
-                sigma: 1.0,
+                sigma: None,
             },
             laplacian: LaplacianKind::Unnormalized,
             n_components: None,
@@ -210,7 +211,10 @@ impl SpectralClustering {
                         format!("must be in 1..{n} (fewer than the rows), got {n_neighbors}"),
                     ));
                 }
-                ndlearn_core::validate::check_positive("sigma", sigma)
+                match sigma {
+                    Some(s) => ndlearn_core::validate::check_positive("sigma", s),
+                    None => Ok(()),
+                }
             }
             Affinity::Epsilon { eps } => ndlearn_core::validate::check_positive("eps", eps),
             Affinity::Gaussian { sigma } => ndlearn_core::validate::check_positive("sigma", sigma),
@@ -233,12 +237,18 @@ impl SpectralClustering {
                     Algorithm::Auto,
                     DEFAULT_LEAF_SIZE,
                 )?;
-                let s = F::cast(sigma);
-                Ok(index
+                let g = index
                     .kneighbors_graph(n_neighbors, false)?
-                    .symmetrize(Symmetrize::Union)
-                    .map_weights(|d| (-d * d / s).exp())
-                    .to_dense())
+                    .symmetrize(Symmetrize::Union);
+                let s = match sigma {
+                    Some(s) => F::cast(s),
+                    None => {
+                        let m = g.data().iter().map(|&d| d * d).sum::<F>()
+                            / F::cast(g.nnz().max(1) as f64);
+                        if m > F::zero() { m } else { F::one() }
+                    }
+                };
+                Ok(g.map_weights(|d| (-d * d / s).exp()).to_dense())
             }
             Affinity::Epsilon { eps } => {
                 let index = NeighborIndex::build(

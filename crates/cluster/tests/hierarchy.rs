@@ -126,16 +126,19 @@ fn naive(x: &Array2<f64>, l: Linkage) -> Vec<f64> {
 
 #[test]
 fn nn_chain_equals_the_notes_naive_algorithm() {
-    let mut rng = ndlearn_core::random::rng(11);
-    let x = Array2::from_shape_simple_fn((40, 3), || {
-        ndlearn_core::random::standard_normal::<f64>(&mut rng)
-    });
-    for l in [Linkage::Ward, Linkage::Complete, Linkage::Average, Linkage::Single] {
-        let d = linkage(&x, l, &Metric::Euclidean).expect("linkage");
-        let ours: Vec<f64> = d.merges().iter().map(|m| m.height).collect();
-        let want = naive(&x, l);
-        for (a, b) in ours.iter().zip(&want) {
-            assert!((a - b).abs() <= 1e-10 * b.max(1.0), "{l:?}: {a} vs {b}");
+    // d = 3: Ward on centroids; d = 40: Ward by Lance–Williams on the condensed matrix
+    for d in [3, 40] {
+        let mut rng = ndlearn_core::random::rng(11);
+        let x = Array2::from_shape_simple_fn((40, d), || {
+            ndlearn_core::random::standard_normal::<f64>(&mut rng)
+        });
+        for l in [Linkage::Ward, Linkage::Complete, Linkage::Average, Linkage::Single] {
+            let dg = linkage(&x, l, &Metric::Euclidean).expect("linkage");
+            let ours: Vec<f64> = dg.merges().iter().map(|m| m.height).collect();
+            let want = naive(&x, l);
+            for (a, b) in ours.iter().zip(&want) {
+                assert!((a - b).abs() <= 1e-10 * b.max(1.0), "d={d} {l:?}: {a} vs {b}");
+            }
         }
     }
 }

@@ -132,3 +132,30 @@ fn more_clusterers_conform() {
     Battery::new("fuzzy_cmeans").clusterer(&FuzzyCMeans::new(3)).assert_ok();
     Battery::new("kmodes").clusterer(&KModes::new(3)).assert_ok();
 }
+
+#[test]
+fn kmeans_from_a_hierarchical_sample() {
+    let g = Golden::load("cluster", "bisecting");
+    let x = common::data(g.case("blobs_k4_biggest_inertia"));
+    let best = KMeans::new(4).n_init(Some(10)).fit(&x).expect("fit").inertia();
+    for seed in 0..5 {
+        let h = KMeans::new(4)
+            .init(KMeansInit::Hierarchical { sample_size: 100 })
+            .seed(seed)
+            .fit(&x)
+            .expect("fit");
+        assert!(h.inertia() <= best * 1.01, "seed {seed}: {} vs {best}", h.inertia());
+    }
+    // a sample as large as the data: Ward on everything, the same start for every seed
+    let a = KMeans::new(4)
+        .init(KMeansInit::Hierarchical { sample_size: 10_000 })
+        .seed(1)
+        .fit(&x)
+        .expect("fit");
+    let b = KMeans::new(4)
+        .init(KMeansInit::Hierarchical { sample_size: 10_000 })
+        .seed(2)
+        .fit(&x)
+        .expect("fit");
+    assert_eq!(a.centers(), b.centers());
+}

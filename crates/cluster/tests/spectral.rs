@@ -66,6 +66,7 @@ fn two_moons_are_separated() {
     let ys = y.as_slice().expect("contiguous");
     let variants = [
         SpectralClustering::new(2),
+        SpectralClustering::new(2).affinity(Affinity::Knn { n_neighbors: 8, sigma: Some(0.05) }),
         // variant B: fully connected Gaussian graph, the Fiedler vector's sign
         SpectralClustering::new(2)
             .affinity(Affinity::Gaussian { sigma: 0.08 })
@@ -129,12 +130,18 @@ fn bad_input_is_a_typed_error() {
     assert!(SpectralClustering::new(3).assign(SpectralAssign::FiedlerSign).fit(&x).is_err());
     assert!(
         SpectralClustering::new(2)
-            .affinity(Affinity::Knn { n_neighbors: 20, sigma: 1.0 })
+            .affinity(Affinity::Knn { n_neighbors: 20, sigma: Some(1.0) })
             .fit(&x)
             .is_err()
     );
     assert!(SpectralClustering::new(2).affinity(Affinity::Gaussian { sigma: 0.0 }).fit(&x).is_err());
     assert!(SpectralClustering::new(2).n_components(Some(30)).fit(&x).is_err());
+    assert!(
+        SpectralClustering::new(2)
+            .affinity(Affinity::Knn { n_neighbors: 3, sigma: Some(-1.0) })
+            .fit(&x)
+            .is_err()
+    );
     let m = SpectralClustering::new(2).fit(&x).expect("fit");
     assert!(m.predict(&array![[1.0f64, 2.0, 3.0]]).is_err());
 }
@@ -142,6 +149,6 @@ fn bad_input_is_a_typed_error() {
 #[test]
 fn spectral_clustering_conforms() {
     Battery::new("spectral_clustering")
-        .clusterer(&SpectralClustering::new(2).affinity(Affinity::Knn { n_neighbors: 3, sigma: 1.0 }))
+        .clusterer(&SpectralClustering::new(2).affinity(Affinity::Knn { n_neighbors: 3, sigma: None }))
         .assert_ok();
 }
