@@ -100,6 +100,27 @@ pub struct KMeans {
     pub tol: f64,
     /// Random seed (default 0).
     pub seed: u64,
+    /// Lloyd or Hamerly's bounded iteration (default auto).
+    pub algorithm: KMeansAlgorithm,
+}
+
+/// How [`KMeans`] runs its rounds. Both give the same centres and labels (up to rows
+/// equidistant from two centres, where rounding decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum KMeansAlgorithm {
+    /// Hamerly when `k · d ≤ 4096`, else Lloyd (whose large-`k` assignment runs as one GEMM)
+    /// (default).
+    #[default]
+    Auto,
+    /// Every row against every centre each round (scikit-learn's default `"lloyd"`).
+    Lloyd,
+    /// Hamerly (2010): one upper and one lower distance bound per row skip the rows whose
+    /// nearest centre cannot have changed; the same rounds with far fewer distances once the
+    /// centres settle.
+    Hamerly,
 }
 
 impl Default for KMeans {
@@ -118,7 +139,13 @@ impl KMeans {
             max_iter: 300,
             tol: 1e-4,
             seed: 0,
+            algorithm: KMeansAlgorithm::Auto,
         }
+    }
+    /// Sets the algorithm.
+    pub fn algorithm(mut self, a: KMeansAlgorithm) -> Self {
+        self.algorithm = a;
+        self
     }
     /// Sets the initialisation.
     pub fn init(mut self, init: KMeansInit) -> Self {
@@ -163,16 +190,15 @@ const DIRECT_MAX: usize = 1024;
 fn assign_direct<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
     let n = xs.len().checked_div(d).unwrap_or(0);
     let k = centers.nrows();
-    let c = centers.as_standard_layout();
-    let cs = c.as_slice().unwrap_or(&[]);
+    let ct = transposed(centers);
     let parts = par::map_chunks(n, CHUNK, |r| {
         let mut lab = Vec::with_capacity(r.len());
         let mut dist = Vec::with_capacity(r.len());
+        let mut acc = vec![F::zero(); k];
         for i in r {
-            let xi = &xs[i * d..(i + 1) * d];
+            all_sq(&xs[i * d..(i + 1) * d], &ct, &mut acc);
             let mut best = (0usize, F::infinity());
-            for q in 0..k {
-                let v = sq(xi, &cs[q * d..(q + 1) * d]);
+            for (q, &v) in acc.iter().enumerate() {
                 if v < best.1 {
                     best = (q, v);
                 }
@@ -189,6 +215,67 @@ fn assign_direct<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usiz
         dists.extend(v);
     }
     (labels, dists)
+}
+
+/// Points stored transposed in blocks of 8 (`d × w`, `w` = `k` rounded up to a multiple of 8,
+/// row `j` holding coordinate `j` of every point; padding lanes are never reported), so the
+/// squared distances from one row to all of them run as fixed 8-lane loops the compiler turns
+/// into vector instructions.
+pub(crate) struct Transposed<F> {
+    k: usize,
+    w: usize,
+    d: usize,
+    data: Vec<F>,
+}
+
+impl<F: Float> Transposed<F> {
+    /// From the rows of a `k × d` row-major slice.
+    pub(crate) fn from_rows(rows: &[F], k: usize, d: usize) -> Self {
+        let w = k.div_ceil(8) * 8;
+        let mut data = vec![F::zero(); d * w];
+        for c in 0..k {
+            for j in 0..d {
+                data[j * w + c] = rows[c * d + j];
+            }
+        }
+        Self { k, w, d, data }
+    }
+
+    /// Squared distances from `x` to every point into `out` (length at least `k`).
+    #[inline]
+    pub(crate) fn distances(&self, x: &[F], out: &mut [F]) {
+        for b in 0..self.w / 8 {
+            let mut acc = [F::zero(); 8];
+            for (j, &xj) in x.iter().enumerate().take(self.d) {
+                let off = j * self.w + b * 8;
+                let lane: &[F; 8] = match self.data[off..off + 8].try_into() {
+                    Ok(l) => l,
+                    Err(_) => return,
+                };
+                for l in 0..8 {
+                    let u = xj - lane[l];
+                    acc[l] += u * u;
+                }
+            }
+            let lo = b * 8;
+            for (o, &a) in out[lo..(lo + 8).min(self.k)].iter_mut().zip(&acc) {
+                *o = a;
+            }
+        }
+    }
+}
+
+/// The centres of a `k × d` array, transposed (see [`Transposed`]).
+pub(crate) fn transposed<F: Float>(centers: &Array2<F>) -> Transposed<F> {
+    let (k, d) = centers.dim();
+    let c = centers.as_standard_layout();
+    Transposed::from_rows(c.as_slice().unwrap_or(&[]), k, d)
+}
+
+/// Squared distances from `x` to every centre at once (`ct` from [`transposed`]).
+#[inline]
+pub(crate) fn all_sq<F: Float>(x: &[F], ct: &Transposed<F>, acc: &mut [F]) {
+    ct.distances(x, acc);
 }
 
 /// Squared Euclidean distance.
@@ -335,30 +422,24 @@ pub(crate) fn plus_plus<F: Float>(
             Err(_) => vec![c % n],
         };
         let t = cands.len();
-        // candidate coordinates transposed (d × t)
-        let mut ct = vec![F::zero(); d * t];
-        for (q, &cand) in cands.iter().enumerate() {
-            for j in 0..d {
-                ct[j * t + q] = xs[cand * d + j];
-            }
+        // candidate coordinates transposed (see `Transposed`)
+        let mut cand_rows = Vec::with_capacity(t * d);
+        for &cand in &cands {
+            cand_rows.extend_from_slice(&xs[cand * d..(cand + 1) * d]);
         }
+        let ct = Transposed::from_rows(&cand_rows, t, d);
         let closest_ref = &closest;
         let parts = par::map_chunks(n, CHUNK, |r| {
             let len = r.len();
             let mut mins = vec![F::zero(); t * len];
             let mut pots = vec![F::zero(); t];
-            let mut acc = vec![F::zero(); t];
+            let mut acc = vec![F::zero(); ct.w];
             for (ii, i) in r.enumerate() {
-                acc.iter_mut().for_each(|a| *a = F::zero());
-                for (j, &xj) in xs[i * d..(i + 1) * d].iter().enumerate() {
-                    for (a, &m) in acc.iter_mut().zip(&ct[j * t..(j + 1) * t]) {
-                        let u = xj - m;
-                        *a += u * u;
-                    }
-                }
+                ct.distances(&xs[i * d..(i + 1) * d], &mut acc);
+                let ci = closest_ref[i];
                 for q in 0..t {
-                    let v = acc[q].min(closest_ref[i]);
-                    mins[q * len + ii] = v;
+                    let v = acc[q].min(ci);
+                    mins[ii * t + q] = v;
                     pots[q] += v;
                 }
             }
@@ -378,7 +459,7 @@ pub(crate) fn plus_plus<F: Float>(
         }
         closest.clear();
         for (mins, _, len) in &parts {
-            closest.extend_from_slice(&mins[best * len..(best + 1) * len]);
+            closest.extend((0..*len).map(|ii| mins[ii * t + best]));
         }
         let cand = cands[best];
         rows.push(cand);
@@ -503,6 +584,269 @@ fn lloyd<F: Float>(
     }
 }
 
+/// Hamerly's k-means: the rounds of [`lloyd`] with distance bounds.
+///
+/// Every row keeps an upper bound `u` on the distance to its centre and a lower bound `l` on
+/// the distance to every other centre; with `s_c` half the distance from centre `c` to its
+/// nearest other centre, a row whose `u ≤ max(s_c, l)` keeps its centre without computing a
+/// distance. After a centre moves by `p_c`, `u += p_{own}` and `l −= max_{c ≠ own} p_c`. The
+/// recorded inertia of each round is that of the assignment with the centres of the start of
+/// the round, from cluster sums (`Σ_c [Σ ‖x̃‖² − n_c ‖μ̃'_c‖² + n_c ‖μ'_c − μ_c‖²]` with the data
+/// centred on its mean), so no round needs every distance.
+fn hamerly<F: Float>(
+    xs: &[F],
+    d: usize,
+    mut centers: Array2<F>,
+    max_iter: usize,
+    tol: F,
+    observed: bool,
+) -> Run<F> {
+    use rayon::prelude::*;
+    let n = xs.len().checked_div(d).unwrap_or(0);
+    let k = centers.nrows();
+    let dist = |i: usize, c: &[F]| sq(&xs[i * d..(i + 1) * d], c).sqrt();
+    // the data's mean and the centred squared norms, for the per-round inertia
+    let mut mean = vec![F::zero(); d];
+    for i in 0..n {
+        for (m, &v) in mean.iter_mut().zip(&xs[i * d..(i + 1) * d]) {
+            *m += v;
+        }
+    }
+    mean.iter_mut()
+        .for_each(|m| *m /= F::cast(n.max(1) as f64));
+    let norms: Vec<F> = (0..n).map(|i| sq(&xs[i * d..(i + 1) * d], &mean)).collect();
+    // `ct`: the centres transposed (see `transposed`)
+    let full_scan = |i: usize, ct: &Transposed<F>| -> (usize, F, F) {
+        let mut best = (0usize, F::infinity());
+        let mut second = F::infinity();
+        let mut acc = [F::zero(); 64];
+        let mut heap;
+        let acc: &mut [F] = if k <= 64 {
+            &mut acc[..k]
+        } else {
+            heap = vec![F::zero(); k];
+            &mut heap
+        };
+        all_sq(&xs[i * d..(i + 1) * d], ct, acc);
+        for (c, &v) in acc.iter().enumerate() {
+            if v < best.1 {
+                second = best.1;
+                best = (c, v);
+            } else if v < second {
+                second = v;
+            }
+        }
+        (best.0, best.1.sqrt(), second.sqrt())
+    };
+    let ct0 = transposed(&centers);
+    let init: Vec<(usize, F, F)> = par::map_chunks(n, CHUNK, |r| {
+        r.map(|i| full_scan(i, &ct0)).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut labels: Vec<usize> = init.iter().map(|t| t.0).collect();
+    let mut upper: Vec<F> = init.iter().map(|t| t.1).collect();
+    let mut lower: Vec<F> = init.iter().map(|t| t.2).collect();
+    let mut changed = usize::MAX;
+    let mut converged = false;
+    let mut strict = false;
+    let mut n_iter = 0;
+    let mut history: Vec<F> = Vec::new();
+    // cluster sums and counts, kept up to date with the rows that change centre
+    let (mut sums, mut counts) = cluster_sums(xs, d, &labels, k);
+    for it in 0..max_iter {
+        n_iter = it + 1;
+        let empty: Vec<usize> = (0..k).filter(|&c| counts[c] == 0).collect();
+        if !empty.is_empty() {
+            // as Lloyd: the k-th empty cluster takes the k-th farthest row (exact distances)
+            let exact: Vec<F> = (0..n)
+                .map(|i| sq(&xs[i * d..(i + 1) * d], centers.row(labels[i]).as_slice().unwrap_or(&[])))
+                .collect();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| {
+                exact[b]
+                    .partial_cmp(&exact[a])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.cmp(&b))
+            });
+            for (&c, &far) in empty.iter().zip(&order) {
+                let old = labels[far];
+                let row = ndarray::ArrayView1::from(&xs[far * d..(far + 1) * d]);
+                if counts[old] > 1 {
+                    let mut s = sums.row_mut(old);
+                    s -= &row;
+                    counts[old] -= 1;
+                }
+                sums.row_mut(c).assign(&row);
+                counts[c] = 1;
+                labels[far] = c;
+                lower[far] = F::zero(); // force a rescan next round
+            }
+        }
+        let mut new_centers = sums.clone();
+        for (mut row, &cnt) in new_centers.rows_mut().into_iter().zip(&counts) {
+            if cnt > 0 {
+                row /= F::cast(cnt as f64);
+            }
+        }
+        // inertia of this round's assignment with the round's starting centres
+        let mut within = vec![F::zero(); k];
+        for i in 0..n {
+            within[labels[i]] += norms[i];
+        }
+        let mut inertia = F::zero();
+        let mut moved = vec![F::zero(); k];
+        for c in 0..k {
+            let cnt = F::cast(counts[c] as f64);
+            let mu = new_centers.row(c);
+            let centred: F = mu.iter().zip(&mean).map(|(&a, &b)| (a - b) * (a - b)).sum();
+            let shift_c: F = mu
+                .iter()
+                .zip(centers.row(c))
+                .map(|(&a, &b)| (a - b) * (a - b))
+                .sum();
+            inertia += (within[c] - cnt * centred).max(F::zero()) + cnt * shift_c;
+            moved[c] = shift_c.sqrt();
+        }
+        history.push(inertia);
+        let shift: F = moved.iter().map(|&m| m * m).sum();
+        centers = new_centers;
+        if observed
+            && ndlearn_core::observe::report(
+                &ndlearn_core::observe::Progress::new("KMeans", it + 1)
+                    .max_iter(max_iter)
+                    .objective(inertia.to_f64().unwrap_or(f64::NAN))
+                    .criterion(shift.to_f64().unwrap_or(f64::NAN)),
+            )
+            .is_stop()
+        {
+            break;
+        }
+        if it > 0 && changed == 0 {
+            converged = true;
+            strict = true;
+            break;
+        }
+        if shift <= tol {
+            converged = true;
+            break;
+        }
+        let moves = bounded_pass(
+            d, &centers, &moved, &mut labels, &mut upper, &mut lower, &dist, &full_scan,
+        );
+        changed = moves.len();
+        if changed > n / 4 {
+            (sums, counts) = cluster_sums(xs, d, &labels, k);
+        } else {
+            for (i, from, to) in moves {
+                let row = &xs[i * d..(i + 1) * d];
+                for (j, &v) in row.iter().enumerate() {
+                    sums[[from, j]] -= v;
+                    sums[[to, j]] += v;
+                }
+                counts[from] -= 1;
+                counts[to] += 1;
+            }
+        }
+    }
+    if !strict {
+        let moved = vec![F::zero(); k];
+        bounded_pass(
+            d, &centers, &moved, &mut labels, &mut upper, &mut lower, &dist, &full_scan,
+        );
+    }
+    let cs = centers.as_standard_layout().to_owned();
+    let cs = cs.as_slice().unwrap_or(&[]);
+    let dists: Vec<F> = labels
+        .par_iter()
+        .enumerate()
+        .map(|(i, &c)| sq(&xs[i * d..(i + 1) * d], &cs[c * d..(c + 1) * d]))
+        .collect();
+    Run {
+        centers,
+        inertia: dists.iter().copied().sum(),
+        labels,
+        n_iter,
+        converged,
+        history,
+    }
+}
+
+/// One bounded assignment pass of [`hamerly`] after the centres moved by `moved`; returns the
+/// rows that changed centre as `(row, from, to)`, in row order.
+#[allow(clippy::too_many_arguments)]
+fn bounded_pass<F: Float>(
+    d: usize,
+    centers: &Array2<F>,
+    moved: &[F],
+    labels: &mut [usize],
+    upper: &mut [F],
+    lower: &mut [F],
+    dist: &(impl Fn(usize, &[F]) -> F + Sync),
+    full_scan: &(impl Fn(usize, &Transposed<F>) -> (usize, F, F) + Sync),
+) -> Vec<(usize, usize, usize)> {
+    use rayon::prelude::*;
+    let k = centers.nrows();
+    let cs = centers.as_standard_layout().to_owned();
+    let cs = cs.as_slice().unwrap_or(&[]);
+    let ct = transposed(centers);
+    // largest and second largest movement
+    let mut top = (0usize, F::zero());
+    let mut second = F::zero();
+    for (c, &m) in moved.iter().enumerate() {
+        if m > top.1 {
+            second = top.1;
+            top = (c, m);
+        } else if m > second {
+            second = m;
+        }
+    }
+    // half the distance from each centre to its nearest other centre
+    let half: Vec<F> = (0..k)
+        .map(|c| {
+            (0..k)
+                .filter(|&o| o != c)
+                .map(|o| sq(&cs[c * d..(c + 1) * d], &cs[o * d..(o + 1) * d]).sqrt())
+                .fold(F::infinity(), F::min)
+                * F::cast(0.5)
+        })
+        .collect();
+    labels
+        .par_chunks_mut(CHUNK)
+        .zip(upper.par_chunks_mut(CHUNK))
+        .zip(lower.par_chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(chunk, ((lab, up), lo))| {
+            let mut changed = Vec::new();
+            for (j, ((a, u), l)) in lab.iter_mut().zip(up.iter_mut()).zip(lo.iter_mut()).enumerate() {
+                let i = chunk * CHUNK + j;
+                *u += moved[*a];
+                *l -= if *a == top.0 { second } else { top.1 };
+                let m = half[*a].max(*l);
+                if *u <= m {
+                    continue;
+                }
+                *u = dist(i, &cs[*a * d..(*a + 1) * d]);
+                if *u <= m {
+                    continue;
+                }
+                let (best, du, dl) = full_scan(i, &ct);
+                if best != *a {
+                    changed.push((i, *a, best));
+                    *a = best;
+                }
+                *u = du;
+                *l = dl;
+            }
+            changed
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 impl<F: Float> FitUnsupervised<F> for KMeans {
     type Model = FittedKMeans<F>;
 
@@ -586,7 +930,14 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
                     c
                 }
             };
-            Ok(lloyd(xs, d, init, self.max_iter, tol, single))
+            let hamerly_wins = k * d <= 4096;
+            Ok(match self.algorithm {
+                KMeansAlgorithm::Lloyd => lloyd(xs, d, init, self.max_iter, tol, single),
+                KMeansAlgorithm::Auto if !hamerly_wins => {
+                    lloyd(xs, d, init, self.max_iter, tol, single)
+                }
+                _ => hamerly(xs, d, init, self.max_iter, tol, single),
+            })
         };
         let runs = if single {
             vec![run_one(0)?]

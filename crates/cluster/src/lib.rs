@@ -44,7 +44,7 @@ pub use agglomerative::{
 pub use bisecting::{BisectStrategy, BisectingKMeans, FittedBisectingKMeans};
 pub use dbscan::{Dbscan, FittedDbscan};
 pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
-pub use kmeans::{FittedKMeans, KMeans, KMeansInit};
+pub use kmeans::{FittedKMeans, KMeans, KMeansAlgorithm, KMeansInit};
 pub use fuzzy::{FittedFuzzyCMeans, FuzzyCMeans};
 pub use kmedoids::{Clara, FittedKMedoids, KMedoids, KMedoidsMethod, MedoidInit};
 pub use kmodes::{FittedKModes, KModes};

@@ -168,3 +168,34 @@ fn an_observer_sees_every_round_and_can_stop() {
         assert!(!early.converged());
     }
 }
+
+#[test]
+fn hamerly_runs_the_same_rounds_as_lloyd() {
+    use ndlearn_cluster::KMeansAlgorithm;
+    for seed in 0..6u64 {
+        let mut rng = ndlearn_core::random::rng(100 + seed);
+        let (n, d, k) = (400 + 50 * seed as usize, 2 + seed as usize, 3 + seed as usize % 4);
+        let x = ndarray::Array2::from_shape_fn((n, d), |(i, _)| {
+            (i % k) as f64 * 1.5 + ndlearn_core::random::standard_normal::<f64>(&mut rng)
+        });
+        let lloyd = KMeans::new(k)
+            .seed(seed)
+            .algorithm(KMeansAlgorithm::Lloyd)
+            .fit(&x)
+            .expect("lloyd");
+        let ham = KMeans::new(k)
+            .seed(seed)
+            .algorithm(KMeansAlgorithm::Hamerly)
+            .fit(&x)
+            .expect("hamerly");
+        assert_eq!(lloyd.labels(), ham.labels(), "seed {seed}");
+        assert_eq!(lloyd.n_iter(), ham.n_iter(), "seed {seed}");
+        ndlearn_testkit::assert_close(ham.centers(), lloyd.centers(), 1e-12, 1e-12, "centres");
+        assert!((lloyd.inertia() - ham.inertia()).abs() <= 1e-10 * lloyd.inertia());
+        let (a, b) = (lloyd.inertia_history(), ham.inertia_history());
+        assert_eq!(a.len(), b.len());
+        for (u, v) in a.iter().zip(b) {
+            assert!((u - v).abs() <= 1e-9 * u, "history {u} vs {v}");
+        }
+    }
+}
