@@ -42,7 +42,13 @@ fn accuracy(a: &Array1<usize>, b: &Array1<usize>) -> f64 {
     a.iter().zip(b).filter(|(u, v)| u == v).count() as f64 / a.len().max(1) as f64
 }
 
-pub(crate) fn record(algo: &str, (n, d): (usize, usize), fit_s: f64, predict_s: f64, acc: f64) -> Record {
+pub(crate) fn record(
+    algo: &str,
+    (n, d): (usize, usize),
+    fit_s: f64,
+    predict_s: f64,
+    acc: f64,
+) -> Record {
     Record {
         suite: "classify".into(),
         algo: algo.into(),

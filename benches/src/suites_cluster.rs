@@ -19,7 +19,14 @@ use crate::suites::SuiteOptions;
 use crate::suites_classify::shifted_classes;
 use crate::{Record, time_median};
 
-fn record(algo: &str, (n, d): (usize, usize), fit_s: f64, predict_s: f64, metric: &str, value: f64) -> Record {
+fn record(
+    algo: &str,
+    (n, d): (usize, usize),
+    fit_s: f64,
+    predict_s: f64,
+    metric: &str,
+    value: f64,
+) -> Record {
     let mut rec = crate::suites_classify::record(algo, (n, d), fit_s, predict_s, value);
     rec.suite = "cluster".into();
     rec.metric = metric.into();
@@ -38,19 +45,40 @@ pub fn cluster_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let (fit_s, model) = time_median(r, || Agglomerative::new(8).fit(&x));
     let model = model?;
     let ari = ndlearn_core::metrics::adjusted_rand_score(&y, model.labels())?;
-    out.push(record("agglomerative_ward", x.dim(), fit_s, 0.0, "ari", ari));
+    out.push(record(
+        "agglomerative_ward",
+        x.dim(),
+        fit_s,
+        0.0,
+        "ari",
+        ari,
+    ));
 
     let (x, _) = shifted_classes(1_000_000 / scale, 16, 8, 38);
     let (fit_s, model) = time_median(r, || MiniBatchKMeans::new(8).fit(&x));
     let model = model?;
     let per_row = model.inertia() / x.nrows() as f64;
-    out.push(record("minibatch_kmeans_k8", x.dim(), fit_s, 0.0, "inertia_per_row", per_row));
+    out.push(record(
+        "minibatch_kmeans_k8",
+        x.dim(),
+        fit_s,
+        0.0,
+        "inertia_per_row",
+        per_row,
+    ));
 
     let (x, _) = shifted_classes(200_000 / scale, 16, 8, 39);
     let (fit_s, model) = time_median(r, || GaussianMixture::new(8).fit(&x));
     let model = model?;
     let (predict_s, _) = time_median(r, || model.predict(&x));
     let ll = model.score(&x)?;
-    out.push(record("gaussian_mixture_full_k8", x.dim(), fit_s, predict_s, "mean_loglik", ll));
+    out.push(record(
+        "gaussian_mixture_full_k8",
+        x.dim(),
+        fit_s,
+        predict_s,
+        "mean_loglik",
+        ll,
+    ));
     Ok(out)
 }

@@ -485,7 +485,7 @@ fn ward_centroids<F: Float>(x: &ArrayRef2<F>) -> Vec<(usize, usize, f64)> {
     };
     let cent_cell = std::cell::RefCell::new(cent);
     let size_cell = std::cell::RefCell::new(size);
-    let raw = nn_chain(
+    nn_chain(
         n,
         |x, list| {
             let cent = cent_cell.borrow();
@@ -526,8 +526,7 @@ fn ward_centroids<F: Float>(x: &ArrayRef2<F>) -> Vec<(usize, usize, f64)> {
             size[y] = nx + ny;
             size[x] = 0.0;
         },
-    );
-    raw
+    )
 }
 
 /// Complete, average or Ward (Lance–Williams) linkage on a condensed distance matrix.
@@ -628,7 +627,11 @@ fn prim_single(
 /// # Errors
 /// [`Error::InvalidParam`] for Ward with another metric or an invalid metric; the usual input
 /// errors (empty, non-finite).
-pub fn linkage<F: Float>(x: &ArrayRef2<F>, linkage: Linkage, metric: &Metric) -> Result<Dendrogram> {
+pub fn linkage<F: Float>(
+    x: &ArrayRef2<F>,
+    linkage: Linkage,
+    metric: &Metric,
+) -> Result<Dendrogram> {
     check_fit_input(x, 1, "linkage")?;
     metric.validate()?;
     let n = x.nrows();
@@ -653,7 +656,10 @@ pub fn linkage<F: Float>(x: &ArrayRef2<F>, linkage: Linkage, metric: &Metric) ->
             prim_single(n, |i, js, out| {
                 let a = data.row(i);
                 for (o, &j) in out.iter_mut().zip(js) {
-                    *o = metric.distance(&a, &data.row(j)).to_f64().unwrap_or(f64::NAN);
+                    *o = metric
+                        .distance(&a, &data.row(j))
+                        .to_f64()
+                        .unwrap_or(f64::NAN);
                 }
             })
         }
@@ -662,7 +668,12 @@ pub fn linkage<F: Float>(x: &ArrayRef2<F>, linkage: Linkage, metric: &Metric) ->
             let rows: Vec<Vec<f64>> = par::map_tasks(n, |i| {
                 let a = data.row(i);
                 ((i + 1)..n)
-                    .map(|j| metric.distance(&a, &data.row(j)).to_f64().unwrap_or(f64::NAN))
+                    .map(|j| {
+                        metric
+                            .distance(&a, &data.row(j))
+                            .to_f64()
+                            .unwrap_or(f64::NAN)
+                    })
                     .collect()
             });
             let dm: Vec<f64> = rows.into_iter().flatten().collect();
@@ -796,7 +807,11 @@ impl Agglomerative {
         }
     }
 
-    fn finish<F: Float>(&self, dendrogram: Dendrogram, train: Option<Array2<F>>) -> Result<FittedAgglomerative<F>> {
+    fn finish<F: Float>(
+        &self,
+        dendrogram: Dendrogram,
+        train: Option<Array2<F>>,
+    ) -> Result<FittedAgglomerative<F>> {
         let n = dendrogram.n_leaves();
         let labels = match (self.n_clusters, self.distance_threshold) {
             (Some(k), _) => {
@@ -809,7 +824,11 @@ impl Agglomerative {
                 dendrogram.cut_n_clusters(k)?
             }
             (None, Some(t)) => {
-                let m = dendrogram.merges.iter().take_while(|m| m.height < t).count();
+                let m = dendrogram
+                    .merges
+                    .iter()
+                    .take_while(|m| m.height < t)
+                    .count();
                 dendrogram.labels_after(m)
             }
             (None, None) => {

@@ -145,14 +145,18 @@ impl<F: Float> FitUnsupervised<F> for BisectingKMeans {
                 .sum()
         };
         let all: Vec<usize> = (0..n).collect();
-        let root_center = data.mean_axis(Axis(0)).map(|m| m.to_vec()).unwrap_or_default();
+        let root_center = data
+            .mean_axis(Axis(0))
+            .map(|m| m.to_vec())
+            .unwrap_or_default();
         let mut nodes = vec![Node {
             center: root_center.clone(),
             children: None,
             label: 0,
         }];
         // leaf node -> (rows, sse)
-        let mut leaves: Vec<(usize, Vec<usize>, F)> = vec![(0, all.clone(), sse_of(&all, &root_center))];
+        let mut leaves: Vec<(usize, Vec<usize>, F)> =
+            vec![(0, all.clone(), sse_of(&all, &root_center))];
         let mut split = 0u64;
         while leaves.len() < k {
             let pick = (0..leaves.len())
@@ -217,8 +221,9 @@ impl<F: Float> FitUnsupervised<F> for BisectingKMeans {
                 }
             }
         }
-        let centers = Array2::from_shape_vec((k, d), centers)
-            .map_err(|_| Error::invalid_param("n_clusters", "tree has the wrong number of leaves"))?;
+        let centers = Array2::from_shape_vec((k, d), centers).map_err(|_| {
+            Error::invalid_param("n_clusters", "tree has the wrong number of leaves")
+        })?;
         Ok(FittedBisectingKMeans {
             params: self.clone(),
             nodes,
@@ -265,7 +270,11 @@ impl<F: Float> Predict<F> for FittedBisectingKMeans<F> {
     /// Descends the bisection tree, taking the nearer child centre at every split (ties: the
     /// first child).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        check_predict_input(x, self.centers.ncols(), "BisectingKMeans: number of features")?;
+        check_predict_input(
+            x,
+            self.centers.ncols(),
+            "BisectingKMeans: number of features",
+        )?;
         Ok(x.rows()
             .into_iter()
             .map(|row| {

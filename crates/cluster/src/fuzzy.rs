@@ -111,7 +111,10 @@ fn memberships<F: Float>(xs: &[F], d: usize, centers: &Array2<F>, p: f64) -> Arr
             let zeros = d2.iter().filter(|&&v| v == F::zero()).count();
             if zeros > 0 {
                 let share = F::one() / F::cast(zeros as f64);
-                out.extend(d2.iter().map(|&v| if v == F::zero() { share } else { F::zero() }));
+                out.extend(
+                    d2.iter()
+                        .map(|&v| if v == F::zero() { share } else { F::zero() }),
+                );
                 continue;
             }
             // M_ij = w_j / Σ_k w_k with w_j = d_j^{−2/(p−1)}, scaled by the smallest distance
@@ -154,7 +157,7 @@ impl<F: Float> FitUnsupervised<F> for FuzzyCMeans {
                 format!("must be in 1..={n}, got {c}"),
             ));
         }
-        if !(self.fuzzifier > 1.0) || !self.fuzzifier.is_finite() {
+        if self.fuzzifier.is_nan() || self.fuzzifier <= 1.0 || !self.fuzzifier.is_finite() {
             return Err(Error::invalid_param("fuzzifier", "must be finite and > 1"));
         }
         if self.max_iter == 0 {

@@ -612,8 +612,7 @@ fn hamerly<F: Float>(
             *m += v;
         }
     }
-    mean.iter_mut()
-        .for_each(|m| *m /= F::cast(n.max(1) as f64));
+    mean.iter_mut().for_each(|m| *m /= F::cast(n.max(1) as f64));
     let norms: Vec<F> = (0..n).map(|i| sq(&xs[i * d..(i + 1) * d], &mean)).collect();
     // `ct`: the centres transposed (see `transposed`)
     let full_scan = |i: usize, ct: &Transposed<F>| -> (usize, F, F) {
@@ -661,7 +660,12 @@ fn hamerly<F: Float>(
         if !empty.is_empty() {
             // as Lloyd: the k-th empty cluster takes the k-th farthest row (exact distances)
             let exact: Vec<F> = (0..n)
-                .map(|i| sq(&xs[i * d..(i + 1) * d], centers.row(labels[i]).as_slice().unwrap_or(&[])))
+                .map(|i| {
+                    sq(
+                        &xs[i * d..(i + 1) * d],
+                        centers.row(labels[i]).as_slice().unwrap_or(&[]),
+                    )
+                })
                 .collect();
             let mut order: Vec<usize> = (0..n).collect();
             order.sort_by(|&a, &b| {
@@ -733,7 +737,14 @@ fn hamerly<F: Float>(
             break;
         }
         let moves = bounded_pass(
-            d, &centers, &moved, &mut labels, &mut upper, &mut lower, &dist, &full_scan,
+            d,
+            &centers,
+            &moved,
+            &mut labels,
+            &mut upper,
+            &mut lower,
+            &dist,
+            &full_scan,
         );
         changed = moves.len();
         if changed > n / 4 {
@@ -753,7 +764,14 @@ fn hamerly<F: Float>(
     if !strict {
         let moved = vec![F::zero(); k];
         bounded_pass(
-            d, &centers, &moved, &mut labels, &mut upper, &mut lower, &dist, &full_scan,
+            d,
+            &centers,
+            &moved,
+            &mut labels,
+            &mut upper,
+            &mut lower,
+            &dist,
+            &full_scan,
         );
     }
     let cs = centers.as_standard_layout().to_owned();
@@ -819,7 +837,12 @@ fn bounded_pass<F: Float>(
         .enumerate()
         .map(|(chunk, ((lab, up), lo))| {
             let mut changed = Vec::new();
-            for (j, ((a, u), l)) in lab.iter_mut().zip(up.iter_mut()).zip(lo.iter_mut()).enumerate() {
+            for (j, ((a, u), l)) in lab
+                .iter_mut()
+                .zip(up.iter_mut())
+                .zip(lo.iter_mut())
+                .enumerate()
+            {
                 let i = chunk * CHUNK + j;
                 *u += moved[*a];
                 *l -= if *a == top.0 { second } else { top.1 };

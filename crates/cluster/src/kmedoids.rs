@@ -222,7 +222,7 @@ fn pam(d: &Array2<f64>, mut medoids: Vec<usize>, method: KMedoidsMethod, max_ite
                         best = (delta, h, i);
                     }
                 }
-                if !(best.0 < -1e-12 * cost.max(f64::MIN_POSITIVE)) {
+                if best.0.is_nan() || best.0 >= -1e-12 * cost.max(f64::MIN_POSITIVE) {
                     break;
                 }
                 medoids[best.2] = best.1;
@@ -271,7 +271,10 @@ fn dissimilarities<F: Float>(x: &ArrayRef2<F>, metric: &Metric) -> Result<Array2
     let d = Array2::from_shape_vec((n, n), rows.into_iter().flatten().collect())
         .map_err(|_| Error::invalid_param("x", "dissimilarity matrix shape"))?;
     if d.iter().any(|v| !v.is_finite()) {
-        return Err(Error::invalid_param("x", "dissimilarities overflow; rescale the features"));
+        return Err(Error::invalid_param(
+            "x",
+            "dissimilarities overflow; rescale the features",
+        ));
     }
     Ok(d)
 }
@@ -288,7 +291,10 @@ fn check_matrix<F: Float>(d: &ArrayRef2<F>) -> Result<Array2<f64>> {
     ndlearn_core::validate::check_min_samples(n, 1, "KMedoids::fit_precomputed")?;
     let m = d.mapv(|v| v.to_f64().unwrap_or(f64::NAN));
     if m.iter().any(|v| !v.is_finite() || *v < 0.0) {
-        return Err(Error::invalid_param("d", "dissimilarities must be finite and non-negative"));
+        return Err(Error::invalid_param(
+            "d",
+            "dissimilarities must be finite and non-negative",
+        ));
     }
     Ok(m)
 }
@@ -388,7 +394,11 @@ impl<F: Float> FitUnsupervised<F> for KMedoids {
         let d = dissimilarities(x, &self.metric)?;
         let r = self.run(&d)?;
         let centers = x.select(Axis(0), &r.medoids);
-        Ok(FittedKMedoids::from_pam(self.metric.clone(), r, Some(centers)))
+        Ok(FittedKMedoids::from_pam(
+            self.metric.clone(),
+            r,
+            Some(centers),
+        ))
     }
 }
 
@@ -438,7 +448,11 @@ impl<F: Float> FittedKMedoids<F> {
 }
 
 /// Nearest medoid of every row of `x` and the distance.
-fn nearest_medoid<F: Float>(x: &ArrayRef2<F>, medoids: &Array2<F>, metric: &Metric) -> (Vec<usize>, Vec<f64>) {
+fn nearest_medoid<F: Float>(
+    x: &ArrayRef2<F>,
+    medoids: &Array2<F>,
+    metric: &Metric,
+) -> (Vec<usize>, Vec<f64>) {
     let parts = par::map_chunks(x.nrows(), 1024, |r| {
         r.map(|i| {
             let a = x.row(i);

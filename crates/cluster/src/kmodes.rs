@@ -88,7 +88,10 @@ fn assign<F: Float>(x: &ArrayRef2<F>, modes: &Array2<F>) -> (Vec<usize>, usize) 
     let parts = par::map_chunks(x.nrows(), 1024, |r| {
         r.map(|i| {
             let row = x.row(i);
-            let row = row.as_slice().map(<[F]>::to_vec).unwrap_or_else(|| row.to_vec());
+            let row = row
+                .as_slice()
+                .map(<[F]>::to_vec)
+                .unwrap_or_else(|| row.to_vec());
             let mut best = (0usize, usize::MAX);
             for (c, m) in modes.rows().into_iter().enumerate() {
                 let v = mismatches(&row, m.as_slice().unwrap_or(&[]));
@@ -142,36 +145,39 @@ impl<F: Float> FitUnsupervised<F> for KModes {
             return Err(Error::invalid_param("max_iter", "must be >= 1"));
         }
         let data = x.as_standard_layout().to_owned();
-        let runs = par::try_map_tasks(self.n_init, |r| -> Result<(usize, Array2<F>, Vec<usize>, usize)> {
-            let mut rng = random::stream(self.seed, r as u64);
-            let idx = random::sample_without_replacement(&mut rng, n, k)?;
-            let mut modes = data.select(Axis(0), &idx);
-            let (mut labels, mut cost) = assign(&data, &modes);
-            let mut n_iter = 0;
-            for it in 0..self.max_iter {
-                n_iter = it + 1;
-                for c in 0..k {
-                    let members: Vec<usize> = (0..n).filter(|&i| labels[i] == c).collect();
-                    if members.is_empty() {
-                        continue;
-                    }
-                    for j in 0..d {
-                        let mut col: Vec<F> = members.iter().map(|&i| data[[i, j]]).collect();
-                        if let Some(m) = mode_of(&mut col) {
-                            modes[[c, j]] = m;
+        let runs = par::try_map_tasks(
+            self.n_init,
+            |r| -> Result<(usize, Array2<F>, Vec<usize>, usize)> {
+                let mut rng = random::stream(self.seed, r as u64);
+                let idx = random::sample_without_replacement(&mut rng, n, k)?;
+                let mut modes = data.select(Axis(0), &idx);
+                let (mut labels, mut cost) = assign(&data, &modes);
+                let mut n_iter = 0;
+                for it in 0..self.max_iter {
+                    n_iter = it + 1;
+                    for c in 0..k {
+                        let members: Vec<usize> = (0..n).filter(|&i| labels[i] == c).collect();
+                        if members.is_empty() {
+                            continue;
+                        }
+                        for j in 0..d {
+                            let mut col: Vec<F> = members.iter().map(|&i| data[[i, j]]).collect();
+                            if let Some(m) = mode_of(&mut col) {
+                                modes[[c, j]] = m;
+                            }
                         }
                     }
+                    let (next, next_cost) = assign(&data, &modes);
+                    let same = next == labels;
+                    labels = next;
+                    cost = next_cost;
+                    if same {
+                        break;
+                    }
                 }
-                let (next, next_cost) = assign(&data, &modes);
-                let same = next == labels;
-                labels = next;
-                cost = next_cost;
-                if same {
-                    break;
-                }
-            }
-            Ok((cost, modes, labels, n_iter))
-        })?;
+                Ok((cost, modes, labels, n_iter))
+            },
+        )?;
         let best = runs
             .into_iter()
             .reduce(|a, b| if b.0 < a.0 { b } else { a })

@@ -4,11 +4,20 @@
 //!
 //! | estimator | scikit-learn | CLI name |
 //! |---|---|---|
-//! | [`KMeans`] | `KMeans` (Lloyd) | `kmeans` |
+//! | [`KMeans`] | `KMeans` (Lloyd, Hamerly) | `kmeans` |
+//! | [`MiniBatchKMeans`] | `MiniBatchKMeans` | `minibatch_kmeans` |
+//! | [`BisectingKMeans`] | `BisectingKMeans` | `bisecting_kmeans` |
+//! | [`KMedoids`], [`Clara`] | scikit-learn-extra's `KMedoids` (PAM), `CLARA` | `kmedoids`, `clara` |
+//! | [`KModes`] | — (k-modes, Huang) | `kmodes` |
 //! | [`KCenter`] | — (greedy farthest-first k-center) | `kcenter` |
+//! | [`Agglomerative`] | `AgglomerativeClustering`, scipy's `linkage` | `agglomerative` |
 //! | [`Dbscan`] | `DBSCAN` | `dbscan` |
+//! | [`GaussianMixture`] | `GaussianMixture` | `gaussian_mixture` |
+//! | [`FuzzyCMeans`] | — (fuzzy c-means) | `fuzzy_cmeans` |
+//! | [`SpectralClustering`] | `SpectralClustering` | `spectral_clustering` |
 //!
-//! [`elbow`] gives the SSE curve over a range of `k` and its kink.
+//! [`elbow`] gives the SSE curve over a range of `k` and its kink; [`Dendrogram`] the merge tree
+//! (scipy linkage matrix, cuts, SVG). Graph Laplacians are in `ndlearn_core::neighbors`.
 //!
 //! Every clusterer implements `FitUnsupervised` and `Predict` (cluster of each row); results are
 //! identical for any number of threads (restarts draw from per-restart random streams, sums are
@@ -28,24 +37,24 @@
 mod agglomerative;
 mod bisecting;
 mod dbscan;
+mod fuzzy;
 mod kcenter;
 mod kmeans;
-mod fuzzy;
 mod kmedoids;
 mod kmodes;
 mod minibatch;
 mod mixture;
-mod spectral;
 pub mod registry;
+mod spectral;
 
 pub use agglomerative::{
     Agglomerative, Dendrogram, FittedAgglomerative, Linkage, Merge, linkage, linkage_precomputed,
 };
 pub use bisecting::{BisectStrategy, BisectingKMeans, FittedBisectingKMeans};
 pub use dbscan::{Dbscan, FittedDbscan};
+pub use fuzzy::{FittedFuzzyCMeans, FuzzyCMeans};
 pub use kcenter::{Elbow, FittedKCenter, KCenter, elbow};
 pub use kmeans::{FittedKMeans, KMeans, KMeansAlgorithm, KMeansInit};
-pub use fuzzy::{FittedFuzzyCMeans, FuzzyCMeans};
 pub use kmedoids::{Clara, FittedKMedoids, KMedoids, KMedoidsMethod, MedoidInit};
 pub use kmodes::{FittedKModes, KModes};
 pub use minibatch::{FittedMiniBatchKMeans, MiniBatchKMeans};

@@ -182,7 +182,10 @@ impl MiniBatchKMeans {
         {
             return Err(Error::invalid_param(
                 "init",
-                format!("given centres must be finite and {k} x {d}, got {:?}", c.dim()),
+                format!(
+                    "given centres must be finite and {k} x {d}, got {:?}",
+                    c.dim()
+                ),
             ));
         }
         Ok(())
@@ -290,9 +293,9 @@ impl<F: Float> FittedMiniBatchKMeans<F> {
             }
         }
         let old = self.centers.clone();
-        for c in 0..k {
-            if got[c] > F::zero() {
-                let total = self.counts[c] + got[c];
+        for (c, &g) in got.iter().enumerate() {
+            if g > F::zero() {
+                let total = self.counts[c] + g;
                 let keep = self.counts[c];
                 for (mu, &s) in self.centers.row_mut(c).iter_mut().zip(sums.row(c)) {
                     *mu = (*mu * keep + s) / total;
@@ -414,10 +417,7 @@ impl<F: Float> FitUnsupervised<F> for MiniBatchKMeans {
             } else {
                 no_improvement += 1;
             }
-            if self
-                .max_no_improvement
-                .is_some_and(|m| no_improvement >= m)
-            {
+            if self.max_no_improvement.is_some_and(|m| no_improvement >= m) {
                 break;
             }
         }
@@ -480,7 +480,11 @@ impl<F: Float> Predict<F> for FittedMiniBatchKMeans<F> {
 
     /// The nearest centre of every row (ties to the lower centre).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        check_predict_input(x, self.centers.ncols(), "MiniBatchKMeans: number of features")?;
+        check_predict_input(
+            x,
+            self.centers.ncols(),
+            "MiniBatchKMeans: number of features",
+        )?;
         let data = x.as_standard_layout();
         let (labels, _) = assign(data.as_slice().unwrap_or(&[]), x.ncols(), &self.centers);
         Ok(Array1::from(labels))
@@ -490,7 +494,14 @@ impl<F: Float> Predict<F> for FittedMiniBatchKMeans<F> {
 impl<F: Float> Transform<F> for FittedMiniBatchKMeans<F> {
     /// Euclidean distances to the centres, `n × k`.
     fn transform(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        check_predict_input(x, self.centers.ncols(), "MiniBatchKMeans: number of features")?;
-        Ok(ndlearn_core::linalg::pairwise_sq_euclidean(x, &self.centers)?.mapv(|v| v.max(F::zero()).sqrt()))
+        check_predict_input(
+            x,
+            self.centers.ncols(),
+            "MiniBatchKMeans: number of features",
+        )?;
+        Ok(
+            ndlearn_core::linalg::pairwise_sq_euclidean(x, &self.centers)?
+                .mapv(|v| v.max(F::zero()).sqrt()),
+        )
     }
 }

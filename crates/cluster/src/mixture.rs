@@ -218,7 +218,7 @@ fn precisions<F: Float>(cov: &Array3<F>, ct: CovarianceType) -> Result<(Array2<F
             CovarianceType::Diag | CovarianceType::Spherical => {
                 for j in 0..d {
                     let v = m[[j, j]];
-                    if !(v > F::zero()) || !v.is_finite() {
+                    if v.is_nan() || v <= F::zero() || !v.is_finite() {
                         return Err(ill_defined());
                     }
                     block[[j, j]] = F::one() / v.sqrt();
@@ -347,7 +347,8 @@ fn scatter<F: Float>(x: &ArrayRef2<F>, resp: &Array2<F>, means: &Array2<F>) -> A
             *t += v;
         }
     }
-    let mut out = Array3::from_shape_vec((k, d, d), total).unwrap_or_else(|_| Array3::zeros((k, d, d)));
+    let mut out =
+        Array3::from_shape_vec((k, d, d), total).unwrap_or_else(|_| Array3::zeros((k, d, d)));
     for c in 0..k {
         for a in 0..d {
             for b in 0..a {
@@ -513,7 +514,7 @@ impl GaussianMixture {
         {
             if let Some(w) = weights
                 && (w.len() != k
-                    || w.iter().any(|&v| !(v >= 0.0) || !v.is_finite())
+                    || w.iter().any(|&v| v.is_nan() || v < 0.0 || !v.is_finite())
                     || (w.sum() - 1.0).abs() > 1e-6)
             {
                 return Err(Error::invalid_param(
@@ -534,7 +535,10 @@ impl GaussianMixture {
             {
                 return Err(Error::invalid_param(
                     "init",
-                    format!("covariances must be finite and {k} x {d} x {d}, got {:?}", c.dim()),
+                    format!(
+                        "covariances must be finite and {k} x {d} x {d}, got {:?}",
+                        c.dim()
+                    ),
                 ));
             }
         }
@@ -542,7 +546,13 @@ impl GaussianMixture {
     }
 
     /// Initial parameters for restart `r` on centred data with column means `mean`.
-    fn initial<F: Float>(&self, xc: &ArrayRef2<F>, mean: &Array1<F>, rng: &mut Rng, r: usize) -> Result<Params<F>> {
+    fn initial<F: Float>(
+        &self,
+        xc: &ArrayRef2<F>,
+        mean: &Array1<F>,
+        rng: &mut Rng,
+        r: usize,
+    ) -> Result<Params<F>> {
         let (n, d) = xc.dim();
         let k = self.n_components;
         let reg = F::cast(self.reg_covar);
@@ -775,7 +785,11 @@ impl<F: Float> FittedGaussianMixture<F> {
     }
 
     fn log_resp(&self, x: &ArrayRef2<F>) -> Result<(Array2<F>, Array1<F>)> {
-        check_predict_input(x, self.p.means.ncols(), "GaussianMixture: number of features")?;
+        check_predict_input(
+            x,
+            self.p.means.ncols(),
+            "GaussianMixture: number of features",
+        )?;
         let mut w = weighted_log_prob(&minus_row(x, &self.center.view()), &self.p);
         let lse = normalise(&mut w);
         Ok((w, lse))
@@ -859,11 +873,11 @@ impl<F: Float> FittedGaussianMixture<F> {
         let mut out = Array2::zeros((n, d));
         let mut labels = Array1::zeros(n);
         let mut row = 0;
-        for c in 0..k {
+        for (c, &count) in counts.iter().enumerate() {
             let cov = self.p.covariances.index_axis(Axis(0), c);
             let l = CholeskyFactor::new(&cov)?;
             let l = l.l();
-            for _ in 0..counts[c] {
+            for _ in 0..count {
                 let z: Vec<F> = (0..d).map(|_| random::standard_normal(&mut rng)).collect();
                 for i in 0..d {
                     let mut v = self.means[[c, i]];

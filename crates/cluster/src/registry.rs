@@ -48,10 +48,7 @@ pub fn registry() -> Vec<Entry> {
             "spectral_clustering",
             "spectral clustering (kNN / epsilon / Gaussian graph, Laplacian eigenvectors, k-means)",
         ),
-        Entry::clusterer::<KMedoids>(
-            "kmedoids",
-            "k-medoids by PAM (BUILD + SWAP) on any metric",
-        ),
+        Entry::clusterer::<KMedoids>("kmedoids", "k-medoids by PAM (BUILD + SWAP) on any metric"),
         Entry::clusterer::<Clara>(
             "clara",
             "CLARA: PAM on random samples, best medoids over all rows",

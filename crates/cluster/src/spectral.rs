@@ -196,7 +196,10 @@ impl SpectralClustering {
         if m == 0 || first + m > n {
             return Err(Error::invalid_param(
                 "n_components",
-                format!("need 1 ..= {} eigenvectors, got {m}", n.saturating_sub(first)),
+                format!(
+                    "need 1 ..= {} eigenvectors, got {m}",
+                    n.saturating_sub(first)
+                ),
             ));
         }
         Ok(())
@@ -222,8 +225,11 @@ impl SpectralClustering {
     }
 
     fn components(&self) -> usize {
-        self.n_components
-            .unwrap_or(if self.drop_first { self.n_clusters.saturating_sub(1).max(1) } else { self.n_clusters })
+        self.n_components.unwrap_or(if self.drop_first {
+            self.n_clusters.saturating_sub(1).max(1)
+        } else {
+            self.n_clusters
+        })
     }
 
     /// The dense affinity matrix of the rows of `x`.
@@ -257,7 +263,10 @@ impl SpectralClustering {
                     Algorithm::Auto,
                     DEFAULT_LEAF_SIZE,
                 )?;
-                Ok(index.epsilon_graph(eps, false)?.to_connectivity().to_dense())
+                Ok(index
+                    .epsilon_graph(eps, false)?
+                    .to_connectivity()
+                    .to_dense())
             }
             Affinity::Gaussian { sigma } => {
                 let s2 = F::cast(sigma * sigma);
@@ -276,12 +285,19 @@ impl SpectralClustering {
     ///
     /// # Errors
     /// As [`laplacian`], and for invalid settings.
-    pub fn fit_precomputed<F: Float>(&self, w: &ArrayRef2<F>) -> Result<FittedSpectralClustering<F>> {
+    pub fn fit_precomputed<F: Float>(
+        &self,
+        w: &ArrayRef2<F>,
+    ) -> Result<FittedSpectralClustering<F>> {
         self.check(w.nrows())?;
         self.finish(w, None)
     }
 
-    fn finish<F: Float>(&self, w: &ArrayRef2<F>, train: Option<Array2<F>>) -> Result<FittedSpectralClustering<F>> {
+    fn finish<F: Float>(
+        &self,
+        w: &ArrayRef2<F>,
+        train: Option<Array2<F>>,
+    ) -> Result<FittedSpectralClustering<F>> {
         let n = w.nrows();
         let kind = match self.laplacian {
             LaplacianKind::RandomWalk => LaplacianKind::Symmetric,
@@ -296,7 +312,11 @@ impl SpectralClustering {
             // L_rw u = λ u with u = D^{−½} v for L_sym v = λ v
             for i in 0..n {
                 let deg: F = (0..n).filter(|&j| j != i).map(|j| w[[i, j]]).sum();
-                let s = if deg > F::zero() { F::one() / deg.sqrt() } else { F::zero() };
+                let s = if deg > F::zero() {
+                    F::one() / deg.sqrt()
+                } else {
+                    F::zero()
+                };
                 emb.row_mut(i).mapv_inplace(|v| v * s);
             }
         }
@@ -328,7 +348,9 @@ impl SpectralClustering {
                     vecs.column(1).to_owned()
                 };
                 let s0 = u[0] >= F::zero();
-                u.iter().map(|&v| usize::from((v >= F::zero()) != s0)).collect()
+                u.iter()
+                    .map(|&v| usize::from((v >= F::zero()) != s0))
+                    .collect()
             }
             SpectralAssign::KMeans => {
                 let km = KMeans::new(self.n_clusters)
@@ -377,7 +399,10 @@ impl<F: Float> FitUnsupervised<F> for SpectralClustering {
         self.check_affinity(x.nrows())?;
         let w = self.affinity_matrix(x)?;
         if w.iter().any(|v| !v.is_finite()) {
-            return Err(Error::invalid_param("x", "affinities overflow; rescale the features"));
+            return Err(Error::invalid_param(
+                "x",
+                "affinities overflow; rescale the features",
+            ));
         }
         self.finish(&w, Some(x.to_owned()))
     }
@@ -441,6 +466,10 @@ impl<F: Float> Predict<F> for FittedSpectralClustering<F> {
             DEFAULT_LEAF_SIZE,
         )?;
         let (_, idx) = index.kneighbors(x, 1)?;
-        Ok(idx.index_axis(Axis(1), 0).iter().map(|&i| self.labels[i]).collect())
+        Ok(idx
+            .index_axis(Axis(1), 0)
+            .iter()
+            .map(|&i| self.labels[i])
+            .collect())
     }
 }

@@ -45,13 +45,19 @@ fn linkage_matrices_and_cuts_match_scipy_and_sklearn() {
             .expect("fit");
         let sk = case.labels("sk_labels");
         assert!(
-            same_partition(m.labels().as_slice().expect("contiguous"), sk.as_slice().expect("contiguous")),
+            same_partition(
+                m.labels().as_slice().expect("contiguous"),
+                sk.as_slice().expect("contiguous")
+            ),
             "{name}: flat clusters differ from scikit-learn"
         );
         let cut = d.cut_height(case.scalar("t"));
         let fc = case.labels("fcluster");
         assert!(
-            same_partition(cut.as_slice().expect("contiguous"), fc.as_slice().expect("contiguous")),
+            same_partition(
+                cut.as_slice().expect("contiguous"),
+                fc.as_slice().expect("contiguous")
+            ),
             "{name}: cut at height differs from fcluster"
         );
         checked += 1;
@@ -95,10 +101,10 @@ fn naive(x: &Array2<f64>, l: Linkage) -> Vec<f64> {
             }
             _ => {
                 let mean = |c: &[usize]| -> ndarray::Array1<f64> {
-                    c.iter().map(|&i| x.row(i).to_owned()).fold(
-                        ndarray::Array1::zeros(x.ncols()),
-                        |s, r| s + r,
-                    ) / c.len() as f64
+                    c.iter()
+                        .map(|&i| x.row(i).to_owned())
+                        .fold(ndarray::Array1::zeros(x.ncols()), |s, r| s + r)
+                        / c.len() as f64
                 };
                 let diff = mean(a) - mean(b);
                 let (na, nb) = (a.len() as f64, b.len() as f64);
@@ -132,12 +138,20 @@ fn nn_chain_equals_the_notes_naive_algorithm() {
         let x = Array2::from_shape_simple_fn((40, d), || {
             ndlearn_core::random::standard_normal::<f64>(&mut rng)
         });
-        for l in [Linkage::Ward, Linkage::Complete, Linkage::Average, Linkage::Single] {
+        for l in [
+            Linkage::Ward,
+            Linkage::Complete,
+            Linkage::Average,
+            Linkage::Single,
+        ] {
             let dg = linkage(&x, l, &Metric::Euclidean).expect("linkage");
             let ours: Vec<f64> = dg.merges().iter().map(|m| m.height).collect();
             let want = naive(&x, l);
             for (a, b) in ours.iter().zip(&want) {
-                assert!((a - b).abs() <= 1e-10 * b.max(1.0), "d={d} {l:?}: {a} vs {b}");
+                assert!(
+                    (a - b).abs() <= 1e-10 * b.max(1.0),
+                    "d={d} {l:?}: {a} vs {b}"
+                );
             }
         }
     }
@@ -153,7 +167,10 @@ fn dendrogram_tools() {
     assert_eq!(c[[0, 3]], 4.0);
     assert_eq!(c[[4, 2]], 13.5);
     assert_eq!(d.cut_n_clusters(1).expect("cut").to_vec(), vec![0; 5]);
-    assert_eq!(d.cut_n_clusters(5).expect("cut").to_vec(), vec![0, 1, 2, 3, 4]);
+    assert_eq!(
+        d.cut_n_clusters(5).expect("cut").to_vec(),
+        vec![0, 1, 2, 3, 4]
+    );
     assert!(d.cut_n_clusters(6).is_err());
     let svg = d.to_svg(400.0, 300.0, None);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -168,7 +185,10 @@ fn dendrogram_tools() {
         .expect("fit");
     assert_eq!(m.labels().to_vec(), vec![0, 0, 1, 2, 3]);
     assert_eq!(m.n_clusters(), 4);
-    assert_eq!(m.predict(&array![[5.9], [-3.0]]).expect("predict").to_vec(), vec![2, 0]);
+    assert_eq!(
+        m.predict(&array![[5.9], [-3.0]]).expect("predict").to_vec(),
+        vec![2, 0]
+    );
 }
 
 #[test]
@@ -194,14 +214,22 @@ fn bad_input_is_a_typed_error() {
         .linkage(Linkage::Average)
         .fit_precomputed(&array![[0.0f64, 1.0], [1.0, 0.0]])
         .expect("fit");
-    assert!(fitted.predict(&x).is_err(), "no training rows to compare with");
+    assert!(
+        fitted.predict(&x).is_err(),
+        "no training rows to compare with"
+    );
     let m = Agglomerative::new(2).fit(&x).expect("fit");
     assert!(m.predict(&array![[1.0f64, 2.0, 3.0]]).is_err());
 }
 
 #[test]
 fn agglomerative_conforms() {
-    for l in [Linkage::Ward, Linkage::Complete, Linkage::Average, Linkage::Single] {
+    for l in [
+        Linkage::Ward,
+        Linkage::Complete,
+        Linkage::Average,
+        Linkage::Single,
+    ] {
         Battery::new("agglomerative")
             .clusterer(&Agglomerative::new(3).linkage(l))
             .assert_ok();

@@ -174,7 +174,11 @@ fn hamerly_runs_the_same_rounds_as_lloyd() {
     use ndlearn_cluster::KMeansAlgorithm;
     for seed in 0..6u64 {
         let mut rng = ndlearn_core::random::rng(100 + seed);
-        let (n, d, k) = (400 + 50 * seed as usize, 2 + seed as usize, 3 + seed as usize % 4);
+        let (n, d, k) = (
+            400 + 50 * seed as usize,
+            2 + seed as usize,
+            3 + seed as usize % 4,
+        );
         let x = ndarray::Array2::from_shape_fn((n, d), |(i, _)| {
             (i % k) as f64 * 1.5 + ndlearn_core::random::standard_normal::<f64>(&mut rng)
         });

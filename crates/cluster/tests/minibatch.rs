@@ -36,7 +36,11 @@ fn inertia_matches_sklearn_over_seeds() {
             case.name()
         );
         for v in &ours {
-            assert!(*v >= full * (1.0 - 1e-9), "{}: below the optimum", case.name());
+            assert!(
+                *v >= full * (1.0 - 1e-9),
+                "{}: below the optimum",
+                case.name()
+            );
         }
     }
 }
@@ -84,7 +88,10 @@ fn streaming_determinism_and_consistency() {
             .sum::<f64>()
     };
     // (scikit-learn's own mini-batch fits average 1.22x the optimum on these blobs)
-    assert!(mb <= optimum * 1.1, "streamed inertia {mb} vs k-means {optimum}");
+    assert!(
+        mb <= optimum * 1.1,
+        "streamed inertia {mb} vs k-means {optimum}"
+    );
     // given centres skip the initialisation
     let given = MiniBatchKMeans::new(2)
         .init(KMeansInit::Centers(array![[0.0, 0.0], [5.0, 5.0]]))
@@ -114,7 +121,11 @@ fn bad_input_is_a_typed_error() {
             .partial_fit(Some(m), &array![[1.0f64, 2.0, 3.0]], &())
             .is_err()
     );
-    assert!(MiniBatchKMeans::new(2).partial_fit(None, &array![[1.0f64, 2.0]], &()).is_err());
+    assert!(
+        MiniBatchKMeans::new(2)
+            .partial_fit(None, &array![[1.0f64, 2.0]], &())
+            .is_err()
+    );
 }
 
 #[test]

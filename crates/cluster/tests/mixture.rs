@@ -55,9 +55,24 @@ fn em_from_given_parameters_matches_sklearn() {
         );
         let score = case.scalar("score");
         let ours = gm.score(&x).expect("score");
-        assert!((ours - score).abs() <= 1e-6, "{name}: score {ours} vs {score}");
-        assert_close(gm.weights(), &case.vector("weights"), 1e-6, 1e-8, &format!("{name}: weights"));
-        assert_close(gm.means(), &case.matrix("means"), 1e-6, 1e-7, &format!("{name}: means"));
+        assert!(
+            (ours - score).abs() <= 1e-6,
+            "{name}: score {ours} vs {score}"
+        );
+        assert_close(
+            gm.weights(),
+            &case.vector("weights"),
+            1e-6,
+            1e-8,
+            &format!("{name}: weights"),
+        );
+        assert_close(
+            gm.means(),
+            &case.matrix("means"),
+            1e-6,
+            1e-7,
+            &format!("{name}: means"),
+        );
         assert_close(
             gm.covariances(),
             &tensor(case, "covariances", k, d),
@@ -68,7 +83,13 @@ fn em_from_given_parameters_matches_sklearn() {
         let ss = gm
             .score_samples(&x.slice(ndarray::s![..20, ..]))
             .expect("score_samples");
-        assert_close(&ss, &case.vector("score_samples"), 1e-6, 1e-6, &format!("{name}: score_samples"));
+        assert_close(
+            &ss,
+            &case.vector("score_samples"),
+            1e-6,
+            1e-6,
+            &format!("{name}: score_samples"),
+        );
     }
 }
 
@@ -98,7 +119,12 @@ fn log_likelihood_never_decreases_and_probabilities_are_normalised() {
                 .expect("fit");
             let h = gm.lower_bound_history();
             for w in h.windows(2) {
-                assert!(w[1] >= w[0] - 1e-10, "{ct:?} {init:?}: {} after {}", w[1], w[0]);
+                assert!(
+                    w[1] >= w[0] - 1e-10,
+                    "{ct:?} {init:?}: {} after {}",
+                    w[1],
+                    w[0]
+                );
             }
             let p = gm.predict_proba(&x).expect("proba");
             for s in p.sum_axis(Axis(1)) {
@@ -132,8 +158,10 @@ fn univariate_updates_are_the_notes_formulas() {
         })
         .fit(&x)
         .expect("fit");
-    let pdf = |x: f64, m: f64, v: f64| (-(x - m) * (x - m) / (2.0 * v)).exp() / (2.0 * std::f64::consts::PI * v).sqrt();
-    let mut r = vec![[0.0; 2]; 6];
+    let pdf = |x: f64, m: f64, v: f64| {
+        (-(x - m) * (x - m) / (2.0 * v)).exp() / (2.0 * std::f64::consts::PI * v).sqrt()
+    };
+    let mut r = [[0.0; 2]; 6];
     for i in 0..6 {
         let a = w0[0] * pdf(x[[i, 0]], m0[0], v0[0]);
         let b = w0[1] * pdf(x[[i, 0]], m0[1], v0[1]);
@@ -142,7 +170,10 @@ fn univariate_updates_are_the_notes_formulas() {
     for c in 0..2 {
         let nk: f64 = r.iter().map(|v| v[c]).sum();
         let mu: f64 = (0..6).map(|i| r[i][c] * x[[i, 0]]).sum::<f64>() / nk;
-        let var: f64 = (0..6).map(|i| r[i][c] * (x[[i, 0]] - mu).powi(2)).sum::<f64>() / nk;
+        let var: f64 = (0..6)
+            .map(|i| r[i][c] * (x[[i, 0]] - mu).powi(2))
+            .sum::<f64>()
+            / nk;
         assert!((gm.means()[[c, 0]] - mu).abs() < 1e-12);
         assert!((gm.covariances()[[c, 0, 0]] - var).abs() < 1e-12);
         assert!((gm.weights()[c] - nk / 6.0).abs() < 1e-12);
@@ -167,14 +198,32 @@ fn sampling_and_information_criteria() {
     }
     // more components always raise the likelihood but BIC prefers the true 4
     let bics: Vec<f64> = (1..=7)
-        .map(|k| GaussianMixture::new(k).fit(&x).expect("fit").bic(&x).expect("bic"))
+        .map(|k| {
+            GaussianMixture::new(k)
+                .fit(&x)
+                .expect("fit")
+                .bic(&x)
+                .expect("bic")
+        })
         .collect();
-    let best = (0..bics.len()).min_by(|&a, &b| bics[a].total_cmp(&bics[b])).expect("some");
+    let best = (0..bics.len())
+        .min_by(|&a, &b| bics[a].total_cmp(&bics[b]))
+        .expect("some");
     assert_eq!(best + 1, 4, "BIC over k: {bics:?}");
     assert_eq!(gm.n_parameters(), 4 * 3 + 4 * 2 + 3);
     // restarts keep the best lower bound; same seed, same result
-    let a = GaussianMixture::new(4).n_init(3).init(GmmInit::Random).seed(5).fit(&x).expect("fit");
-    let b = GaussianMixture::new(4).n_init(3).init(GmmInit::Random).seed(5).fit(&x).expect("fit");
+    let a = GaussianMixture::new(4)
+        .n_init(3)
+        .init(GmmInit::Random)
+        .seed(5)
+        .fit(&x)
+        .expect("fit");
+    let b = GaussianMixture::new(4)
+        .n_init(3)
+        .init(GmmInit::Random)
+        .seed(5)
+        .fit(&x)
+        .expect("fit");
     assert_eq!(a, b);
     assert_eq!(a.predict(&x).expect("predict").len(), 600);
 }
@@ -195,7 +244,10 @@ fn bad_input_is_a_typed_error() {
     // a constant column with no regularisation: singular covariance, a clear error
     let flat = array![[0.0f64, 1.0], [1.0, 1.0], [2.0, 1.0], [3.0, 1.0]];
     assert!(GaussianMixture::new(1).reg_covar(0.0).fit(&flat).is_err());
-    assert!(GaussianMixture::new(1).fit(&flat).is_ok(), "reg_covar rescues it");
+    assert!(
+        GaussianMixture::new(1).fit(&flat).is_ok(),
+        "reg_covar rescues it"
+    );
     let m = GaussianMixture::new(1).fit(&x).expect("fit");
     assert!(m.predict(&array![[1.0f64, 2.0, 3.0]]).is_err());
     assert!(m.sample(0, 0).is_err());
@@ -209,8 +261,41 @@ fn gaussian_mixture_conforms() {
             .assert_ok();
     }
     let x32 = array![[0.0f32, 0.1], [0.2, -0.1], [5.0, 5.1], [5.2, 4.9]];
-    let m = GaussianMixture::new(2).reg_covar(1e-2).fit(&x32).expect("f32");
+    let m = GaussianMixture::new(2)
+        .reg_covar(1e-2)
+        .fit(&x32)
+        .expect("f32");
     let l = m.predict(&x32).expect("predict");
     assert_eq!(l[0], l[1]);
     assert_ne!(l[0], l[2]);
+}
+
+#[test]
+fn vanishing_shared_variance_gives_the_kmeans_assignment() {
+    // K-10: k-means is the hard-assignment limit of EM with shared σ²I, σ → 0. From the
+    // converged k-means centres with σ² = 1e-6, the first E-step's responsibilities are the
+    // k-means labels, so the M-step returns exactly the k-means centres
+    let g = Golden::load("cluster", "mixture");
+    let x = common::data(g.case("blobs_full"));
+    let km = ndlearn_cluster::KMeans::new(4).fit(&x).expect("kmeans");
+    let gm = GaussianMixture::new(4)
+        .covariance_type(CovarianceType::Spherical)
+        .max_iter(1)
+        .reg_covar(0.0)
+        .init(GmmInit::Params {
+            weights: Some(ndarray::Array1::from_elem(4, 0.25)),
+            means: Some(km.centers().clone()),
+            covariances: Some(Array3::from_shape_fn((4, 2, 2), |(_, i, j)| {
+                if i == j { 1e-6 } else { 0.0 }
+            })),
+        })
+        .fit(&x)
+        .expect("fit");
+    assert_close(
+        gm.means(),
+        km.centers(),
+        1e-9,
+        1e-9,
+        "hard EM step = k-means centres",
+    );
 }

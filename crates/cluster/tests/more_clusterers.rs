@@ -26,13 +26,21 @@ fn bisecting_inertia_matches_sklearn_over_seeds() {
         let theirs = case.vector("inertias").mean().expect("seeds");
         let ours: f64 = (0..10u64)
             .map(|s| {
-                let m = BisectingKMeans::new(k).strategy(strategy).seed(s).fit(&x).expect("fit");
+                let m = BisectingKMeans::new(k)
+                    .strategy(strategy)
+                    .seed(s)
+                    .fit(&x)
+                    .expect("fit");
                 // labels and inertia agree with the leaf centres
                 let c = m.centers();
                 let direct: f64 = (0..x.nrows())
                     .map(|i| {
                         let l = m.labels()[i];
-                        x.row(i).iter().zip(c.row(l)).map(|(a, b)| (a - b) * (a - b)).sum::<f64>()
+                        x.row(i)
+                            .iter()
+                            .zip(c.row(l))
+                            .map(|(a, b)| (a - b) * (a - b))
+                            .sum::<f64>()
                     })
                     .sum();
                 assert!((direct - m.inertia()).abs() <= 1e-9 * direct.max(1.0));
@@ -40,7 +48,11 @@ fn bisecting_inertia_matches_sklearn_over_seeds() {
             })
             .sum::<f64>()
             / 10.0;
-        assert!(ours <= theirs * 1.02, "{}: {ours} vs scikit-learn {theirs}", case.name());
+        assert!(
+            ours <= theirs * 1.02,
+            "{}: {ours} vs scikit-learn {theirs}",
+            case.name()
+        );
     }
 }
 
@@ -48,17 +60,33 @@ fn bisecting_inertia_matches_sklearn_over_seeds() {
 fn bisecting_tree_prediction_and_errors() {
     let g = Golden::load("cluster", "bisecting");
     let x = common::data(g.case("blobs_k4_biggest_inertia"));
-    let m = BisectingKMeans::new(4).n_init(3).seed(2).fit(&x).expect("fit");
+    let m = BisectingKMeans::new(4)
+        .n_init(3)
+        .seed(2)
+        .fit(&x)
+        .expect("fit");
     let p = m.predict(&x).expect("predict");
     let agree = p.iter().zip(m.labels()).filter(|(a, b)| a == b).count();
-    assert!(agree as f64 >= 0.97 * x.nrows() as f64, "tree descent vs bisection labels: {agree}");
-    let pp = BisectingKMeans::new(4).init(KMeansInit::KMeansPlusPlus).fit(&x).expect("fit");
+    assert!(
+        agree as f64 >= 0.97 * x.nrows() as f64,
+        "tree descent vs bisection labels: {agree}"
+    );
+    let pp = BisectingKMeans::new(4)
+        .init(KMeansInit::KMeansPlusPlus)
+        .fit(&x)
+        .expect("fit");
     assert_eq!(pp.centers().nrows(), 4);
     let tiny = array![[0.0f64], [1.0]];
     assert!(BisectingKMeans::new(3).fit(&tiny).is_err());
     assert!(BisectingKMeans::new(0).fit(&tiny).is_err());
     assert!(BisectingKMeans::new(2).n_init(0).fit(&tiny).is_err());
-    assert!(BisectingKMeans::new(2).fit(&tiny).expect("fit").predict(&array![[1.0f64, 2.0]]).is_err());
+    assert!(
+        BisectingKMeans::new(2)
+            .fit(&tiny)
+            .expect("fit")
+            .predict(&array![[1.0f64, 2.0]])
+            .is_err()
+    );
 }
 
 #[test]
@@ -73,8 +101,18 @@ fn fuzzy_c_means_follows_the_notes() {
     let c = m.centers();
     let u = m.memberships();
     for i in 0..x.nrows() {
-        let d1: f64 = x.row(i).iter().zip(c.row(0)).map(|(a, b)| (a - b) * (a - b)).sum();
-        let d2: f64 = x.row(i).iter().zip(c.row(1)).map(|(a, b)| (a - b) * (a - b)).sum();
+        let d1: f64 = x
+            .row(i)
+            .iter()
+            .zip(c.row(0))
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum();
+        let d2: f64 = x
+            .row(i)
+            .iter()
+            .zip(c.row(1))
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum();
         assert!((u[[i, 0]] - d2 / (d1 + d2)).abs() < 1e-10);
         assert!((u.row(i).sum() - 1.0).abs() < 1e-12);
     }
@@ -84,12 +122,21 @@ fn fuzzy_c_means_follows_the_notes() {
     // hard labels agree with k-means on well separated data
     let km = KMeans::new(2).fit(&x).expect("fit");
     let p = m.predict(&x).expect("predict");
-    assert!(same_partition(p.as_slice().expect("contiguous"), km.labels().as_slice().expect("contiguous")));
+    assert!(same_partition(
+        p.as_slice().expect("contiguous"),
+        km.labels().as_slice().expect("contiguous")
+    ));
     // a large fuzzifier flattens the memberships towards 1/c
-    let flat = FuzzyCMeans::new(2).fuzzifier(30.0).seed(3).fit(&x).expect("fit");
+    let flat = FuzzyCMeans::new(2)
+        .fuzzifier(30.0)
+        .seed(3)
+        .fit(&x)
+        .expect("fit");
     assert!(flat.memberships().iter().all(|&v| (v - 0.5).abs() < 0.1));
     // a row on a centre belongs to it entirely
-    let on = m.membership(&c.slice(ndarray::s![0..1, ..])).expect("membership");
+    let on = m
+        .membership(&c.slice(ndarray::s![0..1, ..]))
+        .expect("membership");
     assert!((on[[0, 0]] - 1.0).abs() < 1e-12);
     assert!(FuzzyCMeans::new(2).fuzzifier(1.0).fit(&x).is_err());
     assert!(FuzzyCMeans::new(0).fit(&x).is_err());
@@ -128,32 +175,50 @@ fn k_modes_by_hand() {
 
 #[test]
 fn more_clusterers_conform() {
-    Battery::new("bisecting_kmeans").clusterer(&BisectingKMeans::new(3)).assert_ok();
-    Battery::new("fuzzy_cmeans").clusterer(&FuzzyCMeans::new(3)).assert_ok();
-    Battery::new("kmodes").clusterer(&KModes::new(3)).assert_ok();
+    Battery::new("bisecting_kmeans")
+        .clusterer(&BisectingKMeans::new(3))
+        .assert_ok();
+    Battery::new("fuzzy_cmeans")
+        .clusterer(&FuzzyCMeans::new(3))
+        .assert_ok();
+    Battery::new("kmodes")
+        .clusterer(&KModes::new(3))
+        .assert_ok();
 }
 
 #[test]
 fn kmeans_from_a_hierarchical_sample() {
     let g = Golden::load("cluster", "bisecting");
     let x = common::data(g.case("blobs_k4_biggest_inertia"));
-    let best = KMeans::new(4).n_init(Some(10)).fit(&x).expect("fit").inertia();
+    let best = KMeans::new(4)
+        .n_init(Some(10))
+        .fit(&x)
+        .expect("fit")
+        .inertia();
     for seed in 0..5 {
         let h = KMeans::new(4)
             .init(KMeansInit::Hierarchical { sample_size: 100 })
             .seed(seed)
             .fit(&x)
             .expect("fit");
-        assert!(h.inertia() <= best * 1.01, "seed {seed}: {} vs {best}", h.inertia());
+        assert!(
+            h.inertia() <= best * 1.01,
+            "seed {seed}: {} vs {best}",
+            h.inertia()
+        );
     }
     // a sample as large as the data: Ward on everything, the same start for every seed
     let a = KMeans::new(4)
-        .init(KMeansInit::Hierarchical { sample_size: 10_000 })
+        .init(KMeansInit::Hierarchical {
+            sample_size: 10_000,
+        })
         .seed(1)
         .fit(&x)
         .expect("fit");
     let b = KMeans::new(4)
-        .init(KMeansInit::Hierarchical { sample_size: 10_000 })
+        .init(KMeansInit::Hierarchical {
+            sample_size: 10_000,
+        })
         .seed(2)
         .fit(&x)
         .expect("fit");

@@ -280,6 +280,30 @@ pub(crate) fn bitwise_diff<F: Float, D: Dimension>(
     })
 }
 
+/// Whether two labelings are the same partition up to a renaming of the labels (a bijection
+/// between the label sets maps one onto the other). Lengths must agree.
+///
+/// ```
+/// use ndlearn_testkit::same_partition;
+/// assert!(same_partition(&[0, 0, 1, 2], &[5, 5, 3, 9]));
+/// assert!(!same_partition(&[0, 0, 1, 1], &[0, 1, 1, 1]));
+/// assert!(!same_partition(&[0, 1], &[7, 7]));
+/// ```
+pub fn same_partition<A: PartialEq + Copy, B: PartialEq + Copy>(a: &[A], b: &[B]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut pairs: Vec<(A, B)> = Vec::new();
+    for (&u, &v) in a.iter().zip(b) {
+        match pairs.iter().find(|(p, q)| *p == u || *q == v) {
+            Some(&(p, q)) if p == u && q == v => {}
+            Some(_) => return false,
+            None => pairs.push((u, v)),
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,28 +429,4 @@ mod tests {
         let b = 2.0f64;
         assert_bitwise_eq(&array![1.0, b], &array![1.0, b + 4.0 * f64::EPSILON], "ctx");
     }
-}
-
-/// Whether two labelings are the same partition up to a renaming of the labels (a bijection
-/// between the label sets maps one onto the other). Lengths must agree.
-///
-/// ```
-/// use ndlearn_testkit::same_partition;
-/// assert!(same_partition(&[0, 0, 1, 2], &[5, 5, 3, 9]));
-/// assert!(!same_partition(&[0, 0, 1, 1], &[0, 1, 1, 1]));
-/// assert!(!same_partition(&[0, 1], &[7, 7]));
-/// ```
-pub fn same_partition<A: PartialEq + Copy, B: PartialEq + Copy>(a: &[A], b: &[B]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut pairs: Vec<(A, B)> = Vec::new();
-    for (&u, &v) in a.iter().zip(b) {
-        match pairs.iter().find(|(p, q)| *p == u || *q == v) {
-            Some(&(p, q)) if p == u && q == v => {}
-            Some(_) => return false,
-            None => pairs.push((u, v)),
-        }
-    }
-    true
 }

@@ -270,7 +270,9 @@ pub fn laplacian<F: Float>(w: &ArrayRef2<F>, kind: LaplacianKind) -> Result<Arra
             if !v.is_finite() || v < F::zero() || (v - w[[j, i]]).abs() > tol {
                 return Err(Error::invalid_param(
                     "w",
-                    format!("weights must be finite, non-negative and symmetric (entry ({i}, {j}))"),
+                    format!(
+                        "weights must be finite, non-negative and symmetric (entry ({i}, {j}))"
+                    ),
                 ));
             }
         }
@@ -284,16 +286,36 @@ pub fn laplacian<F: Float>(w: &ArrayRef2<F>, kind: LaplacianKind) -> Result<Arra
             let wij = if i == j { F::zero() } else { w[[i, j]] };
             l[[i, j]] = match kind {
                 LaplacianKind::Unnormalized => {
-                    if i == j { deg[i] } else { -wij }
+                    if i == j {
+                        deg[i]
+                    } else {
+                        -wij
+                    }
                 }
                 LaplacianKind::Symmetric => {
                     let s = deg[i] * deg[j];
-                    let off = if s > F::zero() { wij / s.sqrt() } else { F::zero() };
-                    if i == j && deg[i] > F::zero() { F::one() - off } else { -off }
+                    let off = if s > F::zero() {
+                        wij / s.sqrt()
+                    } else {
+                        F::zero()
+                    };
+                    if i == j && deg[i] > F::zero() {
+                        F::one() - off
+                    } else {
+                        -off
+                    }
                 }
                 LaplacianKind::RandomWalk => {
-                    let off = if deg[i] > F::zero() { wij / deg[i] } else { F::zero() };
-                    if i == j && deg[i] > F::zero() { F::one() - off } else { -off }
+                    let off = if deg[i] > F::zero() {
+                        wij / deg[i]
+                    } else {
+                        F::zero()
+                    };
+                    if i == j && deg[i] > F::zero() {
+                        F::one() - off
+                    } else {
+                        -off
+                    }
                 }
             };
         }

@@ -58,9 +58,7 @@ mod graph;
 mod heap;
 mod kdtree;
 
-pub use graph::{
-    CsrGraph, LaplacianKind, Symmetrize, epsilon_graph, kneighbors_graph, laplacian,
-};
+pub use graph::{CsrGraph, LaplacianKind, Symmetrize, epsilon_graph, kneighbors_graph, laplacian};
 
 use std::sync::{Arc, OnceLock};
 
