@@ -217,7 +217,8 @@ fn assign_direct<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usiz
     (labels, dists)
 }
 
-/// Points stored transposed in blocks of 8 (`d × w`, `w` = `k` rounded up to a multiple of 8,
+/// Points stored transposed in blocks of 8 (`d × w`, `w` = `k` rounded up to a multiple of 8, or
+/// 4 for `k ≤ 4`,
 /// row `j` holding coordinate `j` of every point; padding lanes are never reported), so the
 /// squared distances from one row to all of them run as fixed 8-lane loops the compiler turns
 /// into vector instructions.
@@ -229,9 +230,9 @@ pub(crate) struct Transposed<F> {
 }
 
 impl<F: Float> Transposed<F> {
-    /// From the rows of a `k × d` row-major slice.
+    /// From the rows of a `k × d` row-major slice (blocks of 4 lanes when `k ≤ 4`, else 8).
     pub(crate) fn from_rows(rows: &[F], k: usize, d: usize) -> Self {
-        let w = k.div_ceil(8) * 8;
+        let w = if k <= 4 { 4 } else { k.div_ceil(8) * 8 };
         let mut data = vec![F::zero(); d * w];
         for c in 0..k {
             for j in 0..d {
@@ -244,21 +245,29 @@ impl<F: Float> Transposed<F> {
     /// Squared distances from `x` to every point into `out` (length at least `k`).
     #[inline]
     pub(crate) fn distances(&self, x: &[F], out: &mut [F]) {
-        for b in 0..self.w / 8 {
-            let mut acc = [F::zero(); 8];
+        if self.w == 4 {
+            self.blocks::<4>(x, out);
+        } else {
+            self.blocks::<8>(x, out);
+        }
+    }
+
+    #[inline]
+    fn blocks<const B: usize>(&self, x: &[F], out: &mut [F]) {
+        for b in 0..self.w / B {
+            let mut acc = [F::zero(); B];
             for (j, &xj) in x.iter().enumerate().take(self.d) {
-                let off = j * self.w + b * 8;
-                let lane: &[F; 8] = match self.data[off..off + 8].try_into() {
-                    Ok(l) => l,
-                    Err(_) => return,
+                let off = j * self.w + b * B;
+                let Ok(lane) = <&[F; B]>::try_from(&self.data[off..off + B]) else {
+                    return;
                 };
-                for l in 0..8 {
+                for l in 0..B {
                     let u = xj - lane[l];
                     acc[l] += u * u;
                 }
             }
-            let lo = b * 8;
-            for (o, &a) in out[lo..(lo + 8).min(self.k)].iter_mut().zip(&acc) {
+            let lo = b * B;
+            for (o, &a) in out[lo..(lo + B).min(self.k)].iter_mut().zip(&acc) {
                 *o = a;
             }
         }
@@ -414,13 +423,7 @@ pub(crate) fn plus_plus<F: Float>(
     .collect();
     for c in 1..k {
         // every remaining row coincides with a centre (all D(x)² = 0): any row will do
-        let cands: Vec<usize> = match (0..trials)
-            .map(|_| random::weighted_index(rng, &closest))
-            .collect::<Result<Vec<usize>>>()
-        {
-            Ok(v) => v,
-            Err(_) => vec![c % n],
-        };
+        let cands = sample_by_weight(rng, &closest, trials).unwrap_or_else(|| vec![c % n]);
         let t = cands.len();
         // candidate coordinates transposed (see `Transposed`)
         let mut cand_rows = Vec::with_capacity(t * d);
@@ -468,6 +471,30 @@ pub(crate) fn plus_plus<F: Float>(
             .assign(&ndarray::ArrayView1::from(&xs[cand * d..(cand + 1) * d]));
     }
     Ok((centers, rows))
+}
+
+/// `trials` indices drawn with probability proportional to `weights` (one cumulative sum,
+/// then a binary search per draw, as scikit-learn's `searchsorted`); `None` when the weights
+/// sum to zero (every row coincides with a centre) or are not finite.
+fn sample_by_weight<F: Float>(rng: &mut Rng, weights: &[F], trials: usize) -> Option<Vec<usize>> {
+    let mut cum = Vec::with_capacity(weights.len());
+    let mut total = 0.0f64;
+    for w in weights {
+        total += w.to_f64().unwrap_or(f64::NAN);
+        cum.push(total);
+    }
+    if !(total.is_finite() && total > 0.0) {
+        return None;
+    }
+    Some(
+        (0..trials)
+            .map(|_| {
+                let u: f64 = random::uniform(rng, 0.0, total);
+                // first index whose cumulative weight exceeds u (zero-weight rows never win)
+                cum.partition_point(|&c| c <= u).min(weights.len() - 1)
+            })
+            .collect(),
+    )
 }
 
 /// One Lloyd run from `centers`.
@@ -606,14 +633,33 @@ fn hamerly<F: Float>(
     let k = centers.nrows();
     let dist = |i: usize, c: &[F]| sq(&xs[i * d..(i + 1) * d], c).sqrt();
     // the data's mean and the centred squared norms, for the per-round inertia
-    let mut mean = vec![F::zero(); d];
-    for i in 0..n {
-        for (m, &v) in mean.iter_mut().zip(&xs[i * d..(i + 1) * d]) {
-            *m += v;
+    let mean: Vec<F> = {
+        let parts = par::map_chunks(n, CHUNK * 8, |r| {
+            let mut m = vec![F::zero(); d];
+            for i in r {
+                for (a, &v) in m.iter_mut().zip(&xs[i * d..(i + 1) * d]) {
+                    *a += v;
+                }
+            }
+            m
+        });
+        let mut m = vec![F::zero(); d];
+        for p in parts {
+            for (a, b) in m.iter_mut().zip(p) {
+                *a += b;
+            }
         }
-    }
-    mean.iter_mut().for_each(|m| *m /= F::cast(n.max(1) as f64));
-    let norms: Vec<F> = (0..n).map(|i| sq(&xs[i * d..(i + 1) * d], &mean)).collect();
+        m.into_iter()
+            .map(|v| v / F::cast(n.max(1) as f64))
+            .collect()
+    };
+    let norms: Vec<F> = par::map_chunks(n, CHUNK, |r| {
+        r.map(|i| sq(&xs[i * d..(i + 1) * d], &mean))
+            .collect::<Vec<F>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     // `ct`: the centres transposed (see `transposed`)
     let full_scan = |i: usize, ct: &Transposed<F>| -> (usize, F, F) {
         let mut best = (0usize, F::infinity());

@@ -27,6 +27,16 @@ pub fn variance<F: Float>(x: &ArrayRef2<F>, ddof: usize) -> Result<Array1<F>> {
     let m = mean(x)?;
     let d = F::cast(x.nrows() - ddof);
     let mut v = Array1::zeros(x.ncols());
+    if let (Some(xs), Some(ms), Some(vs)) = (x.as_slice(), m.as_slice(), v.as_slice_mut()) {
+        // contiguous rows: the same additions in the same order, without per-row iterators
+        for row in xs.chunks_exact(ms.len().max(1)) {
+            for ((vj, &xj), &mj) in vs.iter_mut().zip(row).zip(ms) {
+                let c = xj - mj;
+                *vj += c * c;
+            }
+        }
+        return Ok(v / d);
+    }
     for row in x.rows() {
         ndarray::Zip::from(&mut v)
             .and(&row)
