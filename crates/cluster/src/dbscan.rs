@@ -12,7 +12,7 @@
 //! metric, k-d / ball tree or brute force, queries in parallel). Clusters are numbered in the
 //! order of their lowest core point, and expanded depth-first from it exactly as scikit-learn
 //! does, so a border point reachable from two clusters joins the one that reaches it first; with
-//! the neighbours of each point visited in order of increasing distance (ties: lower row).
+//! the neighbours of each point visited in increasing row order.
 //!
 //! **Noise.** [`FittedDbscan::labels`] gives `Option<usize>` per row (`None` = noise, scikit-learn's
 //! `-1`). Through [`Predict`] (for the command line and metrics), noise is the label
@@ -107,11 +107,7 @@ impl<F: Float> FitUnsupervised<F> for Dbscan {
             self.algorithm,
             self.leaf_size,
         )?;
-        let hoods: Vec<Vec<usize>> = index
-            .radius_neighbors(&data, self.eps)?
-            .into_iter()
-            .map(|(_, i)| i)
-            .collect();
+        let hoods: Vec<Vec<usize>> = index.radius_neighbor_indices(&data, self.eps)?;
         let n = data.nrows();
         let core: Vec<bool> = hoods.iter().map(|h| h.len() >= self.min_samples).collect();
         let mut labels: Vec<Option<usize>> = vec![None; n];

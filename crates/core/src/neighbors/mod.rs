@@ -384,6 +384,47 @@ impl<F: Float> NeighborIndex<F> {
             .collect())
     }
 
+    /// The indices of every training row within distance `r` of each query row, in increasing
+    /// index order, without distances: what density-based methods (DBSCAN) need, and cheaper
+    /// than [`Self::radius_neighbors`] (no distance sort, no second list).
+    ///
+    /// # Errors
+    /// As [`Self::radius_neighbors`].
+    pub fn radius_neighbor_indices(
+        &self,
+        queries: &ArrayRef2<F>,
+        r: f64,
+    ) -> Result<Vec<Vec<usize>>> {
+        if r.is_nan() || r < 0.0 {
+            return Err(Error::invalid_param(
+                "r",
+                format!("radius must be >= 0, got {r}"),
+            ));
+        }
+        self.check_queries(queries)?;
+        let rf = F::cast(r);
+        let q = queries.as_standard_layout();
+        let q = q.view();
+        let lists = if self.use_brute(None) {
+            brute::radius(self, q, rf)
+        } else {
+            let r_red = self.kernel.reduced_upper(rf);
+            self.per_query(q, |row, out, _| match &self.tree {
+                Tree::Kd(t) => t.radius(row, &self.kernel, rf, r_red, out),
+                Tree::Ball(t) => t.radius(row, &self.kernel, rf, out),
+                Tree::None => {}
+            })
+        };
+        Ok(lists
+            .into_iter()
+            .map(|list| {
+                let mut idx: Vec<usize> = list.into_iter().map(|(_, p)| p).collect();
+                idx.sort_unstable();
+                idx
+            })
+            .collect())
+    }
+
     /// k-NN of the training points themselves. With `include_self = true` this is
     /// `kneighbors(data, k)` (each point is its own first neighbour, after duplicates of lower
     /// index); with `include_self = false` each point's own index is removed (it is requested

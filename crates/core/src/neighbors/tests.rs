@@ -246,3 +246,21 @@ fn f32_and_shared_data() {
     let (_, i) = index.kneighbors(&array![[4.0, 3.0]], 1).expect("valid");
     assert_eq!(i[[0, 0]], 19);
 }
+
+#[test]
+fn radius_neighbor_indices_match_radius_neighbors() {
+    let x = grid();
+    for alg in [Algorithm::Brute, Algorithm::KdTree, Algorithm::BallTree] {
+        let index = NeighborIndex::build(x.clone(), Metric::Euclidean, alg, 2).expect("index");
+        for r in [0.0, 1.0, 1.5, 2.5] {
+            let full = index.radius_neighbors(&x, r).expect("radius");
+            let idx = index.radius_neighbor_indices(&x, r).expect("indices");
+            for (a, (_, b)) in idx.iter().zip(full) {
+                let mut b = b;
+                b.sort_unstable();
+                assert_eq!(a, &b, "{alg:?} r = {r}");
+            }
+        }
+        assert!(index.radius_neighbor_indices(&x, -1.0).is_err());
+    }
+}
