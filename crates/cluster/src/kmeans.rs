@@ -664,10 +664,12 @@ fn hamerly<F: Float>(
     let full_scan = |i: usize, ct: &Transposed<F>| -> (usize, F, F) {
         let mut best = (0usize, F::infinity());
         let mut second = F::infinity();
-        let mut acc = [F::zero(); 64];
+        // a small stack buffer for the usual k (zeroing 64 lanes per row would cost more than
+        // the distances themselves)
+        let mut small = [F::zero(); 16];
         let mut heap;
-        let acc: &mut [F] = if k <= 64 {
-            &mut acc[..k]
+        let acc: &mut [F] = if k <= 16 {
+            &mut small[..k]
         } else {
             heap = vec![F::zero(); k];
             &mut heap
