@@ -15,13 +15,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.cluster import KMeans, MiniBatchKMeans
 
-from common import load_dataset, write_json
-
-
-def blobs():
-    rng = np.random.default_rng(20261125)
-    centers = np.array([[0.0, 0.0], [5.0, 5.0], [0.0, 6.0], [6.0, -1.0]])
-    return np.concatenate([c + rng.standard_normal((150, 2)) for c in centers])
+from common import blobs, load_dataset, write_json
 
 
 def main():

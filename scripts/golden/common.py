@@ -71,6 +71,15 @@ def load_dataset(name: str):
     return x, y, header[:-1]
 
 
+def blobs() -> np.ndarray:
+    """The clustering goldens' 600 points: 4 Gaussian blobs of 150 in 2-D (unit variance,
+    centres (0, 0), (5, 5), (0, 6), (6, -1)), numpy seed 20261125. Stored in the cases that use
+    it, so the Rust side never regenerates it."""
+    rng = np.random.default_rng(20261125)
+    centers = np.array([[0.0, 0.0], [5.0, 5.0], [0.0, 6.0], [6.0, -1.0]])
+    return np.concatenate([c + rng.standard_normal((150, 2)) for c in centers])
+
+
 def diabetes_scaled(x: np.ndarray) -> np.ndarray:
     """sklearn's load_diabetes(scaled=True): sklearn.preprocessing.scale (centre,
     divide by the ddof=0 standard deviation) and then divide by sqrt(n_samples),

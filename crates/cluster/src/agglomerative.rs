@@ -59,8 +59,7 @@ use std::fmt::Write as _;
 
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::distance::Metric;
-use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, NeighborIndex};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::check_fit_input;
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
 
 /// Rows per parallel task when scanning distances.
@@ -909,20 +908,12 @@ impl<F: Float> Predict<F> for FittedAgglomerative<F> {
     /// [`Error::InvalidParam`] for a model fitted on a precomputed matrix; the usual input
     /// errors.
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        let Some(train) = &self.train else {
-            return Err(Error::invalid_param(
-                "x",
-                "a model fitted on a dissimilarity matrix cannot place new rows",
-            ));
-        };
-        check_predict_input(x, train.ncols(), "Agglomerative: number of features")?;
-        let index = NeighborIndex::build(
-            train.clone(),
-            self.params.metric.clone(),
-            Algorithm::Auto,
-            DEFAULT_LEAF_SIZE,
-        )?;
-        let (_, idx) = index.kneighbors(x, 1)?;
-        Ok(idx.column(0).iter().map(|&i| self.labels[i]).collect())
+        crate::common::nearest_row_labels(
+            self.train.as_ref(),
+            &self.params.metric,
+            &self.labels,
+            x,
+            "Agglomerative: number of features",
+        )
     }
 }

@@ -151,12 +151,7 @@ impl<F: Float> FitUnsupervised<F> for FuzzyCMeans {
         check_fit_input(x, 1, "FuzzyCMeans::fit")?;
         let (n, d) = x.dim();
         let c = self.n_clusters;
-        if c == 0 || c > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("must be in 1..={n}, got {c}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_clusters", c, n)?;
         if self.fuzzifier.is_nan() || self.fuzzifier <= 1.0 || !self.fuzzifier.is_finite() {
             return Err(Error::invalid_param("fuzzifier", "must be finite and > 1"));
         }

@@ -82,17 +82,10 @@ impl<F: Float> FitUnsupervised<F> for KCenter {
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
         let k = self.n_clusters;
-        if k == 0 {
-            return Err(Error::invalid_param("n_clusters", "must be >= 1"));
-        }
+        crate::common::check_n_clusters("n_clusters", k, usize::MAX)?;
         check_fit_input(x, 1, "KCenter::fit")?;
         let n = x.nrows();
-        if k > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("n_clusters = {k} exceeds the number of rows {n}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_clusters", k, n)?;
         let first = (self.seed % n as u64) as usize;
         let mut chosen = vec![first];
         let mut nearest = vec![0usize; n];

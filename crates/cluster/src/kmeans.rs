@@ -497,6 +497,45 @@ fn sample_by_weight<F: Float>(rng: &mut Rng, weights: &[F], trials: usize) -> Op
     )
 }
 
+/// Empty clusters take the rows farthest from their centres (`dists`: squared distances to the
+/// assigned centres; scikit-learn's relocation, the k-th empty cluster takes the k-th farthest
+/// row, ties to the lower row), updating `sums` and `counts` without emptying the cluster a row
+/// is taken from. Returns the moves `(row, new cluster)`.
+fn relocate_empty<F: Float>(
+    xs: &[F],
+    d: usize,
+    dists: &[F],
+    labels: &[usize],
+    sums: &mut Array2<F>,
+    counts: &mut [usize],
+) -> Vec<(usize, usize)> {
+    let empty: Vec<usize> = (0..counts.len()).filter(|&c| counts[c] == 0).collect();
+    if empty.is_empty() {
+        return Vec::new();
+    }
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_by(|&a, &b| {
+        dists[b]
+            .partial_cmp(&dists[a])
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    });
+    let mut moves = Vec::with_capacity(empty.len());
+    for (&c, &far) in empty.iter().zip(&order) {
+        let old = labels[far];
+        let row = ndarray::ArrayView1::from(&xs[far * d..(far + 1) * d]);
+        if counts[old] > 1 {
+            let mut s = sums.row_mut(old);
+            s -= &row;
+            counts[old] -= 1;
+        }
+        sums.row_mut(c).assign(&row);
+        counts[c] = 1;
+        moves.push((far, c));
+    }
+    moves
+}
+
 /// One Lloyd run from `centers`.
 struct Run<F> {
     centers: Array2<F>,
@@ -527,27 +566,7 @@ fn lloyd<F: Float>(
         history.push(dists.iter().copied().sum());
         let (mut sums, mut counts) = cluster_sums(xs, d, &labels, k);
         // empty clusters take the rows farthest from their centres
-        let empty: Vec<usize> = (0..k).filter(|&c| counts[c] == 0).collect();
-        if !empty.is_empty() {
-            let mut order: Vec<usize> = (0..labels.len()).collect();
-            order.sort_by(|&a, &b| {
-                dists[b]
-                    .partial_cmp(&dists[a])
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(a.cmp(&b))
-            });
-            for (&c, &far) in empty.iter().zip(&order) {
-                let old = labels[far];
-                let row = ndarray::ArrayView1::from(&xs[far * d..(far + 1) * d]);
-                if counts[old] > 1 {
-                    let mut s = sums.row_mut(old);
-                    s -= &row;
-                    counts[old] -= 1;
-                }
-                sums.row_mut(c).assign(&row);
-                counts[c] = 1;
-            }
-        }
+        relocate_empty(xs, d, &dists, &labels, &mut sums, &mut counts);
         let mut new_centers = sums;
         for (mut row, &cnt) in new_centers.rows_mut().into_iter().zip(&counts) {
             if cnt > 0 {
@@ -704,9 +723,8 @@ fn hamerly<F: Float>(
     let (mut sums, mut counts) = cluster_sums(xs, d, &labels, k);
     for it in 0..max_iter {
         n_iter = it + 1;
-        let empty: Vec<usize> = (0..k).filter(|&c| counts[c] == 0).collect();
-        if !empty.is_empty() {
-            // as Lloyd: the k-th empty cluster takes the k-th farthest row (exact distances)
+        if counts.contains(&0) {
+            // as Lloyd, from exact distances
             let exact: Vec<F> = (0..n)
                 .map(|i| {
                     sq(
@@ -715,23 +733,7 @@ fn hamerly<F: Float>(
                     )
                 })
                 .collect();
-            let mut order: Vec<usize> = (0..n).collect();
-            order.sort_by(|&a, &b| {
-                exact[b]
-                    .partial_cmp(&exact[a])
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(a.cmp(&b))
-            });
-            for (&c, &far) in empty.iter().zip(&order) {
-                let old = labels[far];
-                let row = ndarray::ArrayView1::from(&xs[far * d..(far + 1) * d]);
-                if counts[old] > 1 {
-                    let mut s = sums.row_mut(old);
-                    s -= &row;
-                    counts[old] -= 1;
-                }
-                sums.row_mut(c).assign(&row);
-                counts[c] = 1;
+            for (far, c) in relocate_empty(xs, d, &exact, &labels, &mut sums, &mut counts) {
                 labels[far] = c;
                 lower[far] = F::zero(); // force a rescan next round
             }
@@ -923,9 +925,7 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
         let k = self.n_clusters;
-        if k == 0 {
-            return Err(Error::invalid_param("n_clusters", "must be >= 1"));
-        }
+        crate::common::check_n_clusters("n_clusters", k, usize::MAX)?;
         if self.max_iter == 0 {
             return Err(Error::invalid_param("max_iter", "must be >= 1"));
         }
@@ -935,22 +935,9 @@ impl<F: Float> FitUnsupervised<F> for KMeans {
         }
         check_fit_input(x, 1, "KMeans::fit")?;
         let (n, d) = x.dim();
-        if k > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("n_clusters = {k} exceeds the number of rows {n}"),
-            ));
-        }
-        if let KMeansInit::Centers(c) = &self.init
-            && (c.dim() != (k, d) || c.iter().any(|v| !v.is_finite()))
-        {
-            return Err(Error::invalid_param(
-                "init",
-                format!(
-                    "given centres must be finite and {k} x {d}, got {:?}",
-                    c.dim()
-                ),
-            ));
+        crate::common::check_n_clusters("n_clusters", k, n)?;
+        if let KMeansInit::Centers(c) = &self.init {
+            crate::common::check_centers(c, k, d)?;
         }
         let data = x.as_standard_layout();
         let xs = data.as_slice().unwrap_or(&[]);

@@ -340,15 +340,7 @@ impl KMedoids {
     fn run(&self, d: &Array2<f64>) -> Result<Pam> {
         let n = d.nrows();
         let k = self.n_clusters;
-        if k == 0 {
-            return Err(Error::invalid_param("n_clusters", "must be >= 1"));
-        }
-        if k > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("n_clusters = {k} exceeds the number of rows {n}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_clusters", k, n)?;
         if self.max_iter == 0 {
             return Err(Error::invalid_param("max_iter", "must be >= 1"));
         }
@@ -557,12 +549,7 @@ impl<F: Float> FitUnsupervised<F> for Clara {
         self.metric.validate()?;
         let n = x.nrows();
         let k = self.n_clusters;
-        if k == 0 || k > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("must be in 1..={n}, got {k}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_clusters", k, n)?;
         if self.n_samplings == 0 {
             return Err(Error::invalid_param("n_samplings", "must be >= 1"));
         }

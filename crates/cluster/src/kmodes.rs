@@ -132,12 +132,7 @@ impl<F: Float> FitUnsupervised<F> for KModes {
         check_fit_input(x, 1, "KModes::fit")?;
         let (n, d) = x.dim();
         let k = self.n_clusters;
-        if k == 0 || k > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("must be in 1..={n}, got {k}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_clusters", k, n)?;
         if self.n_init == 0 {
             return Err(Error::invalid_param("n_init", "must be >= 1"));
         }

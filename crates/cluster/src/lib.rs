@@ -36,6 +36,7 @@
 
 mod agglomerative;
 mod bisecting;
+mod common;
 mod dbscan;
 mod fuzzy;
 mod kcenter;

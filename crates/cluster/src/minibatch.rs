@@ -157,15 +157,7 @@ impl MiniBatchKMeans {
 
     fn check(&self, n: usize, d: usize) -> Result<()> {
         let k = self.n_clusters;
-        if k == 0 {
-            return Err(Error::invalid_param("n_clusters", "must be >= 1"));
-        }
-        if k > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("n_clusters = {k} exceeds the number of rows {n}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_clusters", k, n)?;
         if self.batch_size == 0 {
             return Err(Error::invalid_param("batch_size", "must be >= 1"));
         }
@@ -177,16 +169,8 @@ impl MiniBatchKMeans {
         }
         ndlearn_core::validate::check_non_negative("tol", self.tol)?;
         ndlearn_core::validate::check_non_negative("reassignment_ratio", self.reassignment_ratio)?;
-        if let KMeansInit::Centers(c) = &self.init
-            && (c.dim() != (k, d) || c.iter().any(|v| !v.is_finite()))
-        {
-            return Err(Error::invalid_param(
-                "init",
-                format!(
-                    "given centres must be finite and {k} x {d}, got {:?}",
-                    c.dim()
-                ),
-            ));
+        if let KMeansInit::Centers(c) = &self.init {
+            crate::common::check_centers(c, k, d)?;
         }
         Ok(())
     }

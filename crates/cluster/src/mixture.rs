@@ -489,15 +489,7 @@ struct Run<F: Float> {
 impl GaussianMixture {
     fn check(&self, n: usize, d: usize) -> Result<()> {
         let k = self.n_components;
-        if k == 0 {
-            return Err(Error::invalid_param("n_components", "must be >= 1"));
-        }
-        if k > n {
-            return Err(Error::invalid_param(
-                "n_components",
-                format!("n_components = {k} exceeds the number of rows {n}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_components", k, n)?;
         if self.max_iter == 0 {
             return Err(Error::invalid_param("max_iter", "must be >= 1"));
         }

@@ -39,13 +39,13 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::linalg;
 use ndlearn_core::neighbors::{
     Algorithm, DEFAULT_LEAF_SIZE, LaplacianKind, NeighborIndex, Symmetrize, laplacian,
 };
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::check_fit_input;
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result};
 
 use crate::kmeans::KMeans;
@@ -173,15 +173,7 @@ impl SpectralClustering {
 
     fn check(&self, n: usize) -> Result<()> {
         let k = self.n_clusters;
-        if k == 0 {
-            return Err(Error::invalid_param("n_clusters", "must be >= 1"));
-        }
-        if k > n {
-            return Err(Error::invalid_param(
-                "n_clusters",
-                format!("n_clusters = {k} exceeds the number of rows {n}"),
-            ));
-        }
+        crate::common::check_n_clusters("n_clusters", k, n)?;
         if self.n_init == 0 {
             return Err(Error::invalid_param("n_init", "must be >= 1"));
         }
@@ -452,24 +444,12 @@ impl<F: Float> Predict<F> for FittedSpectralClustering<F> {
     /// # Errors
     /// [`Error::InvalidParam`] for a model fitted on an affinity matrix; the usual input errors.
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        let Some(train) = &self.train else {
-            return Err(Error::invalid_param(
-                "x",
-                "a model fitted on an affinity matrix cannot place new rows",
-            ));
-        };
-        check_predict_input(x, train.ncols(), "SpectralClustering: number of features")?;
-        let index = NeighborIndex::build(
-            train.clone(),
-            Metric::Euclidean,
-            Algorithm::Auto,
-            DEFAULT_LEAF_SIZE,
-        )?;
-        let (_, idx) = index.kneighbors(x, 1)?;
-        Ok(idx
-            .index_axis(Axis(1), 0)
-            .iter()
-            .map(|&i| self.labels[i])
-            .collect())
+        crate::common::nearest_row_labels(
+            self.train.as_ref(),
+            &Metric::Euclidean,
+            &self.labels,
+            x,
+            "SpectralClustering: number of features",
+        )
     }
 }

@@ -349,6 +349,27 @@ impl<F: Float> NeighborIndex<F> {
         queries: &ArrayRef2<F>,
         r: f64,
     ) -> Result<Vec<RadiusNeighbors<F>>> {
+        Ok(self
+            .radius_lists(queries, r, true)?
+            .into_iter()
+            .map(|list| {
+                let (d, i): (Vec<F>, Vec<usize>) = list
+                    .into_iter()
+                    .map(|(rd, p)| (self.kernel.finalize(rd), p))
+                    .unzip();
+                (d, i)
+            })
+            .collect())
+    }
+
+    /// `(reduced distance, index)` lists of the rows within `r` of each query; sorted by
+    /// `(distance, index)` when `sorted` (the brute-force path always sorts).
+    fn radius_lists(
+        &self,
+        queries: &ArrayRef2<F>,
+        r: f64,
+        sorted: bool,
+    ) -> Result<Vec<Vec<(F, usize)>>> {
         if r.is_nan() || r < 0.0 {
             return Err(Error::invalid_param(
                 "r",
@@ -359,7 +380,7 @@ impl<F: Float> NeighborIndex<F> {
         let rf = F::cast(r);
         let q = queries.as_standard_layout();
         let q = q.view();
-        let lists = if self.use_brute(None) {
+        Ok(if self.use_brute(None) {
             brute::radius(self, q, rf)
         } else {
             let r_red = self.kernel.reduced_upper(rf);
@@ -369,19 +390,11 @@ impl<F: Float> NeighborIndex<F> {
                     Tree::Ball(t) => t.radius(row, &self.kernel, rf, out),
                     Tree::None => {}
                 }
-                heap::sort_pairs(out);
+                if sorted {
+                    heap::sort_pairs(out);
+                }
             })
-        };
-        Ok(lists
-            .into_iter()
-            .map(|list| {
-                let (d, i): (Vec<F>, Vec<usize>) = list
-                    .into_iter()
-                    .map(|(rd, p)| (self.kernel.finalize(rd), p))
-                    .unzip();
-                (d, i)
-            })
-            .collect())
+        })
     }
 
     /// The indices of every training row within distance `r` of each query row, in increasing
@@ -395,27 +408,8 @@ impl<F: Float> NeighborIndex<F> {
         queries: &ArrayRef2<F>,
         r: f64,
     ) -> Result<Vec<Vec<usize>>> {
-        if r.is_nan() || r < 0.0 {
-            return Err(Error::invalid_param(
-                "r",
-                format!("radius must be >= 0, got {r}"),
-            ));
-        }
-        self.check_queries(queries)?;
-        let rf = F::cast(r);
-        let q = queries.as_standard_layout();
-        let q = q.view();
-        let lists = if self.use_brute(None) {
-            brute::radius(self, q, rf)
-        } else {
-            let r_red = self.kernel.reduced_upper(rf);
-            self.per_query(q, |row, out, _| match &self.tree {
-                Tree::Kd(t) => t.radius(row, &self.kernel, rf, r_red, out),
-                Tree::Ball(t) => t.radius(row, &self.kernel, rf, out),
-                Tree::None => {}
-            })
-        };
-        Ok(lists
+        Ok(self
+            .radius_lists(queries, r, false)?
             .into_iter()
             .map(|list| {
                 let mut idx: Vec<usize> = list.into_iter().map(|(_, p)| p).collect();

@@ -1,0 +1,62 @@
+//! Checks and rules shared by the clusterers of this crate.
+
+use ndarray::{Array1, Array2, ArrayRef2};
+use ndlearn_core::distance::Metric;
+use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, NeighborIndex};
+use ndlearn_core::validate::check_predict_input;
+use ndlearn_core::{Error, Float, Result};
+
+/// `1 ≤ k ≤ n` for a number of clusters (or components) called `name`.
+pub(crate) fn check_n_clusters(name: &'static str, k: usize, n: usize) -> Result<()> {
+    if k == 0 {
+        return Err(Error::invalid_param(name, "must be >= 1"));
+    }
+    if k > n {
+        return Err(Error::invalid_param(
+            name,
+            format!("{name} = {k} exceeds the number of rows {n}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Given initial centres must be finite and `k × d`.
+pub(crate) fn check_centers(c: &Array2<f64>, k: usize, d: usize) -> Result<()> {
+    if c.dim() != (k, d) || c.iter().any(|v| !v.is_finite()) {
+        return Err(Error::invalid_param(
+            "init",
+            format!(
+                "given centres must be finite and {k} x {d}, got {:?}",
+                c.dim()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `predict` of the transductive clusterers (agglomerative, spectral): the label of the nearest
+/// training row under `metric` (ties: the lower row). `train` is `None` for models fitted on a
+/// precomputed matrix, which cannot place new rows.
+pub(crate) fn nearest_row_labels<F: Float>(
+    train: Option<&Array2<F>>,
+    metric: &Metric,
+    labels: &Array1<usize>,
+    x: &ArrayRef2<F>,
+    context: &'static str,
+) -> Result<Array1<usize>> {
+    let Some(train) = train else {
+        return Err(Error::invalid_param(
+            "x",
+            "a model fitted on a precomputed matrix cannot place new rows",
+        ));
+    };
+    check_predict_input(x, train.ncols(), context)?;
+    let index = NeighborIndex::build(
+        train.clone(),
+        metric.clone(),
+        Algorithm::Auto,
+        DEFAULT_LEAF_SIZE,
+    )?;
+    let (_, idx) = index.kneighbors(x, 1)?;
+    Ok(idx.column(0).iter().map(|&i| labels[i]).collect())
+}
