@@ -321,6 +321,45 @@ def linear_suite(repeat, quick):
     return out
 
 
+def decomposition_suite(repeat, quick):
+    """The PCA cases of benches/src/suites_decomposition.rs (same shapes, same kind of data: a
+    rank-30 signal plus unit noise)."""
+    from sklearn.decomposition import PCA
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except Exception:
+        threadpool_limits = None
+
+    r = min(repeat, 3)
+    scale = 5 if quick else 1
+    rng = np.random.default_rng(2)
+    out = []
+
+    def low_rank(n, d):
+        k = min(30, d)
+        return rng.standard_normal((n, k)) @ rng.standard_normal((k, d)) + rng.standard_normal((n, d))
+
+    def run():
+        for algo, n, d, make in (("pca_k10", 500_000, 100, lambda: PCA(10)),
+                                 ("pca_randomized_k20", 100_000, 1000,
+                                  lambda: PCA(20, svd_solver="randomized", random_state=0))):
+            x = low_rank(n // scale, d)
+            fit_s, model = time_median(r, lambda: make().fit(x))
+            predict_s, _ = time_median(r, lambda: model.transform(x))
+            rec = record(algo, "synthetic", x.shape, fit_s, None, "explained_variance_ratio",
+                         float(model.explained_variance_ratio_.sum()), "scikit-learn")
+            rec.update(suite="decomposition", predict_s=predict_s)
+            out.append(rec)
+
+    if threadpool_limits is None:
+        run()
+    else:
+        with threadpool_limits(limits=2):
+            run()
+    return out
+
+
 def cluster_suite(repeat, quick):
     """The clustering cases of benches/src/suites_cluster.rs (same shapes, same kind of data:
     k shifted Gaussian classes, y = i mod k)."""
@@ -691,8 +730,9 @@ def main():
         "linear": [linear_suite],
         "classify": [classify_suite],
         "cluster": [cluster_suite],
+        "decomposition": [decomposition_suite],
         "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite,
-                classify_suite, cluster_suite],
+                classify_suite, cluster_suite, decomposition_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")

@@ -23,6 +23,7 @@ pub mod suites;
 pub mod suites_classify;
 pub mod suites_cluster;
 pub mod suites_core;
+pub mod suites_decomposition;
 pub mod suites_linear;
 pub mod suites_metrics;
 pub mod suites_preprocessing;

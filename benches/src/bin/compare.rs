@@ -25,6 +25,7 @@ use ndlearn_bench::suites::{SuiteOptions, linalg_suite};
 use ndlearn_bench::suites_classify::classify_suite;
 use ndlearn_bench::suites_cluster::cluster_suite;
 use ndlearn_bench::suites_core::core_suite;
+use ndlearn_bench::suites_decomposition::decomposition_suite;
 use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
@@ -79,7 +80,7 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 7] = [
+const SUITES: [&str; 8] = [
     "linalg",
     "core",
     "metrics",
@@ -87,6 +88,7 @@ const SUITES: [&str; 7] = [
     "linear",
     "classify",
     "cluster",
+    "decomposition",
 ];
 
 fn run(args: &Args) -> Result<(), String> {
@@ -140,6 +142,7 @@ fn run(args: &Args) -> Result<(), String> {
             "linear" => linear_suite(opts),
             "classify" => classify_suite(opts),
             "cluster" => cluster_suite(opts),
+            "decomposition" => decomposition_suite(opts),
             _ => core_suite(opts),
         };
         records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);

@@ -3,9 +3,12 @@
 
 use ndlearn_core::registry::Entry;
 
+use crate::Pca;
+
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
-    vec![
-        // entries are added here, one per estimator
-    ]
+    vec![Entry::invertible_transformer::<Pca>(
+        "pca",
+        "principal component analysis (full / covariance / Gram / randomized solvers)",
+    )]
 }

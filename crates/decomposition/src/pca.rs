@@ -1,0 +1,588 @@
+//! Principal component analysis ([`Pca`], scikit-learn's `PCA`; catalog CL-157…CL-159).
+//!
+//! # Method
+//!
+//! Centre the rows on the training mean (and, with `scale`, divide each column by its training
+//! standard deviation: the notes insist that test data use the *training* statistics), then find
+//! the orthonormal directions of largest variance. With `X̃ = U Σ Vᵀ` the thin SVD of the centred
+//! data, the components are the rows of `Vᵀ`, the explained variances `σ_i² / (n − 1)` (the
+//! eigenvalues of the sample covariance `X̃ᵀX̃ / (n − 1)`), and the scores `X̃ V = U Σ`.
+//!
+//! Solvers ([`PcaSolver`]), all giving the same answer up to rounding (tested):
+//!
+//! | solver | work | when `Auto` picks it |
+//! |---|---|---|
+//! | `CovarianceEigh` | `X̃ᵀX̃` (`n d²`) + `eigh` (`d³`) | `d ≤ 1000` and `n ≥ 10 d` (scikit-learn's rule) |
+//! | `Gram` | `X̃X̃ᵀ` (`n² d`) + `eigh` (`n³`), `V = X̃ᵀ U Σ⁻¹` | `d ≥ 10 n` and `n ≤ 2000` |
+//! | `Full` | thin SVD of `X̃` | otherwise, when `k ≥ 0.8 min(n, d)` or the data are small |
+//! | `Randomized` | Halko–Martinsson–Tropp range finder, `k + 10` columns | otherwise (a few components of large data) |
+//! | `PowerIteration` | covariance, then `k` power iterations with Hotelling deflation (tol 1e-12, 10,000 rounds each) | never (the notes' method, for teaching and tests) |
+//!
+//! Signs follow scikit-learn's `svd_flip` on `Vᵀ` (the entry of largest magnitude of every
+//! component is positive), so results are reproducible and comparable.
+//!
+//! `n_components` ([`NComponents`]): a count, a variance fraction `t` (the smallest `k` whose
+//! cumulative explained-variance ratio exceeds `t`, the notes' threshold), or all. `whiten`
+//! divides the scores by `√λ_i`. The noise variance is the mean of the discarded eigenvalues;
+//! [`FittedPca::score_samples`] is the probabilistic-PCA log-likelihood (Tipping & Bishop) with
+//! it.
+//!
+//! ```
+//! use ndlearn_decomposition::Pca;
+//! use ndlearn_core::ndarray::array;
+//! use ndlearn_core::{FitUnsupervised, Transform, InverseTransform};
+//!
+//! // the notes' example: heights and weights of three people. The notes' "covariance"
+//! // [[200, 250], [250, 316.67]] is the scatter matrix X̃ᵀX̃ (no divisor): its eigenvalues
+//! // 515.05 and 1.618 are the squared singular values; the explained variances (divisor
+//! // n − 1 = 2, as scikit-learn) are half of them
+//! let x = array![[170.0f64, 60.0], [180.0, 75.0], [160.0, 50.0]];
+//! let pca = Pca::new(2).fit(&x)?;
+//! let s2 = pca.singular_values().mapv(|v| v * v);
+//! assert!((s2[0] - 515.05).abs() < 0.01 && (s2[1] - 1.618).abs() < 0.001);
+//! assert!((pca.explained_variance()[0] - 257.52).abs() < 0.01);
+//! let c = pca.components().row(0);
+//! assert!((c[0] - 0.6216).abs() < 1e-4 && (c[1] - 0.7833).abs() < 1e-4);
+//! let z = pca.transform(&x)?;
+//! let back = pca.inverse_transform(&z)?;
+//! assert!((&back - &x).iter().all(|v| v.abs() < 1e-9)); // all components: exact
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::linalg::{self, RandomizedSvdOptions};
+use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
+
+/// How many components [`Pca`] keeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum NComponents {
+    /// Exactly this many (at most `min(n, d)`).
+    Count(usize),
+    /// The fewest whose cumulative explained-variance ratio exceeds this fraction in `(0, 1)`.
+    Variance(f64),
+    /// All `min(n, d)`.
+    All,
+}
+
+/// The algorithm behind [`Pca`] (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum PcaSolver {
+    /// Chosen by shape (default).
+    #[default]
+    Auto,
+    /// Thin SVD of the centred data.
+    Full,
+    /// Eigendecomposition of the `d × d` covariance matrix.
+    CovarianceEigh,
+    /// Eigendecomposition of the `n × n` Gram matrix.
+    Gram,
+    /// Randomized SVD (approximate; a count of components only).
+    Randomized,
+    /// Power iteration with deflation on the covariance matrix, top `k` only (the notes'
+    /// method; converges slowly when eigenvalues are close; a count of components only).
+    PowerIteration,
+}
+
+/// Principal component analysis. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Pca {
+    /// Components kept (default all).
+    pub n_components: NComponents,
+    /// Solver (default auto).
+    pub solver: PcaSolver,
+    /// Scale the scores to unit variance (default false).
+    pub whiten: bool,
+    /// Standardise every column with the training standard deviation before the analysis
+    /// (default false; constant columns are left unscaled).
+    pub scale: bool,
+    /// Subspace iterations of the randomized solver (default `None`: 7 for `k < 0.1 min(n, d)`,
+    /// else 4).
+    pub n_iter: Option<usize>,
+    /// Random seed of the randomized solver (default 0).
+    pub seed: u64,
+}
+
+impl Default for Pca {
+    fn default() -> Self {
+        Self {
+            n_components: NComponents::All,
+            solver: PcaSolver::Auto,
+            whiten: false,
+            scale: false,
+            n_iter: None,
+            seed: 0,
+        }
+    }
+}
+
+impl Pca {
+    /// PCA keeping `k` components.
+    pub fn new(k: usize) -> Self {
+        Self {
+            n_components: NComponents::Count(k),
+            ..Self::default()
+        }
+    }
+    /// PCA keeping the fewest components that explain more than `fraction` of the variance.
+    pub fn with_variance(fraction: f64) -> Self {
+        Self {
+            n_components: NComponents::Variance(fraction),
+            ..Self::default()
+        }
+    }
+    /// Sets the solver.
+    pub fn solver(mut self, s: PcaSolver) -> Self {
+        self.solver = s;
+        self
+    }
+    /// Sets `whiten`.
+    pub fn whiten(mut self, w: bool) -> Self {
+        self.whiten = w;
+        self
+    }
+    /// Sets `scale`.
+    pub fn scale(mut self, s: bool) -> Self {
+        self.scale = s;
+        self
+    }
+    /// Sets the seed.
+    pub fn seed(mut self, s: u64) -> Self {
+        self.seed = s;
+        self
+    }
+
+    /// The solver `Auto` resolves to for `n × d` data and `k` components (`None`: a fraction or
+    /// all).
+    pub fn resolve_solver(&self, n: usize, d: usize, k: Option<usize>) -> PcaSolver {
+        match self.solver {
+            PcaSolver::Auto => {
+                let m = n.min(d);
+                if d <= 1000 && n >= 10 * d {
+                    PcaSolver::CovarianceEigh
+                } else if d >= 10 * n && n <= 2000 {
+                    PcaSolver::Gram
+                } else if n.max(d) <= 500 {
+                    PcaSolver::Full
+                } else if let Some(k) = k
+                    && (k as f64) < 0.8 * m as f64
+                {
+                    PcaSolver::Randomized
+                } else {
+                    PcaSolver::Full
+                }
+            }
+            other => other,
+        }
+    }
+}
+
+/// Rows per block of [`centred_scatter`].
+const SCATTER_ROWS: usize = 4096;
+
+/// `(X − 1μᵀ)ᵀ(X − 1μᵀ)` accumulated over blocks of [`SCATTER_ROWS`] centred rows (one GEMM per
+/// block), so the centred copy of the whole matrix is never formed.
+///
+/// When the data sit close to their mean relative to its size (`‖μ‖² ≤ 1e4 · tr(X̃ᵀX̃)/n`, the
+/// usual case), one GEMM `XᵀX − n μμᵀ` (scikit-learn's formula) is used instead: the
+/// cancellation then costs at most about 4 of the 16 digits.
+fn centred_scatter<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
+    let (n, d) = x.dim();
+    let nf = F::cast(n as f64);
+    let mut direct = x.t().dot(x);
+    let mut trace = F::zero();
+    for i in 0..d {
+        for j in 0..d {
+            direct[[i, j]] -= nf * mean[i] * mean[j];
+        }
+        trace += direct[[i, i]];
+    }
+    let mu2 = mean.dot(mean);
+    if trace > F::zero() && mu2 <= F::cast(1e4) * trace / nf {
+        return direct;
+    }
+    let mut acc = Array2::<F>::zeros((d, d));
+    for block in x.axis_chunks_iter(Axis(0), SCATTER_ROWS) {
+        let mut b = block.to_owned();
+        b -= mean;
+        ndarray::linalg::general_mat_mul(F::one(), &b.t(), &b, F::one(), &mut acc);
+    }
+    acc
+}
+
+/// Top part of an SVD-like result: `(singular values, Vᵀ)` with the requested rows.
+fn spectrum_from_eigh<F: Float>(
+    vals: Array1<F>,
+    vecs: Array2<F>,
+    scale_n: F,
+) -> (Array1<F>, Array2<F>) {
+    // eigh_descending: largest first; singular values σ = √(λ · scale_n), λ clipped at 0
+    let s = vals.mapv(|l| (l.max(F::zero()) * scale_n).sqrt());
+    (s, vecs.t().to_owned())
+}
+
+impl<F: Float> FitUnsupervised<F> for Pca {
+    type Model = FittedPca<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        check_fit_input(x, 2, "Pca::fit")?;
+        let (n, d) = x.dim();
+        let m = n.min(d);
+        let count = match self.n_components {
+            NComponents::Count(k) => {
+                if k == 0 || k > m {
+                    return Err(Error::invalid_param(
+                        "n_components",
+                        format!("must be in 1..={m} (min of rows and columns), got {k}"),
+                    ));
+                }
+                Some(k)
+            }
+            NComponents::Variance(t) => {
+                if !(t > 0.0 && t < 1.0) {
+                    return Err(Error::invalid_param(
+                        "n_components",
+                        format!("a variance fraction must lie in (0, 1), got {t}"),
+                    ));
+                }
+                None
+            }
+            NComponents::All => None,
+        };
+        let solver = self.resolve_solver(n, d, count);
+        if matches!(solver, PcaSolver::Randomized | PcaSolver::PowerIteration) && count.is_none() {
+            return Err(Error::invalid_param(
+                "solver",
+                "the randomized and power-iteration solvers need a count of components",
+            ));
+        }
+        let mean = x
+            .mean_axis(Axis(0))
+            .ok_or_else(|| Error::invalid_param("x", "no rows"))?;
+        let nm1 = F::cast((n - 1) as f64);
+        let covariance_based = matches!(
+            solver,
+            PcaSolver::CovarianceEigh | PcaSolver::PowerIteration
+        );
+        // the covariance solvers never materialise the centred data (see `centred_scatter`)
+        let scatter = if covariance_based {
+            Some(centred_scatter(x, &mean))
+        } else {
+            None
+        };
+        let sd_of = |diag: &Array1<F>| {
+            diag.mapv(|v| {
+                let sd = (v / nm1).sqrt();
+                if sd > F::zero() { sd } else { F::one() }
+            })
+        };
+        let (xc, std, cov) = match scatter {
+            Some(sc) => {
+                let mut c = sc / nm1;
+                let std = if self.scale {
+                    let sd = sd_of(&c.diag().mapv(|v| v * nm1));
+                    for i in 0..d {
+                        for j in 0..d {
+                            c[[i, j]] /= sd[i] * sd[j];
+                        }
+                    }
+                    Some(sd)
+                } else {
+                    None
+                };
+                (None, std, Some(c))
+            }
+            None => {
+                let mut xc = x.to_owned();
+                xc -= &mean;
+                let std = if self.scale {
+                    let ss = xc.map_axis(Axis(0), |c| c.iter().map(|&v| v * v).sum::<F>());
+                    let sd = sd_of(&ss);
+                    xc /= &sd;
+                    Some(sd)
+                } else {
+                    None
+                };
+                (Some(xc), std, None)
+            }
+        };
+        let (sing, vt): (Array1<F>, Array2<F>) = match (solver, &xc, &cov) {
+            (PcaSolver::CovarianceEigh, _, Some(c)) => {
+                let c = (c + &c.t()) * F::cast(0.5);
+                let (vals, vecs) = linalg::eigh_descending(&c)?;
+                spectrum_from_eigh(vals, vecs, nm1)
+            }
+            (PcaSolver::Gram, Some(xc), _) => {
+                let g = xc.dot(&xc.t());
+                let g = (&g + &g.t()) * F::cast(0.5);
+                let (vals, u) = linalg::eigh_descending(&g)?;
+                // σ_i = √λ_i, v_i = X̃ᵀ u_i / σ_i (directions of zero variance are dropped to 0)
+                let s = vals.mapv(|l| l.max(F::zero()).sqrt());
+                let mut vt = u.t().dot(xc);
+                for (mut row, &si) in vt.rows_mut().into_iter().zip(&s) {
+                    if si > F::epsilon() * s[0] {
+                        row /= si;
+                    } else {
+                        row.fill(F::zero());
+                    }
+                }
+                let k = m.min(vt.nrows());
+                (
+                    s.slice(s![..k]).to_owned(),
+                    vt.slice(s![..k, ..]).to_owned(),
+                )
+            }
+            (PcaSolver::PowerIteration, _, Some(c)) => {
+                let c = (c + &c.t()) * F::cast(0.5);
+                let k = count.unwrap_or(m);
+                let p = linalg::power_iteration(&c, k, 10_000, F::cast(1e-12), self.seed)?;
+                spectrum_from_eigh(p.values, p.vectors, nm1)
+            }
+            (PcaSolver::Randomized, Some(xc), _) => {
+                let k = count.unwrap_or(m);
+                let mut opts = RandomizedSvdOptions::default().seed(self.seed);
+                if let Some(it) = self.n_iter {
+                    opts = opts.n_iter(it);
+                }
+                let svd = linalg::randomized_svd(xc, k, opts)?;
+                (svd.s, svd.vt)
+            }
+            (_, Some(xc), _) => {
+                let svd = linalg::svd_thin(xc)?;
+                (svd.s, svd.vt)
+            }
+            _ => {
+                return Err(Error::invalid_param(
+                    "solver",
+                    "internal: no data for the solver",
+                ));
+            }
+        };
+        // svd_flip on Vᵀ: the entry of largest magnitude of every component positive (the
+        // first such entry on ties)
+        let mut vt = vt;
+        for mut row in vt.rows_mut() {
+            let lead = row
+                .iter()
+                .fold(F::zero(), |b, &v| if v.abs() > b.abs() { v } else { b });
+            if lead < F::zero() {
+                row.mapv_inplace(|v| -v);
+            }
+        }
+        let ev_all = sing.mapv(|v| v * v / nm1);
+        // total variance: the trace of the covariance (all of it, whatever the solver kept)
+        let total: F = match (&cov, &xc) {
+            (Some(c), _) => c.diag().sum(),
+            (None, Some(xc)) => xc.iter().map(|&v| v * v).sum::<F>() / nm1,
+            _ => F::zero(),
+        };
+        let k = match (self.n_components, count) {
+            (_, Some(k)) => k,
+            (NComponents::Variance(t), None) => {
+                let mut acc = F::zero();
+                let mut k = ev_all.len();
+                for (i, &v) in ev_all.iter().enumerate() {
+                    acc += v / total;
+                    if acc > F::cast(t) {
+                        k = i + 1;
+                        break;
+                    }
+                }
+                k
+            }
+            _ => m.min(ev_all.len()),
+        };
+        let k = k.min(vt.nrows());
+        let explained = ev_all.slice(s![..k]).to_owned();
+        let noise = if k < m {
+            ((total - explained.sum()) / F::cast((m - k) as f64)).max(F::zero())
+        } else {
+            F::zero()
+        };
+        Ok(FittedPca {
+            params: self.clone(),
+            solver,
+            mean,
+            std,
+            components: vt.slice(s![..k, ..]).to_owned(),
+            explained_variance_ratio: explained.mapv(|v| v / total),
+            singular_values: sing.slice(s![..k]).to_owned(),
+            explained_variance: explained,
+            noise_variance: noise,
+        })
+    }
+}
+
+/// A fitted [`Pca`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedPca<F: Float> {
+    params: Pca,
+    solver: PcaSolver,
+    mean: Array1<F>,
+    std: Option<Array1<F>>,
+    components: Array2<F>,
+    explained_variance: Array1<F>,
+    explained_variance_ratio: Array1<F>,
+    singular_values: Array1<F>,
+    noise_variance: F,
+}
+
+impl<F: Float> FittedPca<F> {
+    /// The hyperparameters.
+    pub fn params(&self) -> &Pca {
+        &self.params
+    }
+    /// The solver that ran (`Auto` resolved).
+    pub fn solver(&self) -> PcaSolver {
+        self.solver
+    }
+    /// The components, one per row (`k × d`, orthonormal rows).
+    pub fn components(&self) -> &Array2<F> {
+        &self.components
+    }
+    /// Variance along each component (eigenvalues of the sample covariance, `n − 1` divisor).
+    pub fn explained_variance(&self) -> &Array1<F> {
+        &self.explained_variance
+    }
+    /// Fraction of the total variance along each component.
+    pub fn explained_variance_ratio(&self) -> &Array1<F> {
+        &self.explained_variance_ratio
+    }
+    /// Singular values of the centred (and scaled) training data.
+    pub fn singular_values(&self) -> &Array1<F> {
+        &self.singular_values
+    }
+    /// Training column means.
+    pub fn mean(&self) -> &Array1<F> {
+        &self.mean
+    }
+    /// Training column standard deviations when `scale` is on.
+    pub fn scale(&self) -> Option<&Array1<F>> {
+        self.std.as_ref()
+    }
+    /// Mean variance of the discarded directions (0 when all are kept).
+    pub fn noise_variance(&self) -> F {
+        self.noise_variance
+    }
+    /// Components kept.
+    pub fn n_components(&self) -> usize {
+        self.components.nrows()
+    }
+
+    fn prepare(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(x, self.mean.len(), "Pca: number of features")?;
+        let mut xc = x.to_owned();
+        xc -= &self.mean;
+        if let Some(sd) = &self.std {
+            xc /= sd;
+        }
+        Ok(xc)
+    }
+
+    /// Squared reconstruction error of every row (`‖x − inverse(transform(x))‖²`, in the
+    /// original units).
+    ///
+    /// # Errors
+    /// Wrong feature count or non-finite input.
+    pub fn reconstruction_error(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
+        let back = self.inverse_transform(&self.transform(x)?)?;
+        let mut diff = back;
+        diff -= &x.view();
+        Ok(diff.map_axis(Axis(1), |r| r.iter().map(|&v| v * v).sum()))
+    }
+
+    /// Probabilistic-PCA log-likelihood of every row (scikit-learn's `score_samples`): the
+    /// Gaussian with covariance `Wᵀ(Λ − σ²)W + σ² I` in the analysed (centred, scaled) space.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] when the model keeps every direction of a rank-deficient fit
+    /// (noise variance 0 and a zero eigenvalue: the density is degenerate); input errors.
+    pub fn score_samples(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
+        let xc = self.prepare(x)?;
+        let d = self.mean.len();
+        let s2 = self.noise_variance;
+        let mut cov = Array2::<F>::eye(d) * s2;
+        let w = &self.components;
+        let diff = self.explained_variance.mapv(|l| (l - s2).max(F::zero()));
+        let wl = w.t().to_owned() * &diff;
+        cov += &wl.dot(w);
+        let chol = linalg::CholeskyFactor::new(&cov).map_err(|_| {
+            Error::invalid_param(
+                "n_components",
+                "the fitted covariance is singular (all directions kept of rank-deficient data)",
+            )
+        })?;
+        let logdet = chol.logdet();
+        let sol = chol.solve_many(&xc.t().to_owned())?;
+        let c = F::cast(d as f64 * (2.0 * std::f64::consts::PI).ln());
+        Ok(xc
+            .rows()
+            .into_iter()
+            .zip(sol.columns())
+            .map(|(r, s)| -F::cast(0.5) * (r.dot(&s) + c + logdet))
+            .collect())
+    }
+}
+
+impl<F: Float> Transform<F> for FittedPca<F> {
+    /// Scores `(x − μ) Vᵀ` (divided by `√λ` with `whiten`), `n × k`.
+    fn transform(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(x, self.mean.len(), "Pca: number of features")?;
+        // x Wᵀ − μ Wᵀ with W = V (divided column-wise by σ with scale): one GEMM, no centred
+        // copy of x (as scikit-learn)
+        let mut w = self.components.clone();
+        if let Some(sd) = &self.std {
+            for mut row in w.rows_mut() {
+                row /= sd;
+            }
+        }
+        let mut z = x.dot(&w.t());
+        let shift = self.mean.dot(&w.t());
+        z -= &shift;
+        if self.params.whiten {
+            let sd = self.explained_variance.mapv(|v| v.sqrt());
+            for mut row in z.rows_mut() {
+                row /= &sd;
+            }
+        }
+        Ok(z)
+    }
+}
+
+impl<F: Float> InverseTransform<F> for FittedPca<F> {
+    /// Back to the input space: `z V (· √λ with whiten) (· σ with scale) + μ`; exact when every
+    /// component is kept, the best rank-`k` reconstruction otherwise.
+    fn inverse_transform(&self, z: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let k = self.components.nrows();
+        if z.ncols() != k {
+            return Err(Error::ShapeMismatch {
+                context: "Pca::inverse_transform",
+                expected: format!("{k} columns (one per component)"),
+                found: format!("{}", z.ncols()),
+            });
+        }
+        ndlearn_core::validate::check_finite_2d(z, "Pca::inverse_transform")?;
+        let mut zz = z.to_owned();
+        if self.params.whiten {
+            let sd = self.explained_variance.mapv(|v| v.sqrt());
+            for mut row in zz.rows_mut() {
+                row *= &sd;
+            }
+        }
+        let mut x = zz.dot(&self.components);
+        if let Some(sd) = &self.std {
+            x *= sd;
+        }
+        x += &self.mean;
+        Ok(x)
+    }
+}
