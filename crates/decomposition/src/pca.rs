@@ -412,7 +412,9 @@ impl<F: Float> FitUnsupervised<F> for Pca {
             solver,
             mean,
             std,
-            components: vt.slice(s![..k, ..]).to_owned(),
+            // standard layout, as a deserialised model has it: the same GEMM kernels, the same
+            // bits after a save/load round trip
+            components: vt.slice(s![..k, ..]).as_standard_layout().into_owned(),
             explained_variance_ratio: explained.mapv(|v| v / total),
             singular_values: sing.slice(s![..k]).to_owned(),
             explained_variance: explained,
