@@ -5,9 +5,14 @@
 //! | estimator | scikit-learn | CLI name |
 //! |---|---|---|
 //! | [`Pca`] | `PCA` (full, covariance-eigh, randomized; plus a Gram-matrix solver) | `pca` |
+//! | [`TruncatedSvd`] | `TruncatedSVD` (randomized, exact) | `truncated_svd` |
+//!
+//! [`low_rank_approximation`] gives the Eckart–Young best rank-`k` approximation and its error.
 
 mod pca;
 pub mod registry;
+mod truncated_svd;
 
 pub use pca::{FittedPca, NComponents, Pca, PcaSolver};
 pub use registry::registry;
+pub use truncated_svd::{FittedTruncatedSvd, SvdAlgorithm, TruncatedSvd, low_rank_approximation};
