@@ -246,6 +246,26 @@ def preprocessing_suite(repeat, quick):
     return out
 
 
+def on_two_threads(run):
+    """Runs `run()` with numpy's BLAS limited to 2 threads (ndlearn's side uses 2), or as is
+    when threadpoolctl is missing."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except Exception:
+        run()
+        return
+    with threadpool_limits(limits=2):
+        run()
+
+
+def shifted(rng, n, d, k):
+    """`n` rows of `k` shifted Gaussian classes (`y = i mod k`, class means N(0, 1) per
+    coordinate, unit noise), as `shifted_classes` in benches/src/suites_classify.rs."""
+    means = rng.standard_normal((k, d))
+    y = np.arange(n) % k
+    return means[y] + rng.standard_normal((n, d)), y
+
+
 def linear_problem(rng, n, d, sparse):
     """X standard normal, y = X w + 0.5 + N(0, 1); w dense N(0, 1), or (sparse) 3 N(0, 1) on
     the first max(10, d // 20) features only (as benches/src/suites_linear.rs)."""
@@ -260,11 +280,6 @@ def linear_problem(rng, n, d, sparse):
 def linear_suite(repeat, quick):
     from sklearn.linear_model import ElasticNet, Lasso, LinearRegression, Ridge
     from sklearn.metrics import r2_score
-
-    try:
-        from threadpoolctl import threadpool_limits
-    except Exception:  # threadpoolctl missing: run with the BLAS default
-        threadpool_limits = None
 
     r = min(repeat, 3)
     scale = 5 if quick else 1
@@ -313,11 +328,7 @@ def linear_suite(repeat, quick):
         rec.update(suite="linear", predict_s=0.0)
         out.append(rec)
 
-    if threadpool_limits is None:
-        run()
-    else:
-        with threadpool_limits(limits=2):
-            run()
+    on_two_threads(run)
     return out
 
 
@@ -325,11 +336,6 @@ def decomposition_suite(repeat, quick):
     """The PCA cases of benches/src/suites_decomposition.rs (same shapes, same kind of data: a
     rank-30 signal plus unit noise)."""
     from sklearn.decomposition import PCA
-
-    try:
-        from threadpoolctl import threadpool_limits
-    except Exception:
-        threadpool_limits = None
 
     r = min(repeat, 3)
     scale = 5 if quick else 1
@@ -352,11 +358,7 @@ def decomposition_suite(repeat, quick):
             rec.update(suite="decomposition", predict_s=predict_s)
             out.append(rec)
 
-    if threadpool_limits is None:
-        run()
-    else:
-        with threadpool_limits(limits=2):
-            run()
+    on_two_threads(run)
     return out
 
 
@@ -367,20 +369,10 @@ def cluster_suite(repeat, quick):
     from sklearn.metrics import adjusted_rand_score
     from sklearn.mixture import GaussianMixture
 
-    try:
-        from threadpoolctl import threadpool_limits
-    except Exception:
-        threadpool_limits = None
-
     r = min(repeat, 3)
     scale = 5 if quick else 1
     rng = np.random.default_rng(1)
     out = []
-
-    def shifted(n, d, k):
-        means = rng.standard_normal((k, d))
-        y = np.arange(n) % k
-        return means[y] + rng.standard_normal((n, d)), y
 
     def add(algo, x, fit_s, metric, value, predict_s=0.0):
         rec = record(algo, "synthetic", x.shape, fit_s, None, metric, float(value), "scikit-learn")
@@ -388,22 +380,18 @@ def cluster_suite(repeat, quick):
         out.append(rec)
 
     def run():
-        x, y = shifted(20_000 // scale, 16, 8)
+        x, y = shifted(rng, 20_000 // scale, 16, 8)
         fit_s, agg = time_median(r, lambda: AgglomerativeClustering(n_clusters=8).fit(x))
         add("agglomerative_ward", x, fit_s, "ari", adjusted_rand_score(y, agg.labels_))
-        x, _ = shifted(1_000_000 // scale, 16, 8)
+        x, _ = shifted(rng, 1_000_000 // scale, 16, 8)
         fit_s, mb = time_median(r, lambda: MiniBatchKMeans(n_clusters=8, random_state=0).fit(x))
         add("minibatch_kmeans_k8", x, fit_s, "inertia_per_row", mb.inertia_ / len(x))
-        x, _ = shifted(200_000 // scale, 16, 8)
+        x, _ = shifted(rng, 200_000 // scale, 16, 8)
         fit_s, gm = time_median(r, lambda: GaussianMixture(n_components=8, random_state=0).fit(x))
         predict_s, _ = time_median(r, lambda: gm.predict(x))
         add("gaussian_mixture_full_k8", x, fit_s, "mean_loglik", gm.score(x), predict_s)
 
-    if threadpool_limits is None:
-        run()
-    else:
-        with threadpool_limits(limits=2):
-            run()
+    on_two_threads(run)
     return out
 
 
@@ -414,20 +402,10 @@ def classify_suite(repeat, quick):
     from sklearn.naive_bayes import GaussianNB
     from sklearn.neighbors import KNeighborsClassifier
 
-    try:
-        from threadpoolctl import threadpool_limits
-    except Exception:
-        threadpool_limits = None
-
     r = min(repeat, 3)
     scale = 5 if quick else 1
     rng = np.random.default_rng(0)
     out = []
-
-    def shifted(n, d, k):
-        means = rng.standard_normal((k, d))
-        y = np.arange(n) % k
-        return means[y] + rng.standard_normal((n, d)), y
 
     def case(algo, make, x, y, q, qy):
         fit_s, model = time_median(r, lambda: make().fit(x, y))
@@ -440,16 +418,16 @@ def classify_suite(repeat, quick):
     def run():
         for n, nq, d in ((200_000, 50_000, 16), (50_000, 10_000, 64)):
             n, nq = n // scale, nq // scale
-            x, y = shifted(n + nq, d, 5)
+            x, y = shifted(rng, n + nq, d, 5)
             case("knn_k5", lambda: KNeighborsClassifier(n_neighbors=5, n_jobs=2),
                  x[:n], y[:n], x[n:], y[n:])
-        x, y = shifted(200_000 // scale, 50, 5)
+        x, y = shifted(rng, 200_000 // scale, 50, 5)
         case("gaussian_nb", GaussianNB, x, y, x, y)
         case("lda", LinearDiscriminantAnalysis, x, y, x, y)
         from sklearn.cluster import DBSCAN, KMeans
 
         for n, d, eps in ((200_000, 2, 0.05), (50_000, 16, 3.0)):
-            x, _ = shifted(n // scale, d, 8)
+            x, _ = shifted(rng, n // scale, d, 8)
             fit_s, db = time_median(r, lambda: DBSCAN(eps=eps, min_samples=5, n_jobs=2).fit(x))
             n_clusters = int(db.labels_.max() + 1)
             rec = record("dbscan", "synthetic", x.shape, fit_s, None, "n_clusters", float(n_clusters),
@@ -457,7 +435,7 @@ def classify_suite(repeat, quick):
             rec.update(suite="classify", predict_s=0.0)
             out.append(rec)
 
-        x, _ = shifted(200_000 // scale, 16, 8)
+        x, _ = shifted(rng, 200_000 // scale, 16, 8)
         fit_s, models = time_median(
             r, lambda: [KMeans(n_clusters=8, n_init=1, random_state=s).fit(x) for s in range(5)])
         predict_s, _ = time_median(r, lambda: models[0].predict(x))
@@ -466,11 +444,7 @@ def classify_suite(repeat, quick):
         rec.update(suite="classify", predict_s=predict_s)
         out.append(rec)
 
-    if threadpool_limits is None:
-        run()
-    else:
-        with threadpool_limits(limits=2):
-            run()
+    on_two_threads(run)
     return out
 
 

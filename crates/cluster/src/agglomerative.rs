@@ -70,26 +70,32 @@ const WARD_MATRIX_MIN_D: usize = 32;
 /// …when the rows are at most this many (a matrix of at most 256 MB).
 const WARD_MATRIX_MAX_N: usize = 8000;
 
-/// Condensed Euclidean distance matrix of the rows (rows in parallel).
-fn euclidean_condensed<F: Float>(x: &ArrayRef2<F>) -> Vec<f64> {
+/// Condensed distance matrix of the rows under `metric` (rows in parallel).
+///
+/// # Errors
+/// [`Error::InvalidParam`] when a distance overflows.
+fn condensed<F: Float>(x: &ArrayRef2<F>, metric: &Metric) -> Result<Vec<f64>> {
     let n = x.nrows();
     let data = x.as_standard_layout();
     let rows: Vec<Vec<f64>> = par::map_tasks(n, |i| {
         let a = data.row(i);
         ((i + 1)..n)
             .map(|j| {
-                a.iter()
-                    .zip(data.row(j))
-                    .map(|(&u, &v)| {
-                        let t = (u - v).to_f64().unwrap_or(f64::NAN);
-                        t * t
-                    })
-                    .sum::<f64>()
-                    .sqrt()
+                metric
+                    .distance(&a, &data.row(j))
+                    .to_f64()
+                    .unwrap_or(f64::NAN)
             })
             .collect()
     });
-    rows.into_iter().flatten().collect()
+    let dm: Vec<f64> = rows.into_iter().flatten().collect();
+    if dm.iter().any(|v| !v.is_finite()) {
+        return Err(Error::invalid_param(
+            "x",
+            "pairwise distances overflow; rescale the features",
+        ));
+    }
+    Ok(dm)
 }
 
 /// The linkage criterion of [`Agglomerative`] (see the [module docs](self)).
@@ -645,7 +651,7 @@ pub fn linkage<F: Float>(
             if x.ncols() >= WARD_MATRIX_MIN_D && n <= WARD_MATRIX_MAX_N {
                 // many features, few rows: the Lance–Williams recursion on the condensed
                 // matrix costs O(n²) per tree instead of O(n² d)
-                condensed_chain(n, euclidean_condensed(x), Linkage::Ward)
+                condensed_chain(n, condensed(x, metric)?, Linkage::Ward)
             } else {
                 ward_centroids(x)
             }
@@ -663,25 +669,7 @@ pub fn linkage<F: Float>(
             })
         }
         Linkage::Complete | Linkage::Average => {
-            let data = x.as_standard_layout();
-            let rows: Vec<Vec<f64>> = par::map_tasks(n, |i| {
-                let a = data.row(i);
-                ((i + 1)..n)
-                    .map(|j| {
-                        metric
-                            .distance(&a, &data.row(j))
-                            .to_f64()
-                            .unwrap_or(f64::NAN)
-                    })
-                    .collect()
-            });
-            let dm: Vec<f64> = rows.into_iter().flatten().collect();
-            if dm.iter().any(|v| !v.is_finite()) {
-                return Err(Error::invalid_param(
-                    "x",
-                    "pairwise distances overflow; rescale the features",
-                ));
-            }
+            let dm = condensed(x, metric)?;
             condensed_chain(n, dm, linkage)
         }
     };

@@ -208,13 +208,13 @@ fn assign_direct<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usiz
         }
         (lab, dist)
     });
-    let mut labels = Vec::with_capacity(n);
-    let mut dists = Vec::with_capacity(n);
-    for (l, v) in parts {
-        labels.extend(l);
-        dists.extend(v);
-    }
-    (labels, dists)
+    concat_parts(parts)
+}
+
+/// The per-chunk `(labels, distances)` of an assignment pass, joined in chunk order.
+fn concat_parts<F: Copy>(parts: Vec<(Vec<usize>, Vec<F>)>) -> (Vec<usize>, Vec<F>) {
+    let (labels, dists): (Vec<Vec<usize>>, Vec<Vec<F>>) = parts.into_iter().unzip();
+    (labels.concat(), dists.concat())
 }
 
 /// Points stored transposed in blocks of 8 (`d × w`, `w` = `k` rounded up to a multiple of 8, or
@@ -347,13 +347,7 @@ pub(crate) fn assign<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<
         }
         (lab, dist)
     });
-    let mut labels = Vec::with_capacity(n);
-    let mut dists = Vec::with_capacity(n);
-    for (l, v) in parts {
-        labels.extend(l);
-        dists.extend(v);
-    }
-    (labels, dists)
+    concat_parts(parts)
 }
 
 /// Per-cluster sums and counts (fixed chunks, added in order).

@@ -2,23 +2,14 @@
 //! `scripts/golden/cluster.py`): the same core samples, the same noise, the same clusters up to
 //! a renaming; plus the conformance battery and the noise label of `predict`.
 
+mod common;
+
 use std::collections::HashMap;
 
-use ndarray::Array2;
 use ndlearn_cluster::Dbscan;
 use ndlearn_core::{FitUnsupervised, Predict};
+use ndlearn_testkit::Golden;
 use ndlearn_testkit::conformance::Battery;
-use ndlearn_testkit::{Case, Golden};
-
-fn data(case: &Case) -> Array2<f64> {
-    if case.has("x") {
-        return case.matrix("x");
-    }
-    ndlearn_datasets::by_name(case.string("dataset"))
-        .expect("embedded data set")
-        .x()
-        .clone()
-}
 
 #[test]
 fn dbscan_matches_sklearn_up_to_label_names() {
@@ -27,7 +18,7 @@ fn dbscan_matches_sklearn_up_to_label_names() {
     assert!(cases.len() >= 5);
     for case in cases {
         let name = case.name();
-        let x = data(case);
+        let x = common::data(case);
         let m = Dbscan::new(case.scalar("eps"), case.usize("min_samples"))
             .fit(&x)
             .expect("fit");

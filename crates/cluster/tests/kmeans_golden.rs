@@ -3,20 +3,11 @@
 //! labels, inertia and iteration count; k-means++ reaches scikit-learn's mean inertia over 20
 //! seeds within 1 %.
 
-use ndarray::Array2;
+mod common;
+
 use ndlearn_cluster::{KMeans, KMeansAlgorithm, KMeansInit};
 use ndlearn_core::FitUnsupervised;
-use ndlearn_testkit::{Case, Golden, assert_close};
-
-fn data(case: &Case) -> Array2<f64> {
-    if case.has("x") {
-        return case.matrix("x");
-    }
-    ndlearn_datasets::by_name(case.string("dataset"))
-        .expect("embedded data set")
-        .x()
-        .clone()
-}
+use ndlearn_testkit::{Golden, assert_close};
 
 #[test]
 fn lloyd_from_given_centres_matches_sklearn() {
@@ -27,7 +18,7 @@ fn lloyd_from_given_centres_matches_sklearn() {
     // centres, where rounding of the bounds decides
     assert!(cases.len() >= 6);
     for case in cases {
-        let x = data(case);
+        let x = common::data(case);
         let name = case.name();
         let m = KMeans::new(case.usize("k"))
             .algorithm(KMeansAlgorithm::Lloyd)
@@ -73,7 +64,7 @@ fn lloyd_from_given_centres_matches_sklearn() {
 fn kmeans_plus_plus_inertia_is_within_one_percent_of_sklearn() {
     let g = Golden::load("cluster", "kmeans");
     for case in g.cases_with_prefix("plusplus_") {
-        let x = data(case);
+        let x = common::data(case);
         let k = case.usize("k");
         let theirs = case.vector("inertias");
         let ours: Vec<f64> = (0..theirs.len() as u64)

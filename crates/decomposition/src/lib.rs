@@ -9,6 +9,7 @@
 //!
 //! [`low_rank_approximation`] gives the Eckart–Young best rank-`k` approximation and its error.
 
+mod common;
 mod pca;
 pub mod registry;
 mod truncated_svd;

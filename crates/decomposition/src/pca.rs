@@ -366,17 +366,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 ));
             }
         };
-        // svd_flip on Vᵀ: the entry of largest magnitude of every component positive (the
-        // first such entry on ties)
-        let mut vt = vt;
-        for mut row in vt.rows_mut() {
-            let lead = row
-                .iter()
-                .fold(F::zero(), |b, &v| if v.abs() > b.abs() { v } else { b });
-            if lead < F::zero() {
-                row.mapv_inplace(|v| -v);
-            }
-        }
+        let vt = crate::common::flip_rows(vt);
         let ev_all = sing.mapv(|v| v * v / nm1);
         // total variance: the trace of the covariance (all of it, whatever the solver kept)
         let total: F = match (&cov, &xc) {
@@ -412,9 +402,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
             solver,
             mean,
             std,
-            // standard layout, as a deserialised model has it: the same GEMM kernels, the same
-            // bits after a save/load round trip
-            components: vt.slice(s![..k, ..]).as_standard_layout().into_owned(),
+            components: vt.slice(s![..k, ..]).to_owned(),
             explained_variance_ratio: explained.mapv(|v| v / total),
             singular_values: sing.slice(s![..k]).to_owned(),
             explained_variance: explained,
@@ -564,15 +552,7 @@ impl<F: Float> InverseTransform<F> for FittedPca<F> {
     /// Back to the input space: `z V (· √λ with whiten) (· σ with scale) + μ`; exact when every
     /// component is kept, the best rank-`k` reconstruction otherwise.
     fn inverse_transform(&self, z: &ArrayRef2<F>) -> Result<Array2<F>> {
-        let k = self.components.nrows();
-        if z.ncols() != k {
-            return Err(Error::ShapeMismatch {
-                context: "Pca::inverse_transform",
-                expected: format!("{k} columns (one per component)"),
-                found: format!("{}", z.ncols()),
-            });
-        }
-        ndlearn_core::validate::check_finite_2d(z, "Pca::inverse_transform")?;
+        crate::common::check_scores(z, self.components.nrows(), "Pca::inverse_transform")?;
         let mut zz = z.to_owned();
         if self.params.whiten {
             let sd = self.explained_variance.mapv(|v| v.sqrt());

@@ -92,21 +92,6 @@ impl TruncatedSvd {
     }
 }
 
-/// The rows of `vt` with the entry of largest magnitude made positive (scikit-learn's
-/// `svd_flip` on `Vᵀ`), stored row-major.
-fn flip_rows<F: Float>(vt: Array2<F>) -> Array2<F> {
-    let mut vt = vt.as_standard_layout().into_owned();
-    for mut row in vt.rows_mut() {
-        let lead = row
-            .iter()
-            .fold(F::zero(), |b, &v| if v.abs() > b.abs() { v } else { b });
-        if lead < F::zero() {
-            row.mapv_inplace(|v| -v);
-        }
-    }
-    vt
-}
-
 impl<F: Float> FitUnsupervised<F> for TruncatedSvd {
     type Model = FittedTruncatedSvd<F>;
 
@@ -131,7 +116,7 @@ impl<F: Float> FitUnsupervised<F> for TruncatedSvd {
                     .seed(self.seed),
             )?,
         };
-        let vt = flip_rows(svd.vt.slice(s![..k, ..]).to_owned());
+        let vt = crate::common::flip_rows(svd.vt.slice(s![..k, ..]).to_owned());
         let sing = svd.s.slice(s![..k]).to_owned();
         // scikit-learn: variances (1/n) of the scores and of the columns
         let scores = x.dot(&vt.t());
@@ -208,15 +193,11 @@ impl<F: Float> Transform<F> for FittedTruncatedSvd<F> {
 impl<F: Float> InverseTransform<F> for FittedTruncatedSvd<F> {
     /// `Z V_kᵀ`: the rank-`k` reconstruction of the rows the scores came from.
     fn inverse_transform(&self, z: &ArrayRef2<F>) -> Result<Array2<F>> {
-        let k = self.components.nrows();
-        if z.ncols() != k {
-            return Err(Error::ShapeMismatch {
-                context: "TruncatedSvd::inverse_transform",
-                expected: format!("{k} columns (one per component)"),
-                found: format!("{}", z.ncols()),
-            });
-        }
-        ndlearn_core::validate::check_finite_2d(z, "TruncatedSvd::inverse_transform")?;
+        crate::common::check_scores(
+            z,
+            self.components.nrows(),
+            "TruncatedSvd::inverse_transform",
+        )?;
         Ok(z.dot(&self.components))
     }
 }
