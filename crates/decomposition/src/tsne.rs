@@ -1,0 +1,1066 @@
+//! t-distributed stochastic neighbour embedding ([`Tsne`], scikit-learn's `TSNE`; van der
+//! Maaten & Hinton 2008, Barnes–Hut: van der Maaten 2014). Catalog CL-167.
+//!
+//! # Method
+//!
+//! **Input affinities.** For each row `i` a Gaussian width `σ_i` is found by bisection on
+//! `β_i = 1/(2σ_i²)` so that the conditional distribution
+//! `p_{j|i} ∝ exp(−β_i d_ij²)` has perplexity `2^{H(P_i)} = perplexity` (entropy within 1e-5
+//! nats, at most 100 steps, as scikit-learn). The joint affinities are
+//! `p_ij = (p_{j|i} + p_{i|j}) / Σ(…)`. The exact method uses every pair; Barnes–Hut only the
+//! `⌊3 · perplexity + 1⌋` nearest neighbours of each row (a sparse `P`).
+//!
+//! **Output similarities.** Student-t with `α = max(k − 1, 1)` degrees of freedom:
+//! `w_ij = (1 + ‖y_i − y_j‖² / α)^{−(α+1)/2}`, `q_ij = w_ij / Z`, `Z = Σ_{k≠l} w_kl`.
+//!
+//! **Objective and gradient.** `KL(P‖Q) = Σ p_ij log(p_ij / q_ij)` and
+//! `∂KL/∂y_i = (2(α + 1)/α) Σ_j (p_ij − q_ij) w_ij (y_i − y_j)`. Barnes–Hut splits it into an
+//! attractive part over the sparse `P` and a repulsive part `Σ_j q_ij w_ij (y_i − y_j)` read off
+//! a space-partitioning tree (quadtree in 2-D, octree in 3-D): a cell of width `w` whose centre
+//! of mass is at distance `r` stands for all its points when `w² < θ² r²` (`θ` = `angle`).
+//!
+//! **Optimisation** (scikit-learn's schedule): gradient descent with momentum and per-parameter
+//! gains (`+0.2` when the step changes sign, `×0.8` otherwise, at least 0.01); 250 iterations
+//! with `P` multiplied by `early_exaggeration` and momentum 0.5, then momentum 0.8 up to
+//! `max_iter`. Every 50 iterations the KL divergence and gradient norm are checked: stop when
+//! the norm is below `min_grad_norm` or the KL has not improved for `n_iter_without_progress`
+//! iterations. Learning rate `"auto"` is `max(n / early_exaggeration / 4, 50)`.
+//!
+//! **Initialisation**: PCA scores scaled to standard deviation `1e-4` along the first axis
+//! (default), `1e-4 ·` standard normal, or a given matrix.
+//!
+//! **New points** (`Transform`, an extension: scikit-learn has none): a new row is placed at
+//! the average of its nearest training rows' embeddings weighted by its conditional affinities
+//! `p_{j|x}` at the training perplexity (the usual initialisation of out-of-sample t-SNE).
+//!
+//! Parallel over points (rayon); every reduction runs in point order, so the result is the same
+//! bitwise for any number of threads.
+//!
+//! ```
+//! use ndlearn_decomposition::Tsne;
+//! use ndlearn_core::ndarray::Array2;
+//! use ndlearn_core::metrics::trustworthiness;
+//! use ndlearn_core::distance::Metric;
+//! use ndlearn_core::FitUnsupervised;
+//!
+//! // two well-separated groups of 20 points in 5-D
+//! let x = Array2::from_shape_fn((40, 5), |(i, j)| {
+//!     (if i < 20 { 0.0 } else { 10.0 }) + ((i * 7 + j * 3) % 5) as f64 * 0.1
+//! });
+//! let t = Tsne::new(2).perplexity(5.0).fit(&x)?;
+//! let y = t.embedding();
+//! assert_eq!(y.dim(), (40, 2));
+//! assert!(trustworthiness(&x, y, 5, &Metric::Euclidean)? > 0.9);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array2, ArrayRef2, Axis};
+use ndlearn_core::distance::{Metric, pairwise_distances};
+use ndlearn_core::neighbors::{Algorithm, NeighborIndex};
+use ndlearn_core::random::{standard_normal, stream};
+use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::{Error, FitUnsupervised, Float, Result, Transform};
+use rayon::prelude::*;
+
+use crate::Pca;
+
+/// Iterations with early exaggeration (scikit-learn's `_EXPLORATION_MAX_ITER`).
+const EXPLORATION_ITER: usize = 250;
+/// Iterations between convergence checks (scikit-learn's `_N_ITER_CHECK`).
+const CHECK_EVERY: usize = 50;
+/// Points per parallel task in the gradient loops.
+const POINT_CHUNK: usize = 64;
+
+/// How [`Tsne`] computes the gradient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum TsneMethod {
+    /// Exact for at most 500 rows, Barnes–Hut above (default).
+    #[default]
+    Auto,
+    /// Every pair: `O(n²)` per iteration.
+    Exact,
+    /// Sparse `P` on nearest neighbours and a space-partitioning tree: `O(n log n)` per
+    /// iteration; at most 3 output dimensions.
+    BarnesHut,
+}
+
+/// The starting configuration of [`Tsne`].
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum TsneInit {
+    /// PCA scores scaled to standard deviation `1e-4` on the first axis (default).
+    #[default]
+    Pca,
+    /// `1e-4 ·` standard normal.
+    Random,
+    /// This `n × k` matrix.
+    Given(Array2<f64>),
+}
+
+/// The step size of [`Tsne`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum LearningRate {
+    /// `max(n / early_exaggeration / 4, 50)` (default).
+    #[default]
+    Auto,
+    /// A fixed positive rate.
+    Fixed(f64),
+}
+
+/// t-SNE. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Tsne {
+    /// Output dimensions (default 2).
+    pub n_components: usize,
+    /// Effective number of neighbours (default 30; must be below the number of rows).
+    pub perplexity: f64,
+    /// Factor on `P` during the first 250 iterations (default 12).
+    pub early_exaggeration: f64,
+    /// Step size (default auto).
+    pub learning_rate: LearningRate,
+    /// Iterations in all (default 1,000; at least 250).
+    pub max_iter: usize,
+    /// Stop after this many iterations without a better KL (default 300).
+    pub n_iter_without_progress: usize,
+    /// Stop when the gradient norm falls below this (default 1e-7).
+    pub min_grad_norm: f64,
+    /// Input distance (default Euclidean; distances are squared before the affinities, as
+    /// scikit-learn).
+    pub metric: Metric,
+    /// Start configuration (default PCA).
+    pub init: TsneInit,
+    /// Gradient method (default auto).
+    pub method: TsneMethod,
+    /// Barnes–Hut opening angle `θ` in `[0, 1]` (default 0.5).
+    pub angle: f64,
+    /// Seed of the random start and of the PCA start's solver (default 0).
+    pub seed: u64,
+}
+
+impl Default for Tsne {
+    fn default() -> Self {
+        Self {
+            n_components: 2,
+            perplexity: 30.0,
+            early_exaggeration: 12.0,
+            learning_rate: LearningRate::Auto,
+            max_iter: 1000,
+            n_iter_without_progress: 300,
+            min_grad_norm: 1e-7,
+            metric: Metric::Euclidean,
+            init: TsneInit::Pca,
+            method: TsneMethod::Auto,
+            angle: 0.5,
+            seed: 0,
+        }
+    }
+}
+
+impl Tsne {
+    /// t-SNE into `k` dimensions.
+    pub fn new(k: usize) -> Self {
+        Self {
+            n_components: k,
+            ..Self::default()
+        }
+    }
+    /// Sets the perplexity.
+    pub fn perplexity(mut self, p: f64) -> Self {
+        self.perplexity = p;
+        self
+    }
+    /// Sets the early exaggeration.
+    pub fn early_exaggeration(mut self, e: f64) -> Self {
+        self.early_exaggeration = e;
+        self
+    }
+    /// Sets the learning rate.
+    pub fn learning_rate(mut self, lr: LearningRate) -> Self {
+        self.learning_rate = lr;
+        self
+    }
+    /// Sets the iteration budget.
+    pub fn max_iter(mut self, m: usize) -> Self {
+        self.max_iter = m;
+        self
+    }
+    /// Sets the metric.
+    pub fn metric(mut self, m: Metric) -> Self {
+        self.metric = m;
+        self
+    }
+    /// Sets the start configuration.
+    pub fn init(mut self, i: TsneInit) -> Self {
+        self.init = i;
+        self
+    }
+    /// Sets the gradient method.
+    pub fn method(mut self, m: TsneMethod) -> Self {
+        self.method = m;
+        self
+    }
+    /// Sets the Barnes–Hut angle.
+    pub fn angle(mut self, a: f64) -> Self {
+        self.angle = a;
+        self
+    }
+    /// Sets the seed.
+    pub fn seed(mut self, s: u64) -> Self {
+        self.seed = s;
+        self
+    }
+
+    /// The method `Auto` resolves to for `n` rows.
+    pub fn resolve_method(&self, n: usize) -> TsneMethod {
+        match self.method {
+            TsneMethod::Auto if n <= 500 || self.n_components > 3 => TsneMethod::Exact,
+            TsneMethod::Auto => TsneMethod::BarnesHut,
+            m => m,
+        }
+    }
+
+    /// The joint input affinities `P` the fit would use on `x` (`n × n`; zero outside the
+    /// neighbour pairs for Barnes–Hut), for inspection and teaching.
+    ///
+    /// # Errors
+    /// As [`FitUnsupervised::fit`]'s input and parameter checks.
+    pub fn affinities<F: Float>(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_fit_input(x, 2, "Tsne::affinities")?;
+        let n = x.nrows();
+        self.validate(n)?;
+        match self.resolve_method(n) {
+            TsneMethod::Exact => exact_affinities(x, &self.metric, self.perplexity),
+            _ => match neighbour_affinities(x, &self.metric, self.perplexity)? {
+                Affinities::Sparse {
+                    indptr,
+                    indices,
+                    values,
+                } => {
+                    let mut p = Array2::zeros((n, n));
+                    for i in 0..n {
+                        for e in indptr[i]..indptr[i + 1] {
+                            p[[i, indices[e]]] = values[e];
+                        }
+                    }
+                    Ok(p)
+                }
+                Affinities::Dense(p) => Ok(p),
+            },
+        }
+    }
+
+    fn validate(&self, n: usize) -> Result<()> {
+        if self.n_components == 0 {
+            return Err(Error::invalid_param("n_components", "must be at least 1"));
+        }
+        if !(self.perplexity > 0.0 && self.perplexity.is_finite()) {
+            return Err(Error::invalid_param(
+                "perplexity",
+                format!("must be positive and finite, got {}", self.perplexity),
+            ));
+        }
+        if self.perplexity >= n as f64 {
+            return Err(Error::invalid_param(
+                "perplexity",
+                format!(
+                    "must be less than the number of rows ({n}), got {}",
+                    self.perplexity
+                ),
+            ));
+        }
+        if !(self.early_exaggeration >= 1.0 && self.early_exaggeration.is_finite()) {
+            return Err(Error::invalid_param(
+                "early_exaggeration",
+                format!("must be at least 1, got {}", self.early_exaggeration),
+            ));
+        }
+        if let LearningRate::Fixed(lr) = self.learning_rate
+            && !(lr > 0.0 && lr.is_finite())
+        {
+            return Err(Error::invalid_param(
+                "learning_rate",
+                format!("must be positive and finite, got {lr}"),
+            ));
+        }
+        if self.max_iter < EXPLORATION_ITER {
+            return Err(Error::invalid_param(
+                "max_iter",
+                format!("must be at least {EXPLORATION_ITER}, got {}", self.max_iter),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.angle) {
+            return Err(Error::invalid_param(
+                "angle",
+                format!("must lie in [0, 1], got {}", self.angle),
+            ));
+        }
+        if self.resolve_method(n) == TsneMethod::BarnesHut && self.n_components > 3 {
+            return Err(Error::invalid_param(
+                "n_components",
+                "Barnes-Hut works in at most 3 output dimensions (use the exact method)",
+            ));
+        }
+        if let TsneInit::Given(y) = &self.init
+            && (y.dim() != (n, self.n_components) || y.iter().any(|v| !v.is_finite()))
+        {
+            return Err(Error::ShapeMismatch {
+                context: "Tsne: the given initial embedding",
+                expected: format!("a finite {n} x {} matrix", self.n_components),
+                found: format!("{} x {}", y.nrows(), y.ncols()),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Conditional affinities `p_{j|i}` of one row from its squared distances by bisection on
+/// `β = 1/(2σ²)` (scikit-learn's `_binary_search_perplexity`: entropy within 1e-5 nats of
+/// `ln(perplexity)`, at most 100 steps, `β` starting at 1).
+pub(crate) fn conditional_row<F: Float>(sqd: &[F], skip: Option<usize>, perplexity: f64, out: &mut [F]) {
+    let target = perplexity.ln();
+    let (mut beta, mut lo, mut hi) = (1.0f64, f64::NEG_INFINITY, f64::INFINITY);
+    for _ in 0..100 {
+        let mut sum = 0.0f64;
+        for (j, (&d, o)) in sqd.iter().zip(out.iter_mut()).enumerate() {
+            let p = if Some(j) == skip {
+                0.0
+            } else {
+                (-d.to_f64_lossless() * beta).exp()
+            };
+            *o = F::cast(p);
+            sum += p;
+        }
+        if sum == 0.0 {
+            sum = 1e-8;
+        }
+        let mut sum_dp = 0.0f64;
+        for (&d, o) in sqd.iter().zip(out.iter_mut()) {
+            let p = o.to_f64_lossless() / sum;
+            *o = F::cast(p);
+            if p > 0.0 {
+                sum_dp += d.to_f64_lossless() * p;
+            }
+        }
+        let diff = sum.ln() + beta * sum_dp - target;
+        if diff.abs() <= 1e-5 {
+            break;
+        }
+        if diff > 0.0 {
+            lo = beta;
+            beta = if hi == f64::INFINITY {
+                beta * 2.0
+            } else {
+                (beta + hi) / 2.0
+            };
+        } else {
+            hi = beta;
+            beta = if lo == f64::NEG_INFINITY {
+                beta / 2.0
+            } else {
+                (beta + lo) / 2.0
+            };
+        }
+    }
+}
+
+/// The joint affinities: dense (exact) or sparse rows (Barnes–Hut).
+enum Affinities<F> {
+    Dense(Array2<F>),
+    Sparse {
+        indptr: Vec<usize>,
+        indices: Vec<usize>,
+        values: Vec<F>,
+    },
+}
+
+impl<F: Float> Affinities<F> {
+    fn scale(&mut self, f: F) {
+        match self {
+            Affinities::Dense(p) => p.mapv_inplace(|v| v * f),
+            Affinities::Sparse { values, .. } => values.iter_mut().for_each(|v| *v = *v * f),
+        }
+    }
+}
+
+fn check_distances<F: Float>(d: &[F]) -> Result<()> {
+    if d.iter().any(|v| !v.is_finite()) {
+        return Err(Error::invalid_param(
+            "x",
+            "squared distances overflow (rescale the data)",
+        ));
+    }
+    Ok(())
+}
+
+/// Exact joint affinities (scikit-learn's `_joint_probabilities`): symmetrised, normalised,
+/// floored at machine epsilon off the diagonal.
+fn exact_affinities<F: Float>(x: &ArrayRef2<F>, metric: &Metric, perplexity: f64) -> Result<Array2<F>> {
+    let n = x.nrows();
+    let mut d = pairwise_distances(x, x, metric)?;
+    // squared, and rounded to single precision as scikit-learn does before the search
+    d.mapv_inplace(|v| F::cast((v * v).to_f64_lossless() as f32 as f64));
+    check_distances(d.as_slice().unwrap_or(&[]))?;
+    let mut p = Array2::<F>::zeros((n, n));
+    p.axis_chunks_iter_mut(Axis(0), 1)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(i, mut row)| {
+            let mut out = vec![F::zero(); n];
+            conditional_row(&d.row(i).to_vec(), Some(i), perplexity, &mut out);
+            row.row_mut(0).assign(&ndarray::ArrayView1::from(&out[..]));
+        });
+    let mut joint = &p + &p.t();
+    let total = joint.sum().max(F::epsilon());
+    let eps = F::cast(f64::EPSILON);
+    for i in 0..n {
+        for j in 0..n {
+            joint[[i, j]] = if i == j {
+                F::zero()
+            } else {
+                (joint[[i, j]] / total).max(eps)
+            };
+        }
+    }
+    Ok(joint)
+}
+
+/// Sparse joint affinities on the `k` nearest neighbours (scikit-learn's
+/// `_joint_probabilities_nn`).
+fn neighbour_affinities<F: Float>(
+    x: &ArrayRef2<F>,
+    metric: &Metric,
+    perplexity: f64,
+) -> Result<Affinities<F>> {
+    let n = x.nrows();
+    let k = (n - 1).min((3.0 * perplexity + 1.0) as usize).max(1);
+    let index = NeighborIndex::build(x.to_owned(), metric.clone(), Algorithm::Auto, 30)?;
+    let (dist, idx) = index.kneighbors_self(k, false)?;
+    let sq = dist.mapv(|v| F::cast((v * v).to_f64_lossless() as f32 as f64));
+    check_distances(sq.as_slice().unwrap_or(&[]))?;
+    let mut cond = Array2::<F>::zeros((n, k));
+    cond.axis_chunks_iter_mut(Axis(0), 1)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(i, mut row)| {
+            let mut out = vec![F::zero(); k];
+            conditional_row(&sq.row(i).to_vec(), None, perplexity, &mut out);
+            row.row_mut(0).assign(&ndarray::ArrayView1::from(&out[..]));
+        });
+    // P + Pᵀ as sorted (row, col) triplets, merged
+    let mut trip: Vec<(usize, usize, F)> = Vec::with_capacity(2 * n * k);
+    for i in 0..n {
+        for t in 0..k {
+            let j = idx[[i, t]];
+            let v = cond[[i, t]];
+            trip.push((i, j, v));
+            trip.push((j, i, v));
+        }
+    }
+    trip.par_sort_unstable_by_key(|&(i, j, _)| (i, j));
+    let mut indptr = vec![0usize; n + 1];
+    let mut indices = Vec::with_capacity(trip.len());
+    let mut values: Vec<F> = Vec::with_capacity(trip.len());
+    let mut last: Option<(usize, usize)> = None;
+    for &(i, j, v) in &trip {
+        if last == Some((i, j)) {
+            if let Some(x) = values.last_mut() {
+                *x += v;
+            }
+        } else {
+            indices.push(j);
+            values.push(v);
+            indptr[i + 1] += 1;
+            last = Some((i, j));
+        }
+    }
+    for i in 0..n {
+        indptr[i + 1] += indptr[i];
+    }
+    let total = values.iter().fold(F::zero(), |a, &b| a + b).max(F::epsilon());
+    values.iter_mut().for_each(|v| *v = *v / total);
+    Ok(Affinities::Sparse {
+        indptr,
+        indices,
+        values,
+    })
+}
+
+/// The Student-t kernel `w = (α / (α + d²))^{(α+1)/2}`.
+#[inline]
+fn t_kernel<F: Float>(d2: F, dof: F) -> F {
+    let w = dof / (dof + d2);
+    if dof == F::one() {
+        w
+    } else {
+        w.powf((dof + F::one()) / F::cast(2.0))
+    }
+}
+
+/// KL divergence and gradient for the exact method (scikit-learn's `_kl_divergence`).
+fn exact_gradient<F: Float>(
+    p: &Array2<F>,
+    y: &[F],
+    dim: usize,
+    dof: F,
+    grad: &mut [F],
+    compute_error: bool,
+) -> F {
+    let n = p.nrows();
+    let row_sums: Vec<F> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let yi = &y[i * dim..(i + 1) * dim];
+            let mut s = F::zero();
+            for j in 0..n {
+                if j != i {
+                    let yj = &y[j * dim..(j + 1) * dim];
+                    let d2 = yi.iter().zip(yj).fold(F::zero(), |a, (&u, &v)| a + (u - v) * (u - v));
+                    s += t_kernel(d2, dof);
+                }
+            }
+            s
+        })
+        .collect();
+    let z = row_sums.iter().fold(F::zero(), |a, &b| a + b);
+    let eps = F::cast(f64::EPSILON);
+    let c = F::cast(2.0) * (dof + F::one()) / dof;
+    let kl_parts: Vec<F> = grad
+        .par_chunks_mut(dim)
+        .enumerate()
+        .map(|(i, g)| {
+            let yi = &y[i * dim..(i + 1) * dim];
+            g.iter_mut().for_each(|v| *v = F::zero());
+            let mut kl = F::zero();
+            for j in 0..n {
+                if j == i {
+                    continue;
+                }
+                let yj = &y[j * dim..(j + 1) * dim];
+                let d2 = yi.iter().zip(yj).fold(F::zero(), |a, (&u, &v)| a + (u - v) * (u - v));
+                let w = t_kernel(d2, dof);
+                let q = (w / z).max(eps);
+                let pij = p[[i, j]];
+                let m = (pij - q) * w;
+                for ((gv, &u), &v) in g.iter_mut().zip(yi).zip(yj) {
+                    *gv += m * (u - v);
+                }
+                if compute_error {
+                    kl += pij * (pij.max(eps) / q).ln();
+                }
+            }
+            g.iter_mut().for_each(|v| *v = *v * c);
+            kl
+        })
+        .collect();
+    kl_parts.iter().fold(F::zero(), |a, &b| a + b)
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A node of the Barnes–Hut tree.
+#[derive(Clone)]
+struct Node<F> {
+    bary: [F; 3],
+    size: F,
+    sq_width: F,
+    children: [u32; 8],
+    leaf: bool,
+}
+
+/// A quadtree (2-D), octree (3-D) or binary tree (1-D) over the embedding.
+struct SpaceTree<F> {
+    nodes: Vec<Node<F>>,
+    leaf_of: Vec<u32>,
+}
+
+impl<F: Float> SpaceTree<F> {
+    fn build(y: &[F], n: usize, dim: usize) -> Self {
+        let mut lo = [F::zero(); 3];
+        let mut hi = [F::zero(); 3];
+        for a in 0..dim {
+            lo[a] = F::infinity();
+            hi[a] = F::neg_infinity();
+            for i in 0..n {
+                lo[a] = lo[a].min(y[i * dim + a]);
+                hi[a] = hi[a].max(y[i * dim + a]);
+            }
+        }
+        let mut centre = [F::zero(); 3];
+        let mut half = [F::zero(); 3];
+        for a in 0..dim {
+            centre[a] = (lo[a] + hi[a]) / F::cast(2.0);
+            half[a] = ((hi[a] - lo[a]) / F::cast(2.0)) * F::cast(1.0 + 1e-6) + F::min_positive_value();
+        }
+        let mut tree = SpaceTree {
+            nodes: Vec::with_capacity(2 * n),
+            leaf_of: vec![0; n],
+        };
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let mut scratch: Vec<u32> = vec![0; n];
+        tree.nodes.push(Node {
+            bary: [F::zero(); 3],
+            size: F::zero(),
+            sq_width: F::zero(),
+            children: [NONE; 8],
+            leaf: true,
+        });
+        // (node, range start, range end, centre, half width, depth)
+        let mut stack = vec![(0usize, 0usize, n, centre, half, 0usize)];
+        let n_child = 1usize << dim;
+        while let Some((id, s, e, c, h, depth)) = stack.pop() {
+            let cnt = e - s;
+            let mut bary = [F::zero(); 3];
+            let mut pmin = [F::infinity(); 3];
+            let mut pmax = [F::neg_infinity(); 3];
+            for &p in &order[s..e] {
+                let p = p as usize;
+                for a in 0..dim {
+                    let v = y[p * dim + a];
+                    bary[a] += v;
+                    pmin[a] = pmin[a].min(v);
+                    pmax[a] = pmax[a].max(v);
+                }
+            }
+            let cf = F::cast(cnt as f64);
+            for b in bary.iter_mut().take(dim) {
+                *b = *b / cf;
+            }
+            let mut w2 = F::zero();
+            for hv in h.iter().take(dim) {
+                let w = *hv * F::cast(2.0);
+                w2 = w2.max(w * w);
+            }
+            let same = (0..dim).all(|a| pmax[a] == pmin[a]);
+            let node = &mut tree.nodes[id];
+            node.bary = bary;
+            node.size = cf;
+            node.sq_width = w2;
+            if cnt == 1 || same || depth >= 64 {
+                node.leaf = true;
+                for &p in &order[s..e] {
+                    tree.leaf_of[p as usize] = id as u32;
+                }
+                continue;
+            }
+            node.leaf = false;
+            // counting sort of the range by child cell
+            let code = |p: u32| -> usize {
+                let p = p as usize;
+                (0..dim).fold(0usize, |acc, a| {
+                    acc | (usize::from(y[p * dim + a] >= c[a]) << a)
+                })
+            };
+            let mut counts = [0usize; 8];
+            for &p in &order[s..e] {
+                counts[code(p)] += 1;
+            }
+            let mut starts = [0usize; 9];
+            for q in 0..n_child {
+                starts[q + 1] = starts[q] + counts[q];
+            }
+            let mut fill = starts;
+            for &p in &order[s..e] {
+                let q = code(p);
+                scratch[s + fill[q]] = p;
+                fill[q] += 1;
+            }
+            order[s..e].copy_from_slice(&scratch[s..e]);
+            for q in 0..n_child {
+                if counts[q] == 0 {
+                    continue;
+                }
+                let mut cc = c;
+                let mut hh = h;
+                for a in 0..dim {
+                    hh[a] = h[a] / F::cast(2.0);
+                    cc[a] = if (q >> a) & 1 == 1 { c[a] + hh[a] } else { c[a] - hh[a] };
+                }
+                let child = tree.nodes.len();
+                tree.nodes.push(Node {
+                    bary: [F::zero(); 3],
+                    size: F::zero(),
+                    sq_width: F::zero(),
+                    children: [NONE; 8],
+                    leaf: true,
+                });
+                tree.nodes[id].children[q] = child as u32;
+                stack.push((child, s + starts[q], s + starts[q + 1], cc, hh, depth + 1));
+            }
+        }
+        tree
+    }
+
+    /// Repulsive force `Σ_cells size · w² · (y_i − centre)` and `Σ size · w` for point `i`.
+    fn repulsion(&self, i: usize, yi: &[F], theta2: F, dof: F, neg: &mut [F], stack: &mut Vec<u32>) -> F {
+        let dim = yi.len();
+        let mut z = F::zero();
+        stack.clear();
+        stack.push(0);
+        let own = self.leaf_of[i];
+        while let Some(id) = stack.pop() {
+            let node = &self.nodes[id as usize];
+            if node.leaf && id == own {
+                continue;
+            }
+            let mut delta = [F::zero(); 3];
+            let mut d2 = F::zero();
+            for a in 0..dim {
+                delta[a] = yi[a] - node.bary[a];
+                d2 += delta[a] * delta[a];
+            }
+            if node.leaf || node.sq_width < theta2 * d2 {
+                let w = t_kernel(d2, dof);
+                z += node.size * w;
+                let m = node.size * w * w;
+                for a in 0..dim {
+                    neg[a] += m * delta[a];
+                }
+            } else {
+                for &ch in &node.children {
+                    if ch != NONE {
+                        stack.push(ch);
+                    }
+                }
+            }
+        }
+        z
+    }
+}
+
+/// KL divergence (on the neighbour pairs, as scikit-learn) and gradient for Barnes–Hut.
+#[allow(clippy::too_many_arguments)]
+fn bh_gradient<F: Float>(
+    indptr: &[usize],
+    indices: &[usize],
+    values: &[F],
+    y: &[F],
+    dim: usize,
+    dof: F,
+    theta: F,
+    grad: &mut [F],
+    compute_error: bool,
+) -> F {
+    let n = y.len() / dim;
+    let tree = SpaceTree::build(y, n, dim);
+    let theta2 = theta * theta;
+    // repulsion first (it needs no Z), per point into grad, Z per point
+    let zs: Vec<F> = grad
+        .par_chunks_mut(dim * POINT_CHUNK)
+        .enumerate()
+        .map(|(c, g)| {
+            let mut stack = Vec::with_capacity(64);
+            let mut zc = Vec::with_capacity(POINT_CHUNK);
+            for (t, gi) in g.chunks_mut(dim).enumerate() {
+                let i = c * POINT_CHUNK + t;
+                gi.iter_mut().for_each(|v| *v = F::zero());
+                zc.push(tree.repulsion(i, &y[i * dim..(i + 1) * dim], theta2, dof, gi, &mut stack));
+            }
+            zc
+        })
+        .flatten()
+        .collect();
+    let z = zs.iter().fold(F::zero(), |a, &b| a + b);
+    let c = F::cast(2.0) * (dof + F::one()) / dof;
+    let tiny = F::cast(f32::MIN_POSITIVE as f64);
+    let kls: Vec<F> = grad
+        .par_chunks_mut(dim * POINT_CHUNK)
+        .enumerate()
+        .map(|(ch, g)| {
+            let mut kl = F::zero();
+            for (t, gi) in g.chunks_mut(dim).enumerate() {
+                let i = ch * POINT_CHUNK + t;
+                let yi = &y[i * dim..(i + 1) * dim];
+                let mut pos = [F::zero(); 3];
+                for e in indptr[i]..indptr[i + 1] {
+                    let j = indices[e];
+                    let pij = values[e];
+                    let yj = &y[j * dim..(j + 1) * dim];
+                    let mut d2 = F::zero();
+                    let mut delta = [F::zero(); 3];
+                    for a in 0..dim {
+                        delta[a] = yi[a] - yj[a];
+                        d2 += delta[a] * delta[a];
+                    }
+                    let w = t_kernel(d2, dof);
+                    let m = pij * w;
+                    for a in 0..dim {
+                        pos[a] += m * delta[a];
+                    }
+                    if compute_error {
+                        let q = w / z;
+                        kl += pij * (pij.max(tiny) / q.max(tiny)).ln();
+                    }
+                }
+                for a in 0..dim {
+                    gi[a] = c * (pos[a] - gi[a] / z);
+                }
+            }
+            kl
+        })
+        .collect();
+    kls.iter().fold(F::zero(), |a, &b| a + b)
+}
+
+/// State of the momentum-and-gains descent.
+struct Descent<F> {
+    update: Vec<F>,
+    gains: Vec<F>,
+}
+
+struct Phase {
+    start: usize,
+    end: usize,
+    momentum: f64,
+    patience: usize,
+}
+
+impl<F: Float> FitUnsupervised<F> for Tsne {
+    type Model = FittedTsne<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        check_fit_input(x, 2, "Tsne::fit")?;
+        let (n, _) = x.dim();
+        self.validate(n)?;
+        self.metric.validate()?;
+        let dim = self.n_components;
+        let method = self.resolve_method(n);
+        let mut aff = match method {
+            TsneMethod::Exact => Affinities::Dense(exact_affinities(x, &self.metric, self.perplexity)?),
+            _ => neighbour_affinities(x, &self.metric, self.perplexity)?,
+        };
+        let mut y: Vec<F> = match &self.init {
+            TsneInit::Given(g) => g.iter().map(|&v| F::cast(v)).collect(),
+            TsneInit::Random => {
+                let mut rng = stream(self.seed, 0);
+                (0..n * dim)
+                    .map(|_| F::cast(1e-4) * standard_normal::<F>(&mut rng))
+                    .collect()
+            }
+            TsneInit::Pca => {
+                if dim > x.ncols().min(n) {
+                    return Err(Error::invalid_param(
+                        "init",
+                        format!(
+                            "a PCA start needs n_components <= min(rows, columns) = {}",
+                            x.ncols().min(n)
+                        ),
+                    ));
+                }
+                let pca = Pca::new(dim).seed(self.seed).fit(x)?;
+                use ndlearn_core::Transform as _;
+                // scikit-learn rounds the PCA start to single precision
+                let z = pca.transform(x)?.mapv(|v| F::cast(v.to_f64_lossless() as f32 as f64));
+                let col = z.column(0);
+                let m = col.sum() / F::cast(n as f64);
+                let sd = (col.iter().map(|&v| (v - m) * (v - m)).sum::<F>() / F::cast(n as f64)).sqrt();
+                // a constant first axis (constant data) is left as it is: all zeros
+                let f = if sd > F::zero() { F::cast(1e-4) / sd } else { F::one() };
+                z.iter().map(|&v| v * f).collect()
+            }
+        };
+        if y.iter().any(|v| !v.is_finite()) {
+            return Err(Error::invalid_param("init", "the start configuration is not finite"));
+        }
+        let lr = match self.learning_rate {
+            LearningRate::Auto => (n as f64 / self.early_exaggeration / 4.0).max(50.0),
+            LearningRate::Fixed(v) => v,
+        };
+        let dof = F::cast((dim as f64 - 1.0).max(1.0));
+        let theta = F::cast(self.angle);
+        let mut state = Descent {
+            update: vec![F::zero(); n * dim],
+            gains: vec![F::one(); n * dim],
+        };
+        let mut grad = vec![F::zero(); n * dim];
+        aff.scale(F::cast(self.early_exaggeration));
+        let phases = [
+            Phase {
+                start: 0,
+                end: EXPLORATION_ITER,
+                momentum: 0.5,
+                patience: EXPLORATION_ITER,
+            },
+            Phase {
+                start: 0,
+                end: self.max_iter,
+                momentum: 0.8,
+                patience: self.n_iter_without_progress,
+            },
+        ];
+        let mut it = 0usize;
+        let mut kl = F::nan();
+        for (pi, ph) in phases.iter().enumerate() {
+            let start = if pi == 0 { ph.start } else { it + 1 };
+            if pi == 1 {
+                aff.scale(F::one() / F::cast(self.early_exaggeration));
+            }
+            // each phase starts with no momentum and unit gains (as scikit-learn)
+            state.update.iter_mut().for_each(|v| *v = F::zero());
+            state.gains.iter_mut().for_each(|v| *v = F::one());
+            let (mut best, mut best_iter) = (F::max_value(), start);
+            let mut i = start;
+            let mut last = start;
+            while i < ph.end {
+                last = i;
+                let check = (i + 1) % CHECK_EVERY == 0;
+                let want_err = check || i == ph.end - 1;
+                let err = match &aff {
+                    Affinities::Dense(p) => exact_gradient(p, &y, dim, dof, &mut grad, want_err),
+                    Affinities::Sparse {
+                        indptr,
+                        indices,
+                        values,
+                    } => bh_gradient(indptr, indices, values, &y, dim, dof, theta, &mut grad, want_err),
+                };
+                if want_err {
+                    kl = err;
+                }
+                let mom = F::cast(ph.momentum);
+                let lr = F::cast(lr);
+                let min_gain = F::cast(0.01);
+                for ((g, u), (gain, p)) in grad
+                    .iter_mut()
+                    .zip(state.update.iter_mut())
+                    .zip(state.gains.iter_mut().zip(y.iter_mut()))
+                {
+                    if *u * *g < F::zero() {
+                        *gain += F::cast(0.2);
+                    } else {
+                        *gain *= F::cast(0.8);
+                    }
+                    if *gain < min_gain {
+                        *gain = min_gain;
+                    }
+                    *g *= *gain;
+                    *u = mom * *u - lr * *g;
+                    *p += *u;
+                }
+                if check {
+                    let gn = grad.iter().fold(F::zero(), |a, &v| a + v * v).sqrt();
+                    if err < best {
+                        best = err;
+                        best_iter = i;
+                    } else if i - best_iter > ph.patience {
+                        break;
+                    }
+                    if gn <= F::cast(self.min_grad_norm) {
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            it = if i == start { start } else { last };
+        }
+        if y.iter().any(|v| !v.is_finite()) {
+            return Err(Error::invalid_param(
+                "learning_rate",
+                "the optimisation diverged (non-finite embedding)",
+            ));
+        }
+        let embedding = Array2::from_shape_vec((n, dim), y)
+            .map_err(|e| Error::invalid_param("x", e.to_string()))?;
+        Ok(FittedTsne {
+            params: self.clone(),
+            method,
+            x_fit: x.to_owned(),
+            embedding,
+            kl_divergence: kl,
+            n_iter: it,
+            learning_rate: lr,
+        })
+    }
+}
+
+/// A fitted [`Tsne`]: the embedding of the training rows.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FittedTsne<F: Float> {
+    params: Tsne,
+    method: TsneMethod,
+    x_fit: Array2<F>,
+    embedding: Array2<F>,
+    kl_divergence: F,
+    n_iter: usize,
+    learning_rate: f64,
+}
+
+impl<F: Float> FittedTsne<F> {
+    /// The hyperparameters.
+    pub fn params(&self) -> &Tsne {
+        &self.params
+    }
+    /// The method that ran (`Auto` resolved).
+    pub fn method(&self) -> TsneMethod {
+        self.method
+    }
+    /// The embedding of the training rows (`n × k`; scikit-learn's `embedding_`).
+    pub fn embedding(&self) -> &Array2<F> {
+        &self.embedding
+    }
+    /// KL divergence at the last evaluation (Barnes–Hut: over the neighbour pairs).
+    pub fn kl_divergence(&self) -> F {
+        self.kl_divergence
+    }
+    /// Index of the last iteration run (scikit-learn's `n_iter_`).
+    pub fn n_iter(&self) -> usize {
+        self.n_iter
+    }
+    /// The learning rate used (`Auto` resolved).
+    pub fn learning_rate(&self) -> f64 {
+        self.learning_rate
+    }
+}
+
+impl<F: Float> Transform<F> for FittedTsne<F> {
+    /// Places new rows at the affinity-weighted mean of their nearest training rows'
+    /// embeddings (see the [module docs](self)); `m × k`.
+    fn transform(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(x, self.x_fit.ncols(), "Tsne: number of features")?;
+        let n = self.x_fit.nrows();
+        let dim = self.embedding.ncols();
+        let m = x.nrows();
+        if m == 0 {
+            return Ok(Array2::zeros((0, dim)));
+        }
+        let k = n.min((3.0 * self.params.perplexity + 1.0) as usize).max(1);
+        let index = NeighborIndex::build(
+            self.x_fit.clone(),
+            self.params.metric.clone(),
+            Algorithm::Auto,
+            30,
+        )?;
+        let (dist, idx) = index.kneighbors(x, k)?;
+        let perp = self.params.perplexity.min(k as f64 - 0.5).max(0.5);
+        let mut out = Array2::<F>::zeros((m, dim));
+        out.axis_chunks_iter_mut(Axis(0), 1)
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(r, mut row)| {
+                let sq: Vec<F> = dist.row(r).iter().map(|&v| v * v).collect();
+                let mut p = vec![F::zero(); k];
+                if sq.iter().all(|v| v.is_finite()) {
+                    conditional_row(&sq, None, perp, &mut p);
+                }
+                let total = p.iter().fold(F::zero(), |a, &b| a + b);
+                if total.is_nan() || total <= F::zero() {
+                    p.iter_mut().for_each(|v| *v = F::one() / F::cast(k as f64));
+                }
+                let mut o = row.row_mut(0);
+                for (t, &w) in p.iter().enumerate() {
+                    o.scaled_add(w, &self.embedding.row(idx[[r, t]]));
+                }
+            });
+        Ok(out)
+    }
+}
+
