@@ -207,6 +207,33 @@ fn randomized_svd_recovers_low_rank() {
 }
 
 #[test]
+fn eigsh_top_matches_the_dense_solver() {
+    // a PSD matrix with a decaying spectrum and one of exact low rank (invariant Krylov space)
+    let g = Array2::from_shape_fn((300, 40), |(i, j)| ((i * 7 + j * 13) as f64 * 0.37).sin());
+    let full = g.dot(&g.t());
+    let low = g
+        .slice(ndarray::s![.., ..4])
+        .dot(&g.slice(ndarray::s![.., ..4]).t());
+    for (a, k) in [(&full, 6), (&low, 4), (&low, 8)] {
+        let (w, v) = eigh_descending(a).expect("dense");
+        let t = eigsh_top(a, k, 1e-12, 500, 7).expect("top");
+        assert!(t.converged);
+        for j in 0..k {
+            assert!((t.values[j] - w[j]).abs() < 1e-9 * w[0], "eigenvalue {j}");
+            if w[j] > 1e-8 * w[0] && (j + 1 == k || w[j] - w[j + 1] > 1e-6 * w[0]) {
+                let dot = t.vectors.column(j).dot(&v.column(j)).abs();
+                assert!((dot - 1.0).abs() < 1e-8, "eigenvector {j}: {dot}");
+            }
+        }
+        // orthonormal columns
+        let gram = t.vectors.t().dot(&t.vectors);
+        assert!(max_abs_diff(&gram, &Array2::eye(k)) < 1e-10);
+    }
+    assert!(eigsh_top(&full, 0, 1e-12, 10, 0).is_err());
+    assert!(eigsh_top(&full, 301, 1e-12, 10, 0).is_err());
+}
+
+#[test]
 fn pairwise_distances_by_hand() {
     let x: Array2<f64> = array![[0.0, 0.0], [3.0, 4.0]];
     let y: Array2<f64> = array![[0.0, 0.0], [1.0, 1.0], [3.0, 4.0]];
