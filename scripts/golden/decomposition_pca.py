@@ -72,6 +72,21 @@ def main():
     cases["digits_randomized_k10"] = dict(dataset="digits", k=10,
                                           explained_variance=p.explained_variance_,
                                           explained_variance_ratio=p.explained_variance_ratio_)
+    # Minka's MLE choice of k (n_components="mle") on data sets with more rows than columns,
+    # plus a rank-3 signal in 10-d with small noise (k must come out 3)
+    rng = np.random.default_rng(3)
+    low = rng.standard_normal((300, 3)) @ rng.standard_normal((3, 10)) \
+        + 0.05 * rng.standard_normal((300, 10))
+    for name, x in (("iris", data["iris"][0]), ("wine", data["wine"][0]),
+                    ("breast_cancer", data["breast_cancer"][0]), ("rank3", low)):
+        for solver in ("full", "covariance_eigh"):
+            p = PCA(n_components="mle", svd_solver=solver).fit(x)
+            c = dict(dataset=name, mle_solver=solver, n_components=int(p.n_components_),
+                     explained_variance=p.explained_variance_,
+                     noise_variance=float(p.noise_variance_))
+            if name == "rank3":
+                c["x"] = x
+            cases[f"{name}_mle_{solver}"] = c
     write_json("datasets/golden/decomposition/pca.json", cases, "decomposition_pca.py",
                "PCA components (svd_flip signs), variances, transforms, score_samples")
 

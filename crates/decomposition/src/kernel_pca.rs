@@ -1,5 +1,5 @@
 //! Kernel principal component analysis ([`KernelPca`], scikit-learn's `KernelPCA`; catalog
-//! CL-163).
+//! CL-167, the notes' optional explicit-feature-map PCA done with kernels; S-09).
 //!
 //! # Method
 //!
@@ -339,7 +339,7 @@ impl<F: Float> FittedKernelPca<F> {
     pub fn training_scores(&self) -> Array2<F> {
         let mut z = self.eigenvectors.clone();
         for mut row in z.rows_mut() {
-            row.zip_mut_with(&self.eigenvalues, |v, &l| *v = *v * l.sqrt());
+            row.zip_mut_with(&self.eigenvalues, |v, &l| *v *= l.sqrt());
         }
         z
     }

@@ -66,6 +66,10 @@ pub enum NComponents {
     Variance(f64),
     /// All `min(n, d)`.
     All,
+    /// Minka's maximum-likelihood choice (*Automatic choice of dimensionality for PCA*, NIPS
+    /// 2000, as scikit-learn's `"mle"`): the `k` in `1..d` maximising the Laplace-approximated
+    /// evidence of probabilistic PCA. Needs at least as many rows as columns.
+    Mle,
 }
 
 /// The algorithm behind [`Pca`] (see the [module docs](self)).
@@ -136,6 +140,13 @@ impl Pca {
     pub fn with_variance(fraction: f64) -> Self {
         Self {
             n_components: NComponents::Variance(fraction),
+            ..Self::default()
+        }
+    }
+    /// PCA keeping Minka's maximum-likelihood number of components ([`NComponents::Mle`]).
+    pub fn mle() -> Self {
+        Self {
+            n_components: NComponents::Mle,
             ..Self::default()
         }
     }
@@ -218,6 +229,53 @@ fn centred_scatter<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
     acc
 }
 
+/// Minka's evidence for `rank` components of a spectrum of `d` eigenvalues from `n` rows
+/// (scikit-learn's `_assess_dimension`, term for term).
+fn assess_dimension<F: Float>(spectrum: &[F], rank: usize, n: usize) -> f64 {
+    use ndlearn_core::stats::special::ln_gamma;
+    let sp: Vec<f64> = spectrum.iter().map(|v| v.to_f64_lossless()).collect();
+    let d = sp.len();
+    let nf = n as f64;
+    let eps = 1e-15;
+    if sp[rank - 1] < eps {
+        return f64::NEG_INFINITY;
+    }
+    let ln2 = 2f64.ln();
+    let lnpi = std::f64::consts::PI.ln();
+    let mut pu = -(rank as f64) * ln2;
+    for i in 1..=rank {
+        let a = (d - i + 1) as f64 / 2.0;
+        pu += ln_gamma(a) - lnpi * a;
+    }
+    let pl = -sp[..rank].iter().map(|v| v.ln()).sum::<f64>() * nf / 2.0;
+    let v = (sp[rank..].iter().sum::<f64>() / (d - rank) as f64).max(eps);
+    let pv = -v.ln() * nf * (d - rank) as f64 / 2.0;
+    let m = (d * rank) as f64 - rank as f64 * (rank as f64 + 1.0) / 2.0;
+    let pp = (2.0 * std::f64::consts::PI).ln() * (m + rank as f64) / 2.0;
+    let tail = |j: usize| if j >= rank { v } else { sp[j] };
+    let mut pa = 0.0;
+    for i in 0..rank {
+        for j in i + 1..d {
+            pa += ((sp[i] - sp[j]) * (1.0 / tail(j) - 1.0 / tail(i))).ln() + nf.ln();
+        }
+    }
+    pu + pl + pv + pp - pa / 2.0 - rank as f64 * nf.ln() / 2.0
+}
+
+/// The `k ≥ 1` of largest Minka evidence (scikit-learn's `_infer_dimension`).
+fn minka_mle<F: Float>(spectrum: &ndarray::Array1<F>, n: usize) -> usize {
+    let sp = spectrum.to_vec();
+    let mut best = (f64::NEG_INFINITY, 0usize);
+    for rank in 1..sp.len() {
+        let ll = assess_dimension(&sp, rank, n);
+        if ll > best.0 {
+            best = (ll, rank);
+        }
+    }
+    // all eigenvalues degenerate: scikit-learn's argmax of all -inf is 0 components; keep one
+    best.1.max(1)
+}
+
 /// Top part of an SVD-like result: `(singular values, Vᵀ)` with the requested rows.
 fn spectrum_from_eigh<F: Float>(
     vals: Array1<F>,
@@ -256,6 +314,15 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 None
             }
             NComponents::All => None,
+            NComponents::Mle => {
+                if n < d {
+                    return Err(Error::invalid_param(
+                        "n_components",
+                        format!("\"mle\" needs at least as many rows as columns, got {n} x {d}"),
+                    ));
+                }
+                None
+            }
         };
         let solver = self.resolve_solver(n, d, count);
         if matches!(solver, PcaSolver::Randomized | PcaSolver::PowerIteration) && count.is_none() {
@@ -376,6 +443,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
         };
         let k = match (self.n_components, count) {
             (_, Some(k)) => k,
+            (NComponents::Mle, None) => minka_mle(&ev_all, n),
             (NComponents::Variance(t), None) => {
                 let mut acc = F::zero();
                 let mut k = ev_all.len();

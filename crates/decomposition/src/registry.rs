@@ -3,6 +3,8 @@
 
 use ndlearn_core::registry::Entry;
 
+use crate::{ClassicalMds, Mds, SpectralEmbedding};
+use crate::{FastIca, Nmf, Tsne};
 use crate::{IncrementalPca, KernelPca, Pca, TruncatedSvd};
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
@@ -23,6 +25,30 @@ pub fn registry() -> Vec<Entry> {
         Entry::invertible_transformer::<TruncatedSvd>(
             "truncated_svd",
             "truncated SVD without centring (randomized or exact)",
+        ),
+        Entry::transformer::<ClassicalMds>(
+            "classical_mds",
+            "classical (Torgerson-Gower) MDS: double centring, top eigenvectors; Gower out-of-sample",
+        ),
+        Entry::transformer::<Mds>(
+            "mds",
+            "metric stress MDS by SMACOF (restarts) or gradient descent; stress-minimising transform",
+        ),
+        Entry::transformer::<SpectralEmbedding>(
+            "spectral_embedding",
+            "Laplacian eigenmaps on a kNN / RBF / epsilon graph; Nystrom out-of-sample",
+        ),
+        Entry::transformer::<Tsne>(
+            "tsne",
+            "t-SNE (exact or Barnes-Hut); new rows placed by their affinity-weighted neighbours",
+        ),
+        Entry::invertible_transformer::<Nmf>(
+            "nmf",
+            "non-negative matrix factorisation (Frobenius loss; coordinate descent or multiplicative updates)",
+        ),
+        Entry::invertible_transformer::<FastIca>(
+            "fast_ica",
+            "independent component analysis by FastICA (parallel or deflation)",
         ),
     ]
 }

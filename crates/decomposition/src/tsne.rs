@@ -1,5 +1,5 @@
 //! t-distributed stochastic neighbour embedding ([`Tsne`], scikit-learn's `TSNE`; van der
-//! Maaten & Hinton 2008, Barnes–Hut: van der Maaten 2014). Catalog CL-167.
+//! Maaten & Hinton 2008, Barnes–Hut: van der Maaten 2014). Beyond the notes: issue #9 asks for it.
 //!
 //! # Method
 //!
@@ -326,7 +326,12 @@ impl Tsne {
 /// Conditional affinities `p_{j|i}` of one row from its squared distances by bisection on
 /// `β = 1/(2σ²)` (scikit-learn's `_binary_search_perplexity`: entropy within 1e-5 nats of
 /// `ln(perplexity)`, at most 100 steps, `β` starting at 1).
-pub(crate) fn conditional_row<F: Float>(sqd: &[F], skip: Option<usize>, perplexity: f64, out: &mut [F]) {
+pub(crate) fn conditional_row<F: Float>(
+    sqd: &[F],
+    skip: Option<usize>,
+    perplexity: f64,
+    out: &mut [F],
+) {
     let target = perplexity.ln();
     let (mut beta, mut lo, mut hi) = (1.0f64, f64::NEG_INFINITY, f64::INFINITY);
     for _ in 0..100 {
@@ -387,7 +392,7 @@ impl<F: Float> Affinities<F> {
     fn scale(&mut self, f: F) {
         match self {
             Affinities::Dense(p) => p.mapv_inplace(|v| v * f),
-            Affinities::Sparse { values, .. } => values.iter_mut().for_each(|v| *v = *v * f),
+            Affinities::Sparse { values, .. } => values.iter_mut().for_each(|v| *v *= f),
         }
     }
 }
@@ -404,7 +409,11 @@ fn check_distances<F: Float>(d: &[F]) -> Result<()> {
 
 /// Exact joint affinities (scikit-learn's `_joint_probabilities`): symmetrised, normalised,
 /// floored at machine epsilon off the diagonal.
-fn exact_affinities<F: Float>(x: &ArrayRef2<F>, metric: &Metric, perplexity: f64) -> Result<Array2<F>> {
+fn exact_affinities<F: Float>(
+    x: &ArrayRef2<F>,
+    metric: &Metric,
+    perplexity: f64,
+) -> Result<Array2<F>> {
     let n = x.nrows();
     let mut d = pairwise_distances(x, x, metric)?;
     // squared, and rounded to single precision as scikit-learn does before the search
@@ -486,8 +495,11 @@ fn neighbour_affinities<F: Float>(
     for i in 0..n {
         indptr[i + 1] += indptr[i];
     }
-    let total = values.iter().fold(F::zero(), |a, &b| a + b).max(F::epsilon());
-    values.iter_mut().for_each(|v| *v = *v / total);
+    let total = values
+        .iter()
+        .fold(F::zero(), |a, &b| a + b)
+        .max(F::epsilon());
+    values.iter_mut().for_each(|v| *v /= total);
     Ok(Affinities::Sparse {
         indptr,
         indices,
@@ -524,7 +536,10 @@ fn exact_gradient<F: Float>(
             for j in 0..n {
                 if j != i {
                     let yj = &y[j * dim..(j + 1) * dim];
-                    let d2 = yi.iter().zip(yj).fold(F::zero(), |a, (&u, &v)| a + (u - v) * (u - v));
+                    let d2 = yi
+                        .iter()
+                        .zip(yj)
+                        .fold(F::zero(), |a, (&u, &v)| a + (u - v) * (u - v));
                     s += t_kernel(d2, dof);
                 }
             }
@@ -546,7 +561,10 @@ fn exact_gradient<F: Float>(
                     continue;
                 }
                 let yj = &y[j * dim..(j + 1) * dim];
-                let d2 = yi.iter().zip(yj).fold(F::zero(), |a, (&u, &v)| a + (u - v) * (u - v));
+                let d2 = yi
+                    .iter()
+                    .zip(yj)
+                    .fold(F::zero(), |a, (&u, &v)| a + (u - v) * (u - v));
                 let w = t_kernel(d2, dof);
                 let q = (w / z).max(eps);
                 let pij = p[[i, j]];
@@ -558,7 +576,7 @@ fn exact_gradient<F: Float>(
                     kl += pij * (pij.max(eps) / q).ln();
                 }
             }
-            g.iter_mut().for_each(|v| *v = *v * c);
+            g.iter_mut().for_each(|v| *v *= c);
             kl
         })
         .collect();
@@ -599,7 +617,8 @@ impl<F: Float> SpaceTree<F> {
         let mut half = [F::zero(); 3];
         for a in 0..dim {
             centre[a] = (lo[a] + hi[a]) / F::cast(2.0);
-            half[a] = ((hi[a] - lo[a]) / F::cast(2.0)) * F::cast(1.0 + 1e-6) + F::min_positive_value();
+            half[a] =
+                ((hi[a] - lo[a]) / F::cast(2.0)) * F::cast(1.0 + 1e-6) + F::min_positive_value();
         }
         let mut tree = SpaceTree {
             nodes: Vec::with_capacity(2 * n),
@@ -633,7 +652,7 @@ impl<F: Float> SpaceTree<F> {
             }
             let cf = F::cast(cnt as f64);
             for b in bary.iter_mut().take(dim) {
-                *b = *b / cf;
+                *b /= cf;
             }
             let mut w2 = F::zero();
             for hv in h.iter().take(dim) {
@@ -683,7 +702,11 @@ impl<F: Float> SpaceTree<F> {
                 let mut hh = h;
                 for a in 0..dim {
                     hh[a] = h[a] / F::cast(2.0);
-                    cc[a] = if (q >> a) & 1 == 1 { c[a] + hh[a] } else { c[a] - hh[a] };
+                    cc[a] = if (q >> a) & 1 == 1 {
+                        c[a] + hh[a]
+                    } else {
+                        c[a] - hh[a]
+                    };
                 }
                 let child = tree.nodes.len();
                 tree.nodes.push(Node {
@@ -701,7 +724,15 @@ impl<F: Float> SpaceTree<F> {
     }
 
     /// Repulsive force `Σ_cells size · w² · (y_i − centre)` and `Σ size · w` for point `i`.
-    fn repulsion(&self, i: usize, yi: &[F], theta2: F, dof: F, neg: &mut [F], stack: &mut Vec<u32>) -> F {
+    fn repulsion(
+        &self,
+        i: usize,
+        yi: &[F],
+        theta2: F,
+        dof: F,
+        neg: &mut [F],
+        stack: &mut Vec<u32>,
+    ) -> F {
         let dim = yi.len();
         let mut z = F::zero();
         stack.clear();
@@ -835,7 +866,9 @@ impl<F: Float> FitUnsupervised<F> for Tsne {
         let dim = self.n_components;
         let method = self.resolve_method(n);
         let mut aff = match method {
-            TsneMethod::Exact => Affinities::Dense(exact_affinities(x, &self.metric, self.perplexity)?),
+            TsneMethod::Exact => {
+                Affinities::Dense(exact_affinities(x, &self.metric, self.perplexity)?)
+            }
             _ => neighbour_affinities(x, &self.metric, self.perplexity)?,
         };
         let mut y: Vec<F> = match &self.init {
@@ -859,17 +892,27 @@ impl<F: Float> FitUnsupervised<F> for Tsne {
                 let pca = Pca::new(dim).seed(self.seed).fit(x)?;
                 use ndlearn_core::Transform as _;
                 // scikit-learn rounds the PCA start to single precision
-                let z = pca.transform(x)?.mapv(|v| F::cast(v.to_f64_lossless() as f32 as f64));
+                let z = pca
+                    .transform(x)?
+                    .mapv(|v| F::cast(v.to_f64_lossless() as f32 as f64));
                 let col = z.column(0);
                 let m = col.sum() / F::cast(n as f64);
-                let sd = (col.iter().map(|&v| (v - m) * (v - m)).sum::<F>() / F::cast(n as f64)).sqrt();
+                let sd =
+                    (col.iter().map(|&v| (v - m) * (v - m)).sum::<F>() / F::cast(n as f64)).sqrt();
                 // a constant first axis (constant data) is left as it is: all zeros
-                let f = if sd > F::zero() { F::cast(1e-4) / sd } else { F::one() };
+                let f = if sd > F::zero() {
+                    F::cast(1e-4) / sd
+                } else {
+                    F::one()
+                };
                 z.iter().map(|&v| v * f).collect()
             }
         };
         if y.iter().any(|v| !v.is_finite()) {
-            return Err(Error::invalid_param("init", "the start configuration is not finite"));
+            return Err(Error::invalid_param(
+                "init",
+                "the start configuration is not finite",
+            ));
         }
         let lr = match self.learning_rate {
             LearningRate::Auto => (n as f64 / self.early_exaggeration / 4.0).max(50.0),
@@ -920,7 +963,9 @@ impl<F: Float> FitUnsupervised<F> for Tsne {
                         indptr,
                         indices,
                         values,
-                    } => bh_gradient(indptr, indices, values, &y, dim, dof, theta, &mut grad, want_err),
+                    } => bh_gradient(
+                        indptr, indices, values, &y, dim, dof, theta, &mut grad, want_err,
+                    ),
                 };
                 if want_err {
                     kl = err;
@@ -1063,4 +1108,3 @@ impl<F: Float> Transform<F> for FittedTsne<F> {
         Ok(out)
     }
 }
-

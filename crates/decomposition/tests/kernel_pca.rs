@@ -90,7 +90,7 @@ fn linear_kernel_equals_pca() {
         } else {
             1.0
         };
-        let diff = (&zk.column(j) * s - &zp.column(j)).mapv(f64::abs);
+        let diff = (&zk.column(j) * s - zp.column(j)).mapv(f64::abs);
         let scale = zp.column(j).iter().fold(0.0f64, |m, v| m.max(v.abs()));
         assert!(diff.iter().all(|&v| v < 1e-8 * scale), "component {j}");
     }
@@ -104,6 +104,45 @@ fn linear_kernel_equals_pca() {
         0.0,
         "λ / n",
     );
+}
+
+/// The notes' seed example (CL-167): two concentric circles are not separable by PCA on the
+/// raw coordinates, but PCA on the explicit degree-2 feature map `(x₁², √2 x₁x₂, x₂²)` is, and
+/// it equals kernel PCA with the kernel `(xᵀx′)²` that map induces.
+#[test]
+fn explicit_feature_map_pca_equals_kernel_pca_on_concentric_circles() {
+    let n = 40;
+    let x = Array2::from_shape_fn((2 * n, 2), |(i, j)| {
+        let r = if i < n { 1.0 } else { 3.0 };
+        let a = (i % n) as f64 * std::f64::consts::TAU / n as f64 + 0.1;
+        r * if j == 0 { a.cos() } else { a.sin() }
+    });
+    let phi = ndlearn_core::kernel::polynomial_feature_map(&x, 2).expect("map");
+    let explicit = Pca::new(3).fit(&phi).expect("pca");
+    let kernel = KernelPca::new(3, Kernel::homogeneous_polynomial(2))
+        .fit(&x)
+        .expect("kpca");
+    // the same spectrum (λ = σ²) ...
+    let s2 = explicit.singular_values().mapv(|v| v * v);
+    assert_close(kernel.eigenvalues(), &s2, 1e-9, 1e-9, "eigenvalues");
+    // ... and the same scores up to a rotation inside the degenerate (angular) eigenspace:
+    // Z Zᵀ is invariant to it
+    let ze = explicit.transform(&phi).expect("t");
+    let zk = kernel.transform(&x).expect("t");
+    assert_close(&zk.dot(&zk.t()), &ze.dot(&ze.t()), 1e-9, 1e-9, "Z Zᵀ");
+    // one component (the radial one, x₁² + x₂² = r²) is constant on each circle and separates
+    // them; raw-coordinate PCA has no such direction
+    let radial = (0..3)
+        .find(|&j| {
+            let (a, b) = (zk[[0, j]], zk[[n, j]]);
+            (0..n).all(|i| (zk[[i, j]] - a).abs() < 1e-9)
+                && (n..2 * n).all(|i| (zk[[i, j]] - b).abs() < 1e-9)
+                && (a - b).abs() > 1.0
+        })
+        .expect("a component separating the circles");
+    assert!(radial < 3);
+    let raw = Pca::new(2).fit(&x).expect("pca").transform(&x).expect("t");
+    assert!((0..2).all(|j| (0..n).any(|i| (raw[[i, j]] - raw[[0, j]]).abs() > 0.1)));
 }
 
 #[test]

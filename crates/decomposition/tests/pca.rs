@@ -11,7 +11,7 @@ use ndlearn_core::{FitUnsupervised, InverseTransform, Transform};
 use ndlearn_decomposition::{NComponents, Pca, PcaSolver};
 use ndlearn_testkit::conformance::Battery;
 use ndlearn_testkit::strategies::config;
-use ndlearn_testkit::{Case, Golden, assert_close};
+use ndlearn_testkit::{Case, Golden, assert_close, assert_close_scalar};
 use proptest::prelude::*;
 
 fn data(case: &Case) -> Array2<f64> {
@@ -205,6 +205,61 @@ fn variance_fraction_and_randomized_solver() {
         0.0,
         "randomized ratio",
     );
+}
+
+#[test]
+fn minka_mle_choice_of_k_matches_sklearn() {
+    let g = Golden::load("decomposition", "pca");
+    let mut checked = 0;
+    for case in g.cases() {
+        if !case.has("mle_solver") {
+            continue;
+        }
+        let x = data(case);
+        let m = Pca::mle()
+            .solver(solver(case.string("mle_solver")))
+            .fit(&x)
+            .expect("fit");
+        let k = case.usize("n_components");
+        assert_eq!(m.n_components(), k, "{}", case.name());
+        let ev = case.vector("explained_variance");
+        assert_close(
+            m.explained_variance(),
+            &ev,
+            1e-8,
+            1e-10 * ev[0],
+            case.name(),
+        );
+        assert_close_scalar(
+            m.noise_variance(),
+            case.scalar("noise_variance"),
+            1e-7,
+            1e-12 * ev[0],
+            case.name(),
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+    // more columns than rows: a typed error
+    let wide = Array2::from_shape_fn((5, 8), |(i, j)| (i * j) as f64 + i as f64);
+    let mle = Pca::mle();
+    assert!(matches!(
+        FitUnsupervised::<f64>::fit(&mle, &wide),
+        Err(ndlearn_core::Error::InvalidParam { .. })
+    ));
+}
+
+#[test]
+fn scree_plot_is_an_svg_with_bars_and_the_cumulative_line() {
+    let x = ndlearn_datasets::by_name("wine").expect("wine").x().clone();
+    let m = Pca::default().scale(true).fit(&x).expect("fit");
+    let svg = m.scree_svg(800, 500, Some(0.9)).expect("svg");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("Scree plot") && svg.contains("cumulative") && svg.contains("t = 0.9"));
+    // one bar per component (13 for wine) plus the legend swatch
+    assert!(svg.matches("<rect").count() >= 13);
+    assert!(m.scree_svg(50, 50, None).is_err());
+    assert!(m.scree_svg(800, 500, Some(1.5)).is_err());
 }
 
 #[test]

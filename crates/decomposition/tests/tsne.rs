@@ -22,8 +22,16 @@ fn data(case: &Case) -> Array2<f64> {
     } else {
         ndlearn_datasets::by_name(name).expect("data").x().clone()
     };
-    let step = if case.has("step") { case.usize("step") } else { 1 };
-    let rows = if case.has("rows") { case.usize("rows") } else { x.nrows() };
+    let step = if case.has("step") {
+        case.usize("step")
+    } else {
+        1
+    };
+    let rows = if case.has("rows") {
+        case.usize("rows")
+    } else {
+        x.nrows()
+    };
     x.slice(s![..rows;step, ..]).to_owned()
 }
 
@@ -67,7 +75,11 @@ fn exact_runs_match_sklearn_from_the_same_start() {
             .expect("fit");
         assert_eq!(t.n_iter(), case.usize("n_iter"), "{name}");
         let kl = case.scalar("kl_divergence");
-        assert!((t.kl_divergence() - kl).abs() < 1e-6 * kl.max(1.0), "{name}: {} vs {kl}", t.kl_divergence());
+        assert!(
+            (t.kl_divergence() - kl).abs() < 1e-6 * kl.max(1.0),
+            "{name}: {} vs {kl}",
+            t.kl_divergence()
+        );
         let e = case.matrix("embedding");
         let scale = e.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         assert_close(t.embedding(), &e, 1e-5, 1e-6 * scale, name);
@@ -80,12 +92,22 @@ fn barnes_hut_trustworthiness_reaches_sklearns() {
     for name in ["bh_digits", "bh_wine_std"] {
         let case = g.case(name);
         let x = data(case);
-        let t = Tsne::new(2).method(TsneMethod::BarnesHut).fit(&x).expect("fit");
+        let t = Tsne::new(2)
+            .method(TsneMethod::BarnesHut)
+            .fit(&x)
+            .expect("fit");
         let ours = trustworthiness(&x, t.embedding(), 5, &Metric::Euclidean).expect("trust");
         let theirs = case.scalar("trustworthiness");
-        assert!(ours >= theirs - 0.01, "{name}: trustworthiness {ours} vs scikit-learn {theirs}");
+        assert!(
+            ours >= theirs - 0.01,
+            "{name}: trustworthiness {ours} vs scikit-learn {theirs}"
+        );
         let kl = case.scalar("kl_divergence");
-        assert!(t.kl_divergence() <= kl + 0.05, "{name}: KL {} vs {kl}", t.kl_divergence());
+        assert!(
+            t.kl_divergence() <= kl + 0.05,
+            "{name}: KL {} vs {kl}",
+            t.kl_divergence()
+        );
     }
 }
 
@@ -93,8 +115,12 @@ fn barnes_hut_trustworthiness_reaches_sklearns() {
 fn same_result_for_any_thread_count_and_barnes_hut_close_to_exact() {
     let x = ndlearn_datasets::by_name("iris").expect("iris").x().clone();
     let est = Tsne::new(2).method(TsneMethod::BarnesHut).max_iter(300);
-    let a = par::with_threads(1, || est.fit(&x)).expect("pool").expect("fit");
-    let b = par::with_threads(2, || est.fit(&x)).expect("pool").expect("fit");
+    let a = par::with_threads(1, || est.fit(&x))
+        .expect("pool")
+        .expect("fit");
+    let b = par::with_threads(2, || est.fit(&x))
+        .expect("pool")
+        .expect("fit");
     assert_eq!(a.embedding(), b.embedding());
     // angle 0 opens every cell: Barnes–Hut's repulsion is then exact
     let exact = Tsne::new(2)
@@ -123,30 +149,55 @@ fn new_points_land_near_their_neighbours() {
     let d_own = ((z[[0, 0]] - e[[10, 0]]).powi(2) + (z[[0, 1]] - e[[10, 1]]).powi(2)).sqrt();
     let spread = e.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     assert!(d_own < 0.2 * spread, "{d_own} vs {spread}");
-    assert_eq!(t.transform(&x.slice(s![..0, ..])).expect("empty").dim(), (0, 2));
+    assert_eq!(
+        t.transform(&x.slice(s![..0, ..])).expect("empty").dim(),
+        (0, 2)
+    );
 }
 
 #[test]
 fn errors_are_typed() {
     let x = array![[0.0f64, 1.0], [1.0, 0.5], [2.0, 2.0], [3.0, 1.0]];
-    assert!(matches!(Tsne::new(2).fit(&x), Err(Error::InvalidParam { .. })), "perplexity ≥ n");
+    assert!(
+        matches!(Tsne::new(2).fit(&x), Err(Error::InvalidParam { .. })),
+        "perplexity ≥ n"
+    );
     let ok = Tsne::new(2).perplexity(2.0);
-    assert!(matches!(ok.clone().max_iter(100).fit(&x), Err(Error::InvalidParam { .. })));
-    assert!(matches!(ok.clone().angle(1.5).fit(&x), Err(Error::InvalidParam { .. })));
     assert!(matches!(
-        Tsne::new(4).perplexity(2.0).method(TsneMethod::BarnesHut).fit(&x),
+        ok.clone().max_iter(100).fit(&x),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        ok.clone().init(TsneInit::Given(Array2::zeros((3, 2)))).fit(&x),
+        ok.clone().angle(1.5).fit(&x),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        Tsne::new(4)
+            .perplexity(2.0)
+            .method(TsneMethod::BarnesHut)
+            .fit(&x),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        ok.clone()
+            .init(TsneInit::Given(Array2::zeros((3, 2))))
+            .fit(&x),
         Err(Error::ShapeMismatch { .. })
     ));
     assert!(matches!(
-        ok.clone().fit(&array![[0.0f64, f64::NAN], [1.0, 0.5], [2.0, 2.0], [3.0, 1.0]]),
+        ok.clone().fit(&array![
+            [0.0f64, f64::NAN],
+            [1.0, 0.5],
+            [2.0, 2.0],
+            [3.0, 1.0]
+        ]),
         Err(Error::NonFinite { .. })
     ));
     let m = ok.fit(&x).expect("fit");
-    assert!(matches!(m.transform(&array![[0.0, 1.0, 2.0]]), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(
+        m.transform(&array![[0.0, 1.0, 2.0]]),
+        Err(Error::ShapeMismatch { .. })
+    ));
 }
 
 #[test]
