@@ -14,7 +14,14 @@ pub fn check_finite_2d<F: Float>(x: &ArrayRef2<F>, context: &'static str) -> Res
     // accumulated in 8 independent lanes so the loop vectorises. Only when something is wrong
     // are the rows walked to find the position.
     if let Some(s) = x.as_slice_memory_order() {
-        if all_finite(s) {
+        // large inputs are scanned in parallel blocks (a boolean: the same for any thread count)
+        let ok = if s.len() >= 1 << 21 {
+            use rayon::prelude::*;
+            s.par_chunks(1 << 18).all(all_finite)
+        } else {
+            all_finite(s)
+        };
+        if ok {
             return Ok(());
         }
     } else if x.iter().all(|v| v.is_finite()) {

@@ -16,6 +16,60 @@
 //! | [`FastIca`] | `FastICA` (parallel, deflation; logcosh, exp, cube) | `fast_ica` |
 //!
 //! [`low_rank_approximation`] gives the Eckart–Young best rank-`k` approximation and its error.
+//! [`FittedPca::scree_svg`] draws a scree plot (feature `plot`, on by default). The Fisher LDA
+//! transformer of the notes is `ndlearn_bayes::FisherDiscriminant` (every algorithm crate
+//! depends only on core; decision 0013).
+//!
+//! ## Applications (the notes' eigenfaces and latent semantic analysis; catalog D-12)
+//!
+//! **Eigendigits**: the digits images (8 × 8 pixels) as rows, their principal components as
+//! "eigen-images"; a few dozen of the 64 reconstruct the images closely.
+//!
+//! ```
+//! use ndlearn_decomposition::Pca;
+//! use ndlearn_core::FitUnsupervised;
+//!
+//! let x = ndlearn_datasets::by_name("digits").expect("embedded").x().clone();
+//! let mut last = f64::INFINITY;
+//! for k in [5, 10, 20, 40] {
+//!     let pca = Pca::new(k).fit(&x)?;
+//!     let err = pca.reconstruction_error(&x)?.mean().unwrap_or(0.0);
+//!     assert!(err < last); // more eigen-images, smaller error
+//!     last = err;
+//!     if k == 40 {
+//!         assert!(pca.explained_variance_ratio().sum() > 0.95);
+//!     }
+//! }
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+//!
+//! **Latent semantic analysis**: a term–document count matrix (documents as rows) reduced by
+//! [`TruncatedSvd`] (no centring, as for sparse counts); documents on the same topic end up
+//! close in the latent space even when they share few words.
+//!
+//! ```
+//! use ndlearn_decomposition::TruncatedSvd;
+//! use ndlearn_core::ndarray::array;
+//! use ndlearn_core::{FitUnsupervised, Transform};
+//!
+//! // terms: ball, goal, team, match | vote, party, law, election
+//! let docs = array![
+//!     [2.0f64, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+//!     [0.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+//!     [1.0, 0.0, 2.0, 2.0, 0.0, 0.0, 0.0, 0.0],
+//!     [0.0, 0.0, 0.0, 0.0, 2.0, 1.0, 0.0, 1.0],
+//!     [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 2.0, 0.0],
+//!     [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 2.0],
+//! ];
+//! let z = TruncatedSvd::new(2).fit(&docs)?.transform(&docs)?;
+//! let cos = |a: usize, b: usize| {
+//!     let (u, v) = (z.row(a), z.row(b));
+//!     u.dot(&v) / (u.dot(&u).sqrt() * v.dot(&v).sqrt())
+//! };
+//! assert!(cos(0, 1) > 0.9 && cos(3, 5) > 0.9); // same topic
+//! assert!(cos(0, 4).abs() < 0.1); // different topics
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
 
 mod common;
 mod fastica;

@@ -15,11 +15,16 @@
 //! | `CovarianceEigh` | `X̃ᵀX̃` (`n d²`) + `eigh` (`d³`) | `d ≤ 1000` and `n ≥ 10 d` (scikit-learn's rule) |
 //! | `Gram` | `X̃X̃ᵀ` (`n² d`) + `eigh` (`n³`), `V = X̃ᵀ U Σ⁻¹` | `d ≥ 10 n` and `n ≤ 2000` |
 //! | `Full` | thin SVD of `X̃` | otherwise, when `k ≥ 0.8 min(n, d)` or the data are small |
-//! | `Randomized` | Halko–Martinsson–Tropp range finder, `k + 10` columns | otherwise (a few components of large data) |
+//! | `Randomized` | Halko–Martinsson–Tropp range finder, `k + 10` columns, projected on the whole block Krylov space of `⌈n_iter/2⌉` power steps (`block_krylov`, default; scikit-learn's last-block projection with `false`); products with the centred data through rank-one corrections, no centred copy | otherwise (a few components of large data) |
 //! | `PowerIteration` | covariance, then `k` power iterations with Hotelling deflation (tol 1e-12, 10,000 rounds each) | never (the notes' method, for teaching and tests) |
 //!
 //! Signs follow scikit-learn's `svd_flip` on `Vᵀ` (the entry of largest magnitude of every
 //! component is positive), so results are reproducible and comparable.
+//!
+//! Reconstruction from `k` components, `x̂ = μ + (x − μ) V_kᵀV_k`, is the orthogonal projection
+//! onto their span (`V_kᵀV_k` for orthonormal rows; the notes' "reduces to XXᵀ" is erratum E25).
+//! A linear autoencoder with `k` hidden units learns that span; with one unit it learns the top
+//! eigen*vector* (erratum E22 of the notes' "first eigenvalue").
 //!
 //! `n_components` ([`NComponents`]): a count, a variance fraction `t` (the smallest `k` whose
 //! cumulative explained-variance ratio exceeds `t`, the notes' threshold), or all. `whiten`
@@ -97,6 +102,7 @@ pub enum PcaSolver {
 /// Principal component analysis. See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 #[non_exhaustive]
 pub struct Pca {
     /// Components kept (default all).
@@ -113,6 +119,10 @@ pub struct Pca {
     pub n_iter: Option<usize>,
     /// Random seed of the randomized solver (default 0).
     pub seed: u64,
+    /// Randomized solver: project on the whole block Krylov space of the power iterations
+    /// (half the passes over the data for at least the accuracy; default true) instead of the
+    /// last block only (scikit-learn's `randomized_svd`).
+    pub block_krylov: bool,
 }
 
 impl Default for Pca {
@@ -124,6 +134,7 @@ impl Default for Pca {
             scale: false,
             n_iter: None,
             seed: 0,
+            block_krylov: true,
         }
     }
 }
@@ -168,6 +179,11 @@ impl Pca {
     /// Sets the seed.
     pub fn seed(mut self, s: u64) -> Self {
         self.seed = s;
+        self
+    }
+    /// Sets `block_krylov` (randomized solver).
+    pub fn block_krylov(mut self, on: bool) -> Self {
+        self.block_krylov = on;
         self
     }
 
@@ -331,9 +347,11 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 "the randomized and power-iteration solvers need a count of components",
             ));
         }
-        let mean = x
-            .mean_axis(Axis(0))
-            .ok_or_else(|| Error::invalid_param("x", "no rows"))?;
+        // column means over fixed row blocks in parallel, the block sums added in order
+        let mean = ndlearn_core::par::map_row_chunks(x, 8192, |_, block| block.sum_axis(Axis(0)))
+            .into_iter()
+            .fold(Array1::<F>::zeros(d), |acc, p| acc + p)
+            / F::cast(n as f64);
         let nm1 = F::cast((n - 1) as f64);
         let covariance_based = matches!(
             solver,
@@ -351,7 +369,24 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 if sd > F::zero() { sd } else { F::one() }
             })
         };
-        let (xc, std, cov) = match scatter {
+        // per-column sums of squares of the centred data, for the randomized solver (which
+        // never forms the centred copy either): one pass, fixed row blocks, summed in order
+        let centred_ss = |x: &ArrayRef2<F>| {
+            let parts = ndlearn_core::par::map_row_chunks(x, 4096, |_, block| {
+                let mut ss = Array1::<F>::zeros(d);
+                for row in block.rows() {
+                    for ((acc, &v), &m) in ss.iter_mut().zip(row).zip(&mean) {
+                        let c = v - m;
+                        *acc += c * c;
+                    }
+                }
+                ss
+            });
+            parts
+                .into_iter()
+                .fold(Array1::<F>::zeros(d), |acc, p| acc + p)
+        };
+        let (xc, std, cov, implicit_ss) = match scatter {
             Some(sc) => {
                 let mut c = sc / nm1;
                 let std = if self.scale {
@@ -365,7 +400,12 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 } else {
                     None
                 };
-                (None, std, Some(c))
+                (None, std, Some(c), None)
+            }
+            None if solver == PcaSolver::Randomized => {
+                let ss = centred_ss(x);
+                let std = self.scale.then(|| sd_of(&ss));
+                (None, std, None, Some(ss))
             }
             None => {
                 let mut xc = x.to_owned();
@@ -378,7 +418,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 } else {
                     None
                 };
-                (Some(xc), std, None)
+                (Some(xc), std, None, None)
             }
         };
         let (sing, vt): (Array1<F>, Array2<F>) = match (solver, &xc, &cov) {
@@ -413,13 +453,19 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 let p = linalg::power_iteration(&c, k, 10_000, F::cast(1e-12), self.seed)?;
                 spectrum_from_eigh(p.values, p.vectors, nm1)
             }
-            (PcaSolver::Randomized, Some(xc), _) => {
+            (PcaSolver::Randomized, _, _) => {
                 let k = count.unwrap_or(m);
                 let mut opts = RandomizedSvdOptions::default().seed(self.seed);
                 if let Some(it) = self.n_iter {
                     opts = opts.n_iter(it);
                 }
-                let svd = linalg::randomized_svd(xc, k, opts)?;
+                let svd = linalg::randomized_svd_centred(
+                    x,
+                    &mean,
+                    std.as_deref(),
+                    k,
+                    opts.block_krylov(self.block_krylov),
+                )?;
                 (svd.s, svd.vt)
             }
             (_, Some(xc), _) => {
@@ -436,9 +482,13 @@ impl<F: Float> FitUnsupervised<F> for Pca {
         let vt = crate::common::flip_rows(vt);
         let ev_all = sing.mapv(|v| v * v / nm1);
         // total variance: the trace of the covariance (all of it, whatever the solver kept)
-        let total: F = match (&cov, &xc) {
-            (Some(c), _) => c.diag().sum(),
-            (None, Some(xc)) => xc.iter().map(|&v| v * v).sum::<F>() / nm1,
+        let total: F = match (&cov, &xc, &implicit_ss) {
+            (Some(c), _, _) => c.diag().sum(),
+            (None, Some(xc), _) => xc.iter().map(|&v| v * v).sum::<F>() / nm1,
+            (None, None, Some(ss)) => match &std {
+                Some(sd) => ss.iter().zip(sd).map(|(&v, &s)| v / (s * s)).sum::<F>() / nm1,
+                None => ss.sum() / nm1,
+            },
             _ => F::zero(),
         };
         let k = match (self.n_components, count) {

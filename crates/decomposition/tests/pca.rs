@@ -249,6 +249,37 @@ fn minka_mle_choice_of_k_matches_sklearn() {
     ));
 }
 
+/// Catalog erratum E25: reconstructing from `k` components is the projection `V_kᵀV_k` (here
+/// `V_k` holds the components as rows) of the centred data, not `XXᵀ`.
+#[test]
+fn reconstruction_is_the_projection_onto_the_components() {
+    let x = ndlearn_datasets::by_name("wine").expect("wine").x().clone();
+    let m = Pca::new(4).fit(&x).expect("fit");
+    let v = m.components();
+    let p = ndlearn_core::linalg::projection_matrix(&v.t()).expect("projection");
+    assert_close(
+        &p,
+        &v.t().dot(v),
+        1e-10,
+        1e-12,
+        "P = VᵀV for orthonormal rows",
+    );
+    let mut xc = x.clone();
+    xc -= m.mean();
+    let mut back = m
+        .inverse_transform(&m.transform(&x).expect("t"))
+        .expect("inverse");
+    back -= m.mean();
+    let scale = xc.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    assert_close(
+        &back,
+        &xc.dot(&p),
+        1e-10,
+        1e-10 * scale,
+        "x̂ − μ = (x − μ) P",
+    );
+}
+
 #[test]
 fn scree_plot_is_an_svg_with_bars_and_the_cumulative_line() {
     let x = ndlearn_datasets::by_name("wine").expect("wine").x().clone();

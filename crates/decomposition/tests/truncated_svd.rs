@@ -116,3 +116,34 @@ fn bad_input_and_conformance() {
         .transformer(&TruncatedSvd::new(2))
         .assert_ok();
 }
+
+proptest::proptest! {
+    #![proptest_config(ndlearn_testkit::strategies::config(24))]
+
+    /// Eckart–Young (catalog LT-10b) as a property: the rank-`k` approximation has rank `k`,
+    /// error `√(Σ_{i>k} σ_i²)`, and no other rank-`k` matrix built from the data beats it (here:
+    /// projections of `A` on `k` random orthonormal right directions).
+    #[test]
+    fn eckart_young_holds(
+        (n, d, k, seed) in (3usize..12, 3usize..10, 1usize..4, 0u64..1000)
+    ) {
+        let k = k.min(n.min(d));
+        let mut rng = ndlearn_core::random::rng(seed);
+        let a = Array2::from_shape_fn((n, d), |_| ndlearn_core::random::standard_normal::<f64>(&mut rng));
+        let (ak, err) = low_rank_approximation(&a, k).expect("approx");
+        let s = ndlearn_core::linalg::singular_values(&a).expect("svd");
+        let tail: f64 = s.iter().skip(k).map(|v| v * v).sum::<f64>().sqrt();
+        proptest::prop_assert!((err - tail).abs() <= 1e-10 * (1.0 + tail));
+        let diff = (&a - &ak).mapv(|v| v * v).sum().sqrt();
+        proptest::prop_assert!((diff - err).abs() <= 1e-10 * (1.0 + err));
+        let rank = ndlearn_core::linalg::matrix_rank(&ak, None).expect("rank");
+        proptest::prop_assert_eq!(rank, k);
+        for _ in 0..5 {
+            let g = Array2::from_shape_fn((d, k), |_| ndlearn_core::random::standard_normal::<f64>(&mut rng));
+            let (q, _) = ndlearn_core::linalg::qr(&g).expect("qr");
+            let other = a.dot(&q).dot(&q.t());
+            let e = (&a - &other).mapv(|v| v * v).sum().sqrt();
+            proptest::prop_assert!(e >= err - 1e-10, "a random rank-{k} projection did better: {e} < {err}");
+        }
+    }
+}

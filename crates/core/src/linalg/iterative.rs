@@ -138,6 +138,11 @@ pub struct RandomizedSvdOptions {
     pub n_iter: Option<usize>,
     /// Seed of the Gaussian test matrix.
     pub seed: u64,
+    /// Keep every block of the power iterations and project on their span (randomized block
+    /// Krylov, Musco & Musco 2015) instead of on the last one (default false, as
+    /// scikit-learn). With the same number of passes over `A` the Krylov basis is more
+    /// accurate, so `Auto` counts of iterations are halved: `⌈n_iter / 2⌉` Krylov steps.
+    pub block_krylov: bool,
 }
 
 impl Default for RandomizedSvdOptions {
@@ -146,6 +151,7 @@ impl Default for RandomizedSvdOptions {
             n_oversamples: 10,
             n_iter: None,
             seed: 0,
+            block_krylov: false,
         }
     }
 }
@@ -166,6 +172,11 @@ impl RandomizedSvdOptions {
         self.seed = v;
         self
     }
+    /// Sets `block_krylov`.
+    pub fn block_krylov(mut self, v: bool) -> Self {
+        self.block_krylov = v;
+        self
+    }
 }
 
 /// Approximate top-`k` SVD by the randomized range finder with subspace iteration
@@ -183,7 +194,106 @@ pub fn randomized_svd<F: Float>(
     k: usize,
     opts: RandomizedSvdOptions,
 ) -> Result<Svd<F>> {
-    let (m, n) = a.dim();
+    check_finite_2d(a, "matrix")?;
+    randomized_svd_op(a.dim(), k, opts, |m| a.dot(m), |nn| a.t().dot(nn))
+}
+
+/// [`randomized_svd`] of the centred (and optionally scaled) matrix
+/// `(A − 1 μᵀ) diag(1/s)` **without forming it**: every product goes through `A` and a rank-one
+/// correction (`(A − 1μᵀ) M = A M − 1 (μᵀ M)`), so PCA's randomized solver needs no centred copy
+/// of the data.
+///
+/// # Errors
+/// As [`randomized_svd`], plus [`Error::ShapeMismatch`] when `mean` or `scale` does not have one
+/// entry per column, and [`Error::InvalidParam`] for a non-positive scale.
+pub fn randomized_svd_centred<F: Float>(
+    a: &ArrayRef2<F>,
+    mean: &ArrayRef1<F>,
+    scale: Option<&ArrayRef1<F>>,
+    k: usize,
+    opts: RandomizedSvdOptions,
+) -> Result<Svd<F>> {
+    check_finite_2d(a, "matrix")?;
+    let d = a.ncols();
+    if mean.len() != d || scale.is_some_and(|s| s.len() != d) {
+        return Err(Error::ShapeMismatch {
+            context: "randomized_svd_centred",
+            expected: format!("mean (and scale) of length {d}"),
+            found: format!("{} (and {:?})", mean.len(), scale.map(|s| s.len())),
+        });
+    }
+    if let Some(s) = scale
+        && s.iter().any(|v| v.is_nan() || *v <= F::zero())
+    {
+        return Err(Error::invalid_param("scale", "must be positive"));
+    }
+    let inv = scale.map(|s| s.mapv(|v| F::one() / v));
+    // A_c M = A (D⁻¹M) − 1 (μᵀ D⁻¹ M)
+    let apply = |m: &Array2<F>| {
+        let mut ms = m.clone();
+        if let Some(iv) = &inv {
+            for (mut row, &f) in ms.rows_mut().into_iter().zip(iv) {
+                row *= f;
+            }
+        }
+        let shift = mean.dot(&ms);
+        let mut out = a.dot(&ms);
+        out -= &shift;
+        out
+    };
+    // A_cᵀ N = D⁻¹ (Aᵀ N − μ (1ᵀ N))
+    let apply_t = |nn: &Array2<F>| {
+        let colsum = nn.sum_axis(ndarray::Axis(0));
+        let mut out = a.t().dot(nn);
+        for (mut row, &mu) in out.rows_mut().into_iter().zip(mean) {
+            row.scaled_add(-mu, &colsum);
+        }
+        if let Some(iv) = &inv {
+            for (mut row, &f) in out.rows_mut().into_iter().zip(iv) {
+                row *= f;
+            }
+        }
+        out
+    };
+    randomized_svd_op(a.dim(), k, opts, apply, apply_t)
+}
+
+/// An orthonormal basis of the columns of a tall `y` by Cholesky QR done twice (two `yᵀy` GEMMs
+/// and two triangular updates: BLAS-3, where Householder QR of a thin matrix runs at BLAS-2
+/// speed); Householder QR when `y` is not tall or too ill-conditioned for it (a Cholesky
+/// pivot below `√ε · 100` of the largest, i.e. `κ(y)` beyond about `1e6` in f64).
+fn orthonormal_basis<F: Float>(y: &Array2<F>) -> Result<Array2<F>> {
+    let chol_qr = |y: &Array2<F>| -> Option<Array2<F>> {
+        let g = y.t().dot(y);
+        let g = (&g + &g.t()) * F::cast(0.5);
+        let l = super::cholesky(&g).ok()?;
+        let diag = l.diag();
+        let mx = diag.iter().fold(F::zero(), |m, &v| m.max(v));
+        let mn = diag.iter().fold(F::infinity(), |m, &v| m.min(v));
+        if mn.is_nan() || mn <= mx * F::epsilon().sqrt() * F::cast(100.0) {
+            return None;
+        }
+        let linv = super::inv(&l).ok()?;
+        Some(y.dot(&linv.t()))
+    };
+    if y.nrows() >= 4 * y.ncols()
+        && let Some(q1) = chol_qr(y)
+        && let Some(q2) = chol_qr(&q1)
+    {
+        return Ok(q2);
+    }
+    Ok(qr(y)?.0)
+}
+
+/// The randomized range finder and SVD over an operator given by its products with `A`
+/// (`m × n`) and `Aᵀ`.
+fn randomized_svd_op<F: Float>(
+    (m, n): (usize, usize),
+    k: usize,
+    opts: RandomizedSvdOptions,
+    apply: impl Fn(&Array2<F>) -> Array2<F>,
+    apply_t: impl Fn(&Array2<F>) -> Array2<F>,
+) -> Result<Svd<F>> {
     let kmax = m.min(n);
     if k == 0 || k > kmax {
         return Err(Error::invalid_param(
@@ -191,19 +301,43 @@ pub fn randomized_svd<F: Float>(
             format!("must lie in 1..={kmax} (min of the matrix dimensions), got {k}"),
         ));
     }
-    check_finite_2d(a, "matrix")?;
     let l = (k + opts.n_oversamples).min(kmax);
     let n_iter = opts
         .n_iter
         .unwrap_or(if (k as f64) < 0.1 * kmax as f64 { 7 } else { 4 });
     let mut rng = stream(opts.seed, 0);
     let omega: Array2<F> = Array2::from_shape_fn((n, l), |_| standard_normal(&mut rng));
-    let mut q = qr(&a.dot(&omega))?.0;
-    for _ in 0..n_iter {
-        let z = qr(&a.t().dot(&q))?.0;
-        q = qr(&a.dot(&z))?.0;
+    let mut q = orthonormal_basis(&apply(&omega))?;
+    if opts.block_krylov {
+        // the blocks Q, (AAᵀ)Q, …: at most min(m, n) columns in all
+        let steps = n_iter.div_ceil(2).min((kmax / l).saturating_sub(1));
+        let mut blocks = vec![q.clone()];
+        for _ in 0..steps {
+            let z = orthonormal_basis(&apply_t(&q))?;
+            let y = apply(&z);
+            // each new block orthogonal to the earlier ones (two Gram–Schmidt passes), so the
+            // stacked basis needs no tall QR at the end
+            let mut y = orthonormal_basis(&y)?;
+            for _ in 0..2 {
+                for b in &blocks {
+                    let c = b.t().dot(&y);
+                    ndarray::linalg::general_mat_mul(-F::one(), b, &c, F::one(), &mut y);
+                }
+                y = orthonormal_basis(&y)?;
+            }
+            q = y;
+            blocks.push(q.clone());
+        }
+        let views: Vec<_> = blocks.iter().map(|b| b.view()).collect();
+        q = ndarray::concatenate(ndarray::Axis(1), &views)
+            .map_err(|e| Error::invalid_param("randomized_svd", e.to_string()))?;
+    } else {
+        for _ in 0..n_iter {
+            let z = orthonormal_basis(&apply_t(&q))?;
+            q = orthonormal_basis(&apply(&z))?;
+        }
     }
-    let b = q.t().dot(a);
+    let b = apply_t(&q).reversed_axes();
     let small = svd_thin(&b)?;
     let mut out = Svd {
         u: q.dot(&small.u.slice(s![.., ..k])),

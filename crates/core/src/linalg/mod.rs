@@ -28,7 +28,7 @@ mod projection;
 pub use distance::{pairwise_sq_euclidean, pairwise_sq_euclidean_self, row_sq_norms};
 pub use iterative::{
     PowerIteration, RandomizedSvdOptions, TopEigen, eigsh_top, power_iteration, randomized_svd,
-    rayleigh_quotient,
+    randomized_svd_centred, rayleigh_quotient,
 };
 pub use projection::{gram_schmidt, project_onto, projection_matrix, residual_maker};
 

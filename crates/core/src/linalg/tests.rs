@@ -207,6 +207,50 @@ fn randomized_svd_recovers_low_rank() {
 }
 
 #[test]
+fn randomized_svd_centred_and_block_krylov() {
+    // a decaying spectrum far from the origin: the implicit centring equals the explicit one
+    let a = Array2::from_shape_fn((200, 30), |(i, j)| {
+        100.0
+            + ((i * (j + 1)) as f64 * 0.013).sin() / (1.0 + j as f64)
+            + 0.01 * ((i * j) % 7) as f64
+    });
+    let mean = a.mean_axis(ndarray::Axis(0)).expect("rows");
+    let mut ac = a.clone();
+    ac -= &mean;
+    let exact = singular_values(&ac).expect("svd");
+    let opts = RandomizedSvdOptions::default().seed(5);
+    let explicit = randomized_svd(&ac, 4, opts).expect("explicit");
+    let implicit = randomized_svd_centred(&a, &mean, None, 4, opts).expect("implicit");
+    for j in 0..4 {
+        assert!(
+            (explicit.s[j] - implicit.s[j]).abs() < 1e-9 * exact[0],
+            "σ_{j}"
+        );
+    }
+    // scaling by s: the same as dividing the centred columns
+    let sd = ac.map_axis(ndarray::Axis(0), |c| c.dot(&c).sqrt());
+    let scaled = randomized_svd_centred(&a, &mean, Some(&sd), 4, opts).expect("scaled");
+    let ex_scaled = randomized_svd(&(&ac / &sd), 4, opts).expect("explicit scaled");
+    for j in 0..4 {
+        assert!((scaled.s[j] - ex_scaled.s[j]).abs() < 1e-9 * ex_scaled.s[0]);
+    }
+    // the block Krylov basis (fewer passes over A) is at least as accurate, and orthonormal
+    let krylov = randomized_svd(&ac, 4, opts.n_iter(2).block_krylov(true)).expect("krylov");
+    let power = randomized_svd(&ac, 4, opts.n_iter(2)).expect("power");
+    for j in 0..4 {
+        let ek = (krylov.s[j] - exact[j]).abs();
+        let ep = (power.s[j] - exact[j]).abs();
+        assert!(
+            ek < 1e-8 * exact[0] && ek <= ep + 1e-8 * exact[0],
+            "σ_{j}: krylov {ek}, power {ep}"
+        );
+    }
+    let g = krylov.u.t().dot(&krylov.u);
+    assert!(max_abs_diff(&g, &Array2::eye(4)) < 1e-10);
+    assert!(randomized_svd_centred(&a, &mean.slice(ndarray::s![..3]), None, 2, opts).is_err());
+}
+
+#[test]
 fn eigsh_top_matches_the_dense_solver() {
     // a PSD matrix with a decaying spectrum and one of exact low rank (invariant Krylov space)
     let g = Array2::from_shape_fn((300, 40), |(i, j)| ((i * 7 + j * 13) as f64 * 0.37).sin());
