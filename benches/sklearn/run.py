@@ -333,9 +333,10 @@ def linear_suite(repeat, quick):
 
 
 def decomposition_suite(repeat, quick):
-    """The PCA cases of benches/src/suites_decomposition.rs (same shapes, same kind of data: a
-    rank-30 signal plus unit noise)."""
-    from sklearn.decomposition import PCA
+    """The cases of benches/src/suites_decomposition.rs (same shapes, same kind of data: a
+    rank-30 signal plus unit noise for PCA and kernel PCA, 10 Gaussian classes for t-SNE)."""
+    from sklearn.decomposition import PCA, KernelPCA
+    from sklearn.manifold import TSNE, trustworthiness
 
     r = min(repeat, 3)
     scale = 5 if quick else 1
@@ -357,6 +358,23 @@ def decomposition_suite(repeat, quick):
                          float(model.explained_variance_ratio_.sum()), "scikit-learn")
             rec.update(suite="decomposition", predict_s=predict_s)
             out.append(rec)
+        x = low_rank(5000 // scale, 30)
+        x = (x - x.mean(0)) / x.std(0)
+        fit_s, model = time_median(r, lambda: KernelPCA(10, kernel="rbf").fit(x))
+        predict_s, _ = time_median(r, lambda: model.transform(x))
+        rec = record("kernel_pca_rbf_k10", "synthetic", x.shape, fit_s, None,
+                     "eigenvalue_sum_over_n", float(model.eigenvalues_.sum() / x.shape[0]),
+                     "scikit-learn")
+        rec.update(suite="decomposition", predict_s=predict_s)
+        out.append(rec)
+        n = 5000 // scale
+        centres = 4.0 * rng.standard_normal((10, 50))
+        x = centres[np.arange(n) % 10] + rng.standard_normal((n, 50))
+        fit_s, model = time_median(r, lambda: TSNE(2, random_state=0).fit(x))
+        rec = record("tsne_bh", "synthetic", x.shape, fit_s, None, "trustworthiness",
+                     float(trustworthiness(x, model.embedding_, n_neighbors=5)), "scikit-learn")
+        rec.update(suite="decomposition", predict_s=0.0)
+        out.append(rec)
 
     on_two_threads(run)
     return out
