@@ -16,8 +16,8 @@
 //! 2. Degrees `d_i = Σ_{j≠i} W_ij` and the normalised Laplacian
 //!    `L = I − D^{−½} W D^{−½}` (an isolated node: `d_i` taken as 1, `L_ii = 1`), as scipy's
 //!    `laplacian(normed=True)` with scikit-learn's unit diagonal.
-//! 3. The `k + 1` smallest eigenpairs of `L` (dense `eigh`, `O(n³)`; scikit-learn's ARPACK
-//!    shift-invert finds the same vectors), each eigenvector `v` rescaled to `u = D^{−½} v`
+//! 3. The `k + 1` smallest eigenpairs of `L` (dense `eigh` up to 500 points; above, the block
+//!    Krylov solver on `2I − L`, the shift scikit-learn uses for ARPACK), each eigenvector `v` rescaled to `u = D^{−½} v`
 //!    (scikit-learn's `norm_laplacian=True`): `u` solves the generalised problem
 //!    `(D − W) u = λ D u` of Laplacian eigenmaps (Belkin & Niyogi 2003).
 //! 4. Signs: the entry of largest magnitude of every `u` positive (scikit-learn's
@@ -261,8 +261,7 @@ impl<F: Float> FitUnsupervised<F> for SpectralEmbedding {
         lap.diag_mut().fill(F::one());
         let deg = w.sum_axis(Axis(1));
         let dd = deg.mapv(|d| if d > F::zero() { d.sqrt() } else { F::one() });
-        let (vals, vecs) = linalg::eigh(&lap)?;
-        let mut u = vecs.slice(s![.., ..=k]).to_owned();
+        let (vals, mut u) = smallest_eigenpairs(&lap, k + 1)?;
         for (mut row, &di) in u.rows_mut().into_iter().zip(&dd) {
             row /= di;
         }
@@ -279,12 +278,35 @@ impl<F: Float> FitUnsupervised<F> for SpectralEmbedding {
             params: self.clone(),
             n_input: x.ncols(),
             embedding,
-            eigenvalues: vals.slice(s![..=k]).to_owned(),
+            eigenvalues: vals,
             n_connected,
             affinity: resolved,
             train,
         })
     }
+}
+
+/// The `m` smallest eigenpairs of a normalised Laplacian (spectrum in `[0, 2]`): the dense
+/// solver for up to 500 points or many pairs, else the block Krylov solver
+/// (`linalg::eigsh_top`) on the PSD matrix `2I − L`, whose largest eigenpairs are `L`'s
+/// smallest (scikit-learn shifts the same way for ARPACK), with the dense solver as the
+/// fallback when it does not converge.
+fn smallest_eigenpairs<F: Float>(lap: &Array2<F>, m: usize) -> Result<(Array1<F>, Array2<F>)> {
+    let n = lap.nrows();
+    if n > 500 && 5 * m <= n {
+        let two = F::cast(2.0);
+        let shifted = lap.mapv(|v| -v) + &(Array2::<F>::eye(n) * two);
+        let tol = F::cast(1e-12).max(F::epsilon() * F::cast(10.0));
+        let top = linalg::eigsh_top(&shifted, m, tol, 1000, 0)?;
+        if top.converged {
+            return Ok((top.values.mapv(|v| two - v), top.vectors));
+        }
+    }
+    let (vals, vecs) = linalg::eigh(lap)?;
+    Ok((
+        vals.slice(s![..m]).to_owned(),
+        vecs.slice(s![.., ..m]).to_owned(),
+    ))
 }
 
 /// Number of connected components of the graph with an edge wherever `W_ij > 0`.

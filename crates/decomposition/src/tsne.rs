@@ -407,6 +407,33 @@ fn check_distances<F: Float>(d: &[F]) -> Result<()> {
     Ok(())
 }
 
+/// Conditional affinities of every row from its distances (row `i` of `dist`; `skip_diagonal`:
+/// column `i` is the point itself), in parallel over rows. The distances are squared and
+/// rounded to single precision first, as scikit-learn does before its search.
+fn conditional_rows<F: Float>(
+    dist: &Array2<F>,
+    skip_diagonal: bool,
+    perplexity: f64,
+) -> Result<Array2<F>> {
+    let sq = dist.mapv(|v| F::cast((v * v).to_f64_lossless() as f32 as f64));
+    check_distances(sq.as_slice().unwrap_or(&[]))?;
+    let mut out = Array2::<F>::zeros(sq.dim());
+    out.axis_chunks_iter_mut(Axis(0), 1)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(i, mut row)| {
+            let mut p = vec![F::zero(); sq.ncols()];
+            conditional_row(
+                &sq.row(i).to_vec(),
+                skip_diagonal.then_some(i),
+                perplexity,
+                &mut p,
+            );
+            row.row_mut(0).assign(&ndarray::ArrayView1::from(&p[..]));
+        });
+    Ok(out)
+}
+
 /// Exact joint affinities (scikit-learn's `_joint_probabilities`): symmetrised, normalised,
 /// floored at machine epsilon off the diagonal.
 fn exact_affinities<F: Float>(
@@ -415,19 +442,7 @@ fn exact_affinities<F: Float>(
     perplexity: f64,
 ) -> Result<Array2<F>> {
     let n = x.nrows();
-    let mut d = pairwise_distances(x, x, metric)?;
-    // squared, and rounded to single precision as scikit-learn does before the search
-    d.mapv_inplace(|v| F::cast((v * v).to_f64_lossless() as f32 as f64));
-    check_distances(d.as_slice().unwrap_or(&[]))?;
-    let mut p = Array2::<F>::zeros((n, n));
-    p.axis_chunks_iter_mut(Axis(0), 1)
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(i, mut row)| {
-            let mut out = vec![F::zero(); n];
-            conditional_row(&d.row(i).to_vec(), Some(i), perplexity, &mut out);
-            row.row_mut(0).assign(&ndarray::ArrayView1::from(&out[..]));
-        });
+    let p = conditional_rows(&pairwise_distances(x, x, metric)?, true, perplexity)?;
     let mut joint = &p + &p.t();
     let total = joint.sum().max(F::epsilon());
     let eps = F::cast(f64::EPSILON);
@@ -454,17 +469,7 @@ fn neighbour_affinities<F: Float>(
     let k = (n - 1).min((3.0 * perplexity + 1.0) as usize).max(1);
     let index = NeighborIndex::build(x.to_owned(), metric.clone(), Algorithm::Auto, 30)?;
     let (dist, idx) = index.kneighbors_self(k, false)?;
-    let sq = dist.mapv(|v| F::cast((v * v).to_f64_lossless() as f32 as f64));
-    check_distances(sq.as_slice().unwrap_or(&[]))?;
-    let mut cond = Array2::<F>::zeros((n, k));
-    cond.axis_chunks_iter_mut(Axis(0), 1)
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(i, mut row)| {
-            let mut out = vec![F::zero(); k];
-            conditional_row(&sq.row(i).to_vec(), None, perplexity, &mut out);
-            row.row_mut(0).assign(&ndarray::ArrayView1::from(&out[..]));
-        });
+    let cond = conditional_rows(&dist, false, perplexity)?;
     // P + Pᵀ as sorted (row, col) triplets, merged
     let mut trip: Vec<(usize, usize, F)> = Vec::with_capacity(2 * n * k);
     for i in 0..n {

@@ -21,15 +21,8 @@ use ndlearn_testkit::strategies::config;
 use ndlearn_testkit::{Case, Golden, assert_close, max_abs_diff, normalize_column_signs};
 use proptest::prelude::*;
 
-fn data(case: &Case) -> Array2<f64> {
-    if case.has("x") {
-        return case.matrix("x");
-    }
-    ndlearn_datasets::by_name(case.string("dataset"))
-        .expect("embedded data set")
-        .x()
-        .clone()
-}
+mod common;
+use common::data;
 
 fn metric(name: &str) -> Metric {
     match name {

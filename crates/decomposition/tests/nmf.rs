@@ -11,15 +11,11 @@ use ndlearn_decomposition::{FittedNmf, Nmf, NmfInit, NmfSolver};
 use ndlearn_testkit::conformance::Battery;
 use ndlearn_testkit::strategies::config;
 use ndlearn_testkit::tolerance::max_abs_diff;
-use ndlearn_testkit::{Case, Golden, assert_close};
+use ndlearn_testkit::{Golden, assert_close};
 use proptest::prelude::*;
 
-fn data(case: &Case) -> Array2<f64> {
-    let x = ndlearn_datasets::by_name(case.string("dataset"))
-        .expect("embedded data set")
-        .x();
-    x.slice(s![..case.usize("rows"), ..]).to_owned()
-}
+mod common;
+use common::data;
 
 fn solver(name: &str) -> NmfSolver {
     match name {

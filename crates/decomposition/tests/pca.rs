@@ -11,18 +11,11 @@ use ndlearn_core::{FitUnsupervised, InverseTransform, Transform};
 use ndlearn_decomposition::{NComponents, Pca, PcaSolver};
 use ndlearn_testkit::conformance::Battery;
 use ndlearn_testkit::strategies::config;
-use ndlearn_testkit::{Case, Golden, assert_close, assert_close_scalar};
+use ndlearn_testkit::{Golden, assert_close, assert_close_scalar};
 use proptest::prelude::*;
 
-fn data(case: &Case) -> Array2<f64> {
-    if case.has("x") {
-        return case.matrix("x");
-    }
-    ndlearn_datasets::by_name(case.string("dataset"))
-        .expect("embedded data set")
-        .x()
-        .clone()
-}
+mod common;
+use common::data;
 
 fn solver(name: &str) -> PcaSolver {
     match name {

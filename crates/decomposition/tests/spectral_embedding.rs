@@ -137,6 +137,33 @@ proptest! {
     }
 }
 
+/// Above 500 points the smallest eigenpairs come from the block Krylov solver on `2I − L`: the
+/// generalised equations still hold to rounding.
+#[test]
+fn large_graphs_use_the_krylov_solver_and_solve_the_same_equations() {
+    let x = curve(700);
+    let gamma = 2.0;
+    let (w, deg) = rbf_affinity(&x, gamma);
+    let m = SpectralEmbedding::new(3)
+        .affinity(SpectralAffinity::Rbf { gamma: Some(gamma) })
+        .fit(&x)
+        .expect("fit");
+    let u = m.embedding();
+    let lam = m.eigenvalues();
+    assert!(lam[0].abs() < 1e-10);
+    assert!(lam.windows(2).into_iter().all(|p| p[0] <= p[1] + 1e-12));
+    for j in 0..3 {
+        let col = u.column(j);
+        let wu = w.dot(&col);
+        for i in 0..x.nrows() {
+            let r = deg[i] * col[i] - wu[i] - lam[j + 1] * deg[i] * col[i];
+            assert!(r.abs() < 1e-8, "residual {r}");
+        }
+        let du = &col * &deg;
+        assert!((du.dot(&col) - 1.0).abs() < 1e-9);
+    }
+}
+
 /// `n` points along a wavy closed curve.
 fn curve(n: usize) -> Array2<f64> {
     Array2::from_shape_fn((n, 2), |(i, j)| {

@@ -4,36 +4,16 @@
 //! trustworthiness must reach scikit-learn's − 0.01; determinism across thread counts;
 //! out-of-sample placement; errors; the conformance battery.
 
-use ndarray::{Array2, Axis, array, s};
+use ndarray::{Array2, array, s};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::metrics::trustworthiness;
 use ndlearn_core::{Error, FitUnsupervised, Transform, par};
 use ndlearn_decomposition::{LearningRate, Tsne, TsneInit, TsneMethod};
 use ndlearn_testkit::conformance::Battery;
-use ndlearn_testkit::{Case, Golden, assert_close};
+use ndlearn_testkit::{Golden, assert_close};
 
-fn data(case: &Case) -> Array2<f64> {
-    let name = case.string("dataset");
-    let x = if name == "wine_std" {
-        let x = ndlearn_datasets::by_name("wine").expect("wine").x().clone();
-        let mean = x.mean_axis(Axis(0)).expect("rows");
-        let sd = x.std_axis(Axis(0), 0.0);
-        (x - &mean) / &sd
-    } else {
-        ndlearn_datasets::by_name(name).expect("data").x().clone()
-    };
-    let step = if case.has("step") {
-        case.usize("step")
-    } else {
-        1
-    };
-    let rows = if case.has("rows") {
-        case.usize("rows")
-    } else {
-        x.nrows()
-    };
-    x.slice(s![..rows;step, ..]).to_owned()
-}
+mod common;
+use common::data;
 
 #[test]
 fn affinities_match_sklearn() {
