@@ -525,6 +525,7 @@ SKLEARN = {
     "tsne": ("sklearn.manifold", "TSNE", {}),
     "spectral_embedding": ("sklearn.manifold", "SpectralEmbedding", {}),
     "mds": ("sklearn.manifold", "MDS", {}),
+    "classical_mds": ("sklearn.manifold", "ClassicalMDS", {}),
     # preprocessing
     "standard_scaler": ("sklearn.preprocessing", "StandardScaler", {}),
     "min_max_scaler": ("sklearn.preprocessing", "MinMaxScaler", {}),
