@@ -296,9 +296,45 @@ impl SpectralClustering {
             other => other,
         };
         let l = laplacian(w, kind)?;
-        let (vals, vecs) = linalg::eigh(&l)?;
+        let (vals, mut vecs) = linalg::eigh(&l)?;
         let first = usize::from(self.drop_first);
         let m = self.components();
+        // The Laplacian's null vector is known exactly (1, or D^{½}1 for L_sym). On a nearly
+        // disconnected graph λ₁ ≈ λ₂ ≈ 0 and the solver may return any rotation of the two
+        // vectors; putting the exact null vector first and the others orthogonal to it picks
+        // the one that separates the components.
+        let mut z: Array1<F> = match kind {
+            LaplacianKind::Unnormalized => Array1::from_elem(n, F::one()),
+            _ => (0..n)
+                .map(|i| {
+                    (0..n)
+                        .filter(|&j| j != i)
+                        .map(|j| w[[i, j]])
+                        .sum::<F>()
+                        .sqrt()
+                })
+                .collect(),
+        };
+        let zn = z.dot(&z).sqrt();
+        if zn > F::zero() && n > 1 {
+            z /= zn;
+            vecs.column_mut(0).assign(&z);
+            for j in 1..(first + m).min(n) {
+                let mut v = vecs.column(j).to_owned();
+                for _ in 0..2 {
+                    for i in 0..j {
+                        let q = vecs.column(i);
+                        let c = q.dot(&v);
+                        v.scaled_add(-c, &q);
+                    }
+                }
+                let vn = v.dot(&v).sqrt();
+                if vn > F::zero() {
+                    v /= vn;
+                }
+                vecs.column_mut(j).assign(&v);
+            }
+        }
         let mut emb = vecs.slice(ndarray::s![.., first..first + m]).to_owned();
         if self.laplacian == LaplacianKind::RandomWalk {
             // L_rw u = λ u with u = D^{−½} v for L_sym v = λ v

@@ -80,10 +80,16 @@ pub trait Float:
     fn from_lapack_scalar(x: Self::Lapack) -> Self;
     #[doc(hidden)]
     fn to_lapack_scalar(self) -> Self::Lapack;
+    /// Eigen-decomposition of the symmetric `n × n` matrix in `a` (read as column-major, its
+    /// upper triangle) by LAPACK's divide-and-conquer `?syevd`: eigenvalues ascending and the
+    /// eigenvectors column-major in `a`; `None` if LAPACK reports an error. Used by
+    /// [`crate::linalg::eigh`].
+    #[doc(hidden)]
+    fn syevd(a: Vec<Self>, n: usize) -> Option<(Vec<Self>, Vec<Self>)>;
 }
 
 macro_rules! impl_float {
-    ($t:ty, $name:expr) => {
+    ($t:ty, $name:expr, $syevd:ident) => {
         impl Float for $t {
             type Lapack = $t;
             const NAME: &'static str = $name;
@@ -119,12 +125,74 @@ macro_rules! impl_float {
             fn to_lapack_scalar(self) -> $t {
                 self
             }
+            // The one place the workspace calls LAPACK itself (decision 0013): ndarray-linalg's
+            // `eigh` runs `?syev`, whose QR sweeps for the eigenvectors are ~10× slower than
+            // the divide-and-conquer `?syevd` from a few hundred rows up.
+            #[allow(unsafe_code)]
+            fn syevd(mut a: Vec<$t>, n: usize) -> Option<(Vec<$t>, Vec<$t>)> {
+                use std::os::raw::c_char;
+                if n == 0 || a.len() != n * n {
+                    return None;
+                }
+                let ni = i32::try_from(n).ok()?;
+                let (jobz, uplo) = (b'V' as c_char, b'U' as c_char);
+                let mut w = vec![0.0 as $t; n];
+                let mut info = 0i32;
+                let mut work_query = [0.0 as $t; 1];
+                let mut iwork_query = [0i32; 1];
+                let query = -1i32;
+                // SAFETY: workspace query (lwork = liwork = -1): `a` holds n × n values
+                // (lda = n), `w` n values, the query buffers one value each; all outlive the
+                // call, and n fits in i32.
+                unsafe {
+                    lapack_sys::$syevd(
+                        &jobz,
+                        &uplo,
+                        &ni,
+                        a.as_mut_ptr(),
+                        &ni,
+                        w.as_mut_ptr(),
+                        work_query.as_mut_ptr(),
+                        &query,
+                        iwork_query.as_mut_ptr(),
+                        &query,
+                        &mut info,
+                    );
+                }
+                if info != 0 {
+                    return None;
+                }
+                let lwork = (work_query[0] as f64).ceil().max(1.0) as usize;
+                let liwork = usize::try_from(iwork_query[0]).ok()?.max(1);
+                let mut work = vec![0.0 as $t; lwork];
+                let mut iwork = vec![0i32; liwork];
+                let lw = i32::try_from(lwork).ok()?;
+                let liw = i32::try_from(liwork).ok()?;
+                // SAFETY: as above, with `work` and `iwork` of the lengths LAPACK asked for
+                // (passed as lwork and liwork).
+                unsafe {
+                    lapack_sys::$syevd(
+                        &jobz,
+                        &uplo,
+                        &ni,
+                        a.as_mut_ptr(),
+                        &ni,
+                        w.as_mut_ptr(),
+                        work.as_mut_ptr(),
+                        &lw,
+                        iwork.as_mut_ptr(),
+                        &liw,
+                        &mut info,
+                    );
+                }
+                (info == 0).then_some((w, a))
+            }
         }
     };
 }
 
-impl_float!(f32, "f32");
-impl_float!(f64, "f64");
+impl_float!(f32, "f32", ssyevd_);
+impl_float!(f64, "f64", dsyevd_);
 
 #[cfg(test)]
 mod tests {

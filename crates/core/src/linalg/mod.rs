@@ -594,6 +594,15 @@ pub fn null_space<F: Float>(a: &ArrayRef2<F>, rcond: Option<F>) -> Result<Array2
 /// Errors when `A` is not symmetric (to `1e-8 · max|A|`), rather than reading one triangle.
 pub fn eigh<F: Float>(a: &ArrayRef2<F>) -> Result<(Array1<F>, Array2<F>)> {
     check_symmetric(a, "eigh")?;
+    let n = a.nrows();
+    // LAPACK's divide and conquer (`?syevd`) on the row-major buffer read as column-major:
+    // its upper triangle is `a`'s lower one, the triangle `?syev` read before
+    let buf: Vec<F> = a.as_standard_layout().iter().copied().collect();
+    if let Some((w, v)) = F::syevd(buf, n) {
+        let v = Array2::from_shape_vec(ndarray::ShapeBuilder::f((n, n)), v)
+            .map_err(|_| Error::linalg("eigh", LinalgErrorKind::Backend))?;
+        return Ok((Array1::from(w), v));
+    }
     let (w, v) = lv(a)
         .eigh(UPLO::Lower)
         .map_err(map_err("eigh", LinalgErrorKind::NoConvergence))?;
