@@ -31,7 +31,9 @@
 //!
 //! **New points** (`Transform`, an extension: scikit-learn has none): a new row is placed at
 //! the average of its nearest training rows' embeddings weighted by its conditional affinities
-//! `p_{j|x}` at the training perplexity (the usual initialisation of out-of-sample t-SNE).
+//! `p_{j|x}` at the training perplexity (the usual initialisation of out-of-sample t-SNE); a
+//! row equal to a training row lands on that row's embedding, so `transform` of the training
+//! data returns the embedding.
 //!
 //! Parallel over points (rayon); every reduction runs in point order, so the result is the same
 //! bitwise for any number of threads.
@@ -1096,6 +1098,11 @@ impl<F: Float> Transform<F> for FittedTsne<F> {
             .into_par_iter()
             .enumerate()
             .for_each(|(r, mut row)| {
+                // a row equal to a training row lands on that row's embedding
+                if dist[[r, 0]] == F::zero() {
+                    row.row_mut(0).assign(&self.embedding.row(idx[[r, 0]]));
+                    return;
+                }
                 let sq: Vec<F> = dist.row(r).iter().map(|&v| v * v).collect();
                 let mut p = vec![F::zero(); k];
                 if sq.iter().all(|v| v.is_finite()) {
