@@ -316,22 +316,42 @@ impl SpectralClustering {
                 .collect(),
         };
         let zn = z.dot(&z).sqrt();
-        if zn > F::zero() && n > 1 {
+        let c = (first + m).min(n);
+        if zn > F::zero() && c > 1 {
             z /= zn;
-            vecs.column_mut(0).assign(&z);
-            for j in 1..(first + m).min(n) {
-                let mut v = vecs.column(j).to_owned();
+            // project z out of the first c eigenvectors; the one left with the smallest
+            // residual is the direction z replaces (normally column 0, residual ≈ 0), the rest
+            // are re-orthonormalised in order
+            let mut rest: Vec<Array1<F>> = (0..c)
+                .map(|j| {
+                    let mut v = vecs.column(j).to_owned();
+                    let p = z.dot(&v);
+                    v.scaled_add(-p, &z);
+                    v
+                })
+                .collect();
+            let drop = (0..c)
+                .min_by(|&a, &b| {
+                    let (na, nb) = (rest[a].dot(&rest[a]), rest[b].dot(&rest[b]));
+                    na.partial_cmp(&nb).unwrap_or(std::cmp::Ordering::Equal)
+                })
+                .unwrap_or(0);
+            rest.remove(drop);
+            let mut basis: Vec<Array1<F>> = vec![z];
+            for mut v in rest {
                 for _ in 0..2 {
-                    for i in 0..j {
-                        let q = vecs.column(i);
-                        let c = q.dot(&v);
-                        v.scaled_add(-c, &q);
+                    for q in &basis {
+                        let p = q.dot(&v);
+                        v.scaled_add(-p, q);
                     }
                 }
                 let vn = v.dot(&v).sqrt();
                 if vn > F::zero() {
                     v /= vn;
                 }
+                basis.push(v);
+            }
+            for (j, v) in basis.into_iter().enumerate() {
                 vecs.column_mut(j).assign(&v);
             }
         }

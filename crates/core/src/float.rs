@@ -162,8 +162,10 @@ macro_rules! impl_float {
                 if info != 0 {
                     return None;
                 }
-                let lwork = (work_query[0] as f64).ceil().max(1.0) as usize;
-                let liwork = usize::try_from(iwork_query[0]).ok()?.max(1);
+                // the documented minimums as floors: a single-precision query result can round
+                // below the exact size for large n
+                let lwork = ((work_query[0] as f64).ceil() as usize).max(1 + 6 * n + 2 * n * n);
+                let liwork = usize::try_from(iwork_query[0]).ok()?.max(3 + 5 * n);
                 let mut work = vec![0.0 as $t; lwork];
                 let mut iwork = vec![0i32; liwork];
                 let lw = i32::try_from(lwork).ok()?;

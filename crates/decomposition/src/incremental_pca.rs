@@ -81,6 +81,21 @@ impl IncrementalPca {
         self.batch_size = Some(b);
         self
     }
+
+    /// Checks the hyperparameters that do not depend on the data (`fit` and `partial_fit` call
+    /// it first).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for `n_components = Some(0)` or `batch_size = Some(0)`.
+    pub fn validate(&self) -> Result<()> {
+        if self.n_components == Some(0) {
+            return Err(Error::invalid_param("n_components", "must be at least 1"));
+        }
+        if self.batch_size == Some(0) {
+            return Err(Error::invalid_param("batch_size", "must be at least 1"));
+        }
+        Ok(())
+    }
 }
 
 /// A fitted [`IncrementalPca`]: the streaming state and the current components.
@@ -156,6 +171,7 @@ impl<F: Float> PartialFit<F> for IncrementalPca {
         x: &ArrayRef2<F>,
         _y: &(),
     ) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "IncrementalPca::partial_fit")?;
         let (b, d) = x.dim();
         if let Some(m) = &model
@@ -253,6 +269,7 @@ impl<F: Float> FitUnsupervised<F> for IncrementalPca {
 
     /// Streams `x` through [`PartialFit::partial_fit`] in batches (see the [module docs](self)).
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 2, "IncrementalPca::fit")?;
         let (n, d) = x.dim();
         let bs = self.batch_size.unwrap_or(5 * d);

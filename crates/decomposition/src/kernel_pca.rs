@@ -25,11 +25,13 @@
 //! training scores back to the inputs with the same kernel, `A = (k(Z, Z) + α I)⁻¹ X`, and
 //! `x̂(z) = k(z, Z) A` (Bakır, Weston & Schölkopf 2004).
 //!
-//! **Eigensolvers** ([`KernelPcaSolver`]): the dense symmetric solver, or block subspace
-//! iteration with Rayleigh–Ritz for the top `k` (`ndlearn_core::linalg::eigsh_top`, converged
-//! to residual `1e-12 · λ_1`; one `n² (2k + 10)` GEMM per round, no `n³` tridiagonalisation).
-//! `Auto` takes the dense solver for `n ≤ 500`, all components, `k > n/5`, or a kernel not
-//! guaranteed positive semi-definite (subspace iteration favours large magnitudes).
+//! **Eigensolvers** ([`KernelPcaSolver`]): the dense symmetric solver (LAPACK's divide and
+//! conquer), or restarted block Krylov iteration with Rayleigh–Ritz for the top `k`
+//! (`ndlearn_core::linalg::eigsh_top`, converged to residual `1e-12 · λ_1`; one `n² (k + 10)`
+//! GEMM per block, no `n³` tridiagonalisation). `Auto` takes the dense solver for `n ≤ 500`,
+//! all components, `k > n/5`, or a kernel not guaranteed positive semi-definite (the restarts
+//! keep the algebraically largest Ritz pairs, which is only safe when those are the largest in
+//! magnitude).
 //!
 //! Signs: every eigenvector's entry of largest magnitude is positive (scikit-learn's
 //! `svd_flip(u)`).
@@ -66,12 +68,13 @@ use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Tran
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum KernelPcaSolver {
-    /// Dense for small problems or many components, subspace iteration otherwise (default).
+    /// Dense for small problems or many components, block Krylov otherwise (default).
     #[default]
     Auto,
     /// Full symmetric eigendecomposition of the centred Gram matrix.
     Dense,
-    /// Block subspace iteration with Rayleigh–Ritz for the top `k` (a count of components only).
+    /// Restarted block Krylov iteration with Rayleigh–Ritz for the top `k` (a count of
+    /// components only; the name predates the Krylov solver).
     Subspace,
 }
 
@@ -93,10 +96,10 @@ pub struct KernelPca {
     /// Drop components whose eigenvalue is zero even when a count was asked (default false;
     /// always done when `n_components` is `None`).
     pub remove_zero_eig: bool,
-    /// Round limit of the subspace solver (default 1,000; the dense solver is used if it does
-    /// not converge).
+    /// Limit on the block products of the iterative solver (default 1,000; the dense solver
+    /// is used if it does not converge).
     pub max_iter: usize,
-    /// Seed of the subspace solver's start block (default 0).
+    /// Seed of the iterative solver's start block (default 0).
     pub seed: u64,
 }
 
@@ -149,6 +152,32 @@ impl KernelPca {
         self.seed = s;
         self
     }
+    /// Sets the block-product limit of the iterative solver.
+    pub fn max_iter(mut self, m: usize) -> Self {
+        self.max_iter = m;
+        self
+    }
+
+    /// Checks the hyperparameters that do not depend on the data (`fit` calls it first).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for `n_components = Some(0)`, a negative or non-finite `alpha`
+    /// with `fit_inverse_transform`, `max_iter = 0`, or an invalid kernel.
+    pub fn validate(&self) -> Result<()> {
+        if self.n_components == Some(0) {
+            return Err(Error::invalid_param("n_components", "must be at least 1"));
+        }
+        if self.fit_inverse_transform && !(self.alpha >= 0.0 && self.alpha.is_finite()) {
+            return Err(Error::invalid_param(
+                "alpha",
+                format!("must be finite and >= 0, got {}", self.alpha),
+            ));
+        }
+        if self.max_iter == 0 {
+            return Err(Error::invalid_param("max_iter", "must be at least 1"));
+        }
+        self.kernel.validate()
+    }
 
     /// The solver `Auto` resolves to for `n` rows and `k` components.
     pub fn resolve_solver(&self, n: usize, k: Option<usize>) -> KernelPcaSolver {
@@ -182,6 +211,7 @@ impl<F: Float> FitUnsupervised<F> for KernelPca {
     type Model = FittedKernelPca<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 2, "KernelPca::fit")?;
         let n = x.nrows();
         if let Some(k) = self.n_components
@@ -190,12 +220,6 @@ impl<F: Float> FitUnsupervised<F> for KernelPca {
             return Err(Error::invalid_param(
                 "n_components",
                 format!("must be in 1..={n} (the number of rows), got {k}"),
-            ));
-        }
-        if self.fit_inverse_transform && !(self.alpha >= 0.0 && self.alpha.is_finite()) {
-            return Err(Error::invalid_param(
-                "alpha",
-                format!("must be finite and >= 0, got {}", self.alpha),
             ));
         }
         let mut gram = self.kernel.gram(x)?;
@@ -208,6 +232,11 @@ impl<F: Float> FitUnsupervised<F> for KernelPca {
             r.converged.then_some((r.values, r.vectors))
         } else {
             None
+        };
+        let solver = if sub.is_none() {
+            KernelPcaSolver::Dense
+        } else {
+            solver
         };
         let (mut vals, vecs) = match sub {
             Some(v) => v,
@@ -311,7 +340,7 @@ impl<F: Float> FittedKernelPca<F> {
     pub fn params(&self) -> &KernelPca {
         &self.params
     }
-    /// The solver that ran (`Auto` resolved; `Dense` also when the subspace solver did not
+    /// The solver that ran (`Auto` resolved; `Dense` also when the iterative solver did not
     /// converge).
     pub fn solver(&self) -> KernelPcaSolver {
         self.solver

@@ -585,7 +585,13 @@ impl<F: Float> FittedMds<F> {
             .zip(&self.radii)
             .map(|(&d, &r)| (d * d - sq_mean) - (r - r_mean))
             .collect();
-        let step = self.pinv.dot(&rhs);
+        // a plain loop: this runs inside parallel row tasks, where BLAS must not be called
+        let step: Vec<F> = self
+            .pinv
+            .rows()
+            .into_iter()
+            .map(|r| r.iter().zip(&rhs).map(|(&a, &b)| a * b).sum::<F>())
+            .collect();
         let mut z: Vec<F> = (0..k).map(|c| self.centre[c] - half * step[c]).collect();
         let tol = F::cast(1e-12) * self.scale;
         let mut next = vec![F::zero(); k];

@@ -386,6 +386,14 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 .into_iter()
                 .fold(Array1::<F>::zeros(d), |acc, p| acc + p)
         };
+        // the randomized solver centres implicitly unless the data sit so far from their mean
+        // that the rank-one correction would cancel digits (the test of `centred_scatter`)
+        let implicit = if solver == PcaSolver::Randomized && scatter.is_none() {
+            let ss = centred_ss(x);
+            (mean.dot(&mean) <= F::cast(1e4) * ss.sum() / F::cast(n as f64)).then_some(ss)
+        } else {
+            None
+        };
         let (xc, std, cov, implicit_ss) = match scatter {
             Some(sc) => {
                 let mut c = sc / nm1;
@@ -402,10 +410,11 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 };
                 (None, std, Some(c), None)
             }
-            None if solver == PcaSolver::Randomized => {
-                let ss = centred_ss(x);
-                let std = self.scale.then(|| sd_of(&ss));
-                (None, std, None, Some(ss))
+            None if implicit.is_some() => {
+                let std = implicit
+                    .as_ref()
+                    .and_then(|ss| self.scale.then(|| sd_of(ss)));
+                (None, std, None, implicit)
             }
             None => {
                 let mut xc = x.to_owned();
@@ -453,19 +462,17 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 let p = linalg::power_iteration(&c, k, 10_000, F::cast(1e-12), self.seed)?;
                 spectrum_from_eigh(p.values, p.vectors, nm1)
             }
-            (PcaSolver::Randomized, _, _) => {
+            (PcaSolver::Randomized, xc, _) => {
                 let k = count.unwrap_or(m);
                 let mut opts = RandomizedSvdOptions::default().seed(self.seed);
                 if let Some(it) = self.n_iter {
                     opts = opts.n_iter(it);
                 }
-                let svd = linalg::randomized_svd_centred(
-                    x,
-                    &mean,
-                    std.as_deref(),
-                    k,
-                    opts.block_krylov(self.block_krylov),
-                )?;
+                let opts = opts.block_krylov(self.block_krylov);
+                let svd = match xc {
+                    Some(xc) => linalg::randomized_svd(xc, k, opts)?,
+                    None => linalg::randomized_svd_centred(x, &mean, std.as_deref(), k, opts)?,
+                };
                 (svd.s, svd.vt)
             }
             (_, Some(xc), _) => {

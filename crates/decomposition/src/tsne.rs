@@ -14,7 +14,9 @@
 //! `w_ij = (1 + ‖y_i − y_j‖² / α)^{−(α+1)/2}`, `q_ij = w_ij / Z`, `Z = Σ_{k≠l} w_kl`.
 //!
 //! **Objective and gradient.** `KL(P‖Q) = Σ p_ij log(p_ij / q_ij)` and
-//! `∂KL/∂y_i = (2(α + 1)/α) Σ_j (p_ij − q_ij) w_ij (y_i − y_j)`. Barnes–Hut splits it into an
+//! `∂KL/∂y_i = (2(α + 1)/α) Σ_j (p_ij − q_ij) w_ij (y_i − y_j)` (as scikit-learn; the exact KL
+//! gradient for `α = 1`, i.e. up to 2 output dimensions; for `α ≠ 1` the exact factor would be
+//! `(1 + d²/α)⁻¹` instead of `w_ij`). Barnes–Hut splits it into an
 //! attractive part over the sparse `P` and a repulsive part `Σ_j q_ij w_ij (y_i − y_j)` read off
 //! a space-partitioning tree (quadtree in 2-D, octree in 3-D): a cell of width `w` whose centre
 //! of mass is at distance `r` stands for all its points when `w² < θ² r²` (`θ` = `angle`).
@@ -239,7 +241,7 @@ impl Tsne {
     pub fn affinities<F: Float>(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         check_fit_input(x, 2, "Tsne::affinities")?;
         let n = x.nrows();
-        self.validate(n)?;
+        self.validate_for(n)?;
         match self.resolve_method(n) {
             TsneMethod::Exact => exact_affinities(x, &self.metric, self.perplexity),
             _ => match neighbour_affinities(x, &self.metric, self.perplexity)? {
@@ -261,7 +263,34 @@ impl Tsne {
         }
     }
 
-    fn validate(&self, n: usize) -> Result<()> {
+    /// Sets the patience (iterations without a better KL before stopping).
+    pub fn n_iter_without_progress(mut self, n: usize) -> Self {
+        self.n_iter_without_progress = n;
+        self
+    }
+    /// Sets the gradient-norm threshold.
+    pub fn min_grad_norm(mut self, g: f64) -> Self {
+        self.min_grad_norm = g;
+        self
+    }
+
+    /// Checks the hyperparameters that do not depend on the data (`fit` calls it first, then
+    /// the checks against the number of rows).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the first field out of range.
+    pub fn validate(&self) -> Result<()> {
+        self.validate_for(usize::MAX)
+    }
+
+    fn validate_for(&self, n: usize) -> Result<()> {
+        if self.min_grad_norm.is_nan() || self.min_grad_norm < 0.0 {
+            return Err(Error::invalid_param(
+                "min_grad_norm",
+                format!("must be >= 0, got {}", self.min_grad_norm),
+            ));
+        }
+        self.metric.validate()?;
         if self.n_components == 0 {
             return Err(Error::invalid_param("n_components", "must be at least 1"));
         }
@@ -271,7 +300,7 @@ impl Tsne {
                 format!("must be positive and finite, got {}", self.perplexity),
             ));
         }
-        if self.perplexity >= n as f64 {
+        if n != usize::MAX && self.perplexity >= n as f64 {
             return Err(Error::invalid_param(
                 "perplexity",
                 format!(
@@ -313,7 +342,9 @@ impl Tsne {
             ));
         }
         if let TsneInit::Given(y) = &self.init
-            && (y.dim() != (n, self.n_components) || y.iter().any(|v| !v.is_finite()))
+            && ((n != usize::MAX && y.dim() != (n, self.n_components))
+                || y.ncols() != self.n_components
+                || y.iter().any(|v| !v.is_finite()))
         {
             return Err(Error::ShapeMismatch {
                 context: "Tsne: the given initial embedding",
@@ -868,8 +899,7 @@ impl<F: Float> FitUnsupervised<F> for Tsne {
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
         check_fit_input(x, 2, "Tsne::fit")?;
         let (n, _) = x.dim();
-        self.validate(n)?;
-        self.metric.validate()?;
+        self.validate_for(n)?;
         let dim = self.n_components;
         let method = self.resolve_method(n);
         let mut aff = match method {

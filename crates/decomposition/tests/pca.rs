@@ -273,6 +273,34 @@ fn reconstruction_is_the_projection_onto_the_components() {
     );
 }
 
+/// The randomized solver centres implicitly, and explicitly when the data sit far from their
+/// mean: a translation by 1e7 does not change the result beyond rounding.
+#[test]
+fn randomized_solver_is_translation_invariant() {
+    let x = ndlearn_datasets::by_name("digits")
+        .expect("digits")
+        .x()
+        .clone();
+    let est = Pca::new(5).solver(PcaSolver::Randomized);
+    let a = est.fit(&x).expect("fit");
+    let b = est.fit(&(&x + 1e7)).expect("fit far from the origin");
+    assert_close(
+        b.explained_variance(),
+        a.explained_variance(),
+        1e-6,
+        0.0,
+        "explained variance",
+    );
+    let near = est.fit(&(&x + 3.0)).expect("fit near the origin");
+    assert_close(
+        near.explained_variance(),
+        a.explained_variance(),
+        1e-9,
+        0.0,
+        "explained variance (implicit centring)",
+    );
+}
+
 #[test]
 fn scree_plot_is_an_svg_with_bars_and_the_cumulative_line() {
     let x = ndlearn_datasets::by_name("wine").expect("wine").x().clone();

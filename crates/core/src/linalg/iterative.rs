@@ -201,7 +201,8 @@ pub fn randomized_svd<F: Float>(
 /// [`randomized_svd`] of the centred (and optionally scaled) matrix
 /// `(A − 1 μᵀ) diag(1/s)` **without forming it**: every product goes through `A` and a rank-one
 /// correction (`(A − 1μᵀ) M = A M − 1 (μᵀ M)`), so PCA's randomized solver needs no centred copy
-/// of the data.
+/// of the data. The subtraction cancels about `log10(‖μ‖ / spread)` digits: for data far from
+/// their mean relative to their spread, centre explicitly (PCA does when `‖μ‖² > 1e4 · tr Σ`).
 ///
 /// # Errors
 /// As [`randomized_svd`], plus [`Error::ShapeMismatch`] when `mean` or `scale` does not have one
@@ -223,9 +224,13 @@ pub fn randomized_svd_centred<F: Float>(
         });
     }
     if let Some(s) = scale
-        && s.iter().any(|v| v.is_nan() || *v <= F::zero())
+        && s.iter()
+            .any(|v| v.is_nan() || *v <= F::zero() || v.is_infinite())
     {
-        return Err(Error::invalid_param("scale", "must be positive"));
+        return Err(Error::invalid_param("scale", "must be positive and finite"));
+    }
+    if mean.iter().any(|v| !v.is_finite()) {
+        return Err(Error::invalid_param("mean", "must be finite"));
     }
     let inv = scale.map(|s| s.mapv(|v| F::one() / v));
     // A_c M = A (D⁻¹M) − 1 (μᵀ D⁻¹ M)
@@ -400,6 +405,16 @@ pub fn eigsh_top<F: Float>(
     check_finite_2d(a, "matrix")?;
     let b = (k + 10).min(n);
     let max_cols = (8 * b).max(160).min(n);
+    if 2 * b > max_cols {
+        // room for one block only (n < 2b): a Krylov basis cannot grow, so solve densely
+        let (w, v) = super::eigh_descending(a)?;
+        return Ok(TopEigen {
+            values: w.slice(s![..k]).to_owned(),
+            vectors: v.slice(s![.., ..k]).to_owned(),
+            n_iter: 0,
+            converged: true,
+        });
+    }
     let mut rng = stream(seed, 0);
     let omega: Array2<F> = Array2::from_shape_fn((n, b), |_| standard_normal(&mut rng));
     let mut start = qr(&omega)?.0;

@@ -273,6 +273,14 @@ fn eigsh_top_matches_the_dense_solver() {
         let gram = t.vectors.t().dot(&t.vectors);
         assert!(max_abs_diff(&gram, &Array2::eye(k)) < 1e-10);
     }
+    // fewer rows than two blocks (n = 29 < 2 (k + 10)): solved densely, not stalled
+    let small = full.slice(ndarray::s![..29, ..29]).to_owned();
+    let (ws, _) = eigh_descending(&small).expect("dense");
+    let t = eigsh_top(&small, 5, 1e-12, 50, 0).expect("top");
+    assert!(t.converged);
+    for j in 0..5 {
+        assert!((t.values[j] - ws[j]).abs() < 1e-9 * ws[0]);
+    }
     assert!(eigsh_top(&full, 0, 1e-12, 10, 0).is_err());
     assert!(eigsh_top(&full, 301, 1e-12, 10, 0).is_err());
 }
