@@ -44,21 +44,34 @@ fn accuracy(a: &Array1<usize>, b: &Array1<usize>) -> f64 {
 
 pub(crate) fn record(
     algo: &str,
-    (n, d): (usize, usize),
+    dims: (usize, usize),
     fit_s: f64,
     predict_s: f64,
     acc: f64,
 ) -> Record {
+    synthetic_record("classify", algo, dims, fit_s, predict_s, "accuracy", acc)
+}
+
+/// One ndlearn record of a hand-written suite on generated ("synthetic") data.
+pub(crate) fn synthetic_record(
+    suite: &str,
+    algo: &str,
+    (n, d): (usize, usize),
+    fit_s: f64,
+    predict_s: f64,
+    metric: &str,
+    value: f64,
+) -> Record {
     Record {
-        suite: "classify".into(),
+        suite: suite.into(),
         algo: algo.into(),
         dataset: "synthetic".into(),
         n,
         d,
         fit_s,
         predict_s,
-        metric: "accuracy".into(),
-        value: acc,
+        metric: metric.into(),
+        value,
         gflops: None,
         implementation: "ndlearn".into(),
         threads: ndlearn_core::par::current_num_threads(),

@@ -17,21 +17,8 @@ use ndlearn_core::{FitUnsupervised, Predict};
 
 use crate::suites::SuiteOptions;
 use crate::suites_classify::shifted_classes;
+use crate::suites_classify::synthetic_record;
 use crate::{Record, time_median};
-
-fn record(
-    algo: &str,
-    (n, d): (usize, usize),
-    fit_s: f64,
-    predict_s: f64,
-    metric: &str,
-    value: f64,
-) -> Record {
-    let mut rec = crate::suites_classify::record(algo, (n, d), fit_s, predict_s, value);
-    rec.suite = "cluster".into();
-    rec.metric = metric.into();
-    rec
-}
 
 /// Runs the suite.
 ///
@@ -45,7 +32,8 @@ pub fn cluster_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let (fit_s, model) = time_median(r, || Agglomerative::new(8).fit(&x));
     let model = model?;
     let ari = ndlearn_core::metrics::adjusted_rand_score(&y, model.labels())?;
-    out.push(record(
+    out.push(synthetic_record(
+        "cluster",
         "agglomerative_ward",
         x.dim(),
         fit_s,
@@ -58,7 +46,8 @@ pub fn cluster_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let (fit_s, model) = time_median(r, || MiniBatchKMeans::new(8).fit(&x));
     let model = model?;
     let per_row = model.inertia() / x.nrows() as f64;
-    out.push(record(
+    out.push(synthetic_record(
+        "cluster",
         "minibatch_kmeans_k8",
         x.dim(),
         fit_s,
@@ -72,7 +61,8 @@ pub fn cluster_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let model = model?;
     let (predict_s, _) = time_median(r, || model.predict(&x));
     let ll = model.score(&x)?;
-    out.push(record(
+    out.push(synthetic_record(
+        "cluster",
         "gaussian_mixture_full_k8",
         x.dim(),
         fit_s,

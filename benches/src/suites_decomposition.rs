@@ -23,6 +23,7 @@ use ndlearn_core::{FitUnsupervised, Transform, random};
 use ndlearn_decomposition::{KernelPca, Pca, PcaSolver, Tsne};
 
 use crate::suites::SuiteOptions;
+use crate::suites_classify::synthetic_record;
 use crate::{Record, time_median};
 
 /// `n × d` rows of a rank-30 signal plus unit noise.
@@ -44,20 +45,6 @@ fn classes(n: usize, d: usize, seed: u64) -> Array2<f64> {
     Array2::from_shape_fn((n, d), |(i, j)| {
         centres[[i % 10, j]] + random::standard_normal::<f64>(&mut rng)
     })
-}
-
-fn record(
-    algo: &str,
-    (n, d): (usize, usize),
-    fit_s: f64,
-    predict_s: f64,
-    metric: &str,
-    value: f64,
-) -> Record {
-    let mut rec = crate::suites_classify::record(algo, (n, d), fit_s, predict_s, value);
-    rec.suite = "decomposition".into();
-    rec.metric = metric.into();
-    rec
 }
 
 /// Runs the suite.
@@ -82,7 +69,8 @@ pub fn decomposition_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Recor
         let model = model?;
         let (predict_s, _) = time_median(r, || model.transform(&x));
         let ratio = model.explained_variance_ratio().sum();
-        out.push(record(
+        out.push(synthetic_record(
+            "decomposition",
             algo,
             x.dim(),
             fit_s,
@@ -103,7 +91,8 @@ pub fn decomposition_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Recor
     let model = model?;
     let (predict_s, _) = time_median(r, || model.transform(&x));
     let value = model.explained_variance().sum();
-    out.push(record(
+    out.push(synthetic_record(
+        "decomposition",
         "kernel_pca_rbf_k10",
         x.dim(),
         fit_s,
@@ -116,7 +105,8 @@ pub fn decomposition_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Recor
     let (fit_s, model) = time_median(r, || est.fit(&x));
     let model = model?;
     let value = trustworthiness(&x, model.embedding(), 5, &Metric::Euclidean)?;
-    out.push(record(
+    out.push(synthetic_record(
+        "decomposition",
         "tsne_bh",
         x.dim(),
         fit_s,

@@ -14,6 +14,8 @@ use ndlearn_testkit::conformance::Battery;
 use ndlearn_testkit::tolerance::max_abs_diff;
 use ndlearn_testkit::{Case, Golden, assert_close};
 
+mod common;
+
 fn data(g: &Golden, case: &Case) -> Array2<f64> {
     match case.string("dataset") {
         "signals" | "white" => g.case(case.string("dataset")).matrix("x"),
@@ -289,30 +291,14 @@ fn conformance() {
 
 #[test]
 fn registry_entry_builds_from_strings() {
-    use ndlearn_core::registry::{Data, Target};
-    let entries = ndlearn_decomposition::registry();
-    let e = entries
-        .iter()
-        .find(|e| e.name() == "fast_ica")
-        .expect("registered");
-    let est = e
-        .build(&[
-            ("n_components".into(), "3".into()),
-            ("algorithm".into(), "deflation".into()),
-            ("fun".into(), "\"cube\"".into()),
-            ("whiten_solver".into(), "eigh".into()),
-        ])
-        .expect("build");
-    let x = ndlearn_datasets::by_name("iris").expect("iris").x().clone();
-    let m = est.fit(&Data::F64(x.clone()), &Target::None).expect("fit");
-    let z = m
-        .transform(&Data::F64(x))
-        .expect("a transformer")
-        .expect("ok");
-    assert_eq!(z.dim(), (150, 3));
-    let back = m
-        .inverse_transform(&Data::F64(z))
-        .expect("invertible")
-        .expect("ok");
-    assert_eq!(back.dim(), (150, 4));
+    common::registry_round_trip_on_iris(
+        "fast_ica",
+        &[
+            ("n_components", "3"),
+            ("algorithm", "deflation"),
+            ("fun", "\"cube\""),
+            ("whiten_solver", "eigh"),
+        ],
+        3,
+    );
 }

@@ -299,7 +299,6 @@ fn conformance() {
 
 #[test]
 fn registry_entry_builds_from_strings() {
-    use ndlearn_core::registry::{Data, Target};
     let entries = ndlearn_decomposition::registry();
     let e = entries
         .iter()
@@ -312,24 +311,13 @@ fn registry_entry_builds_from_strings() {
         "{:?}",
         init.choices
     );
-    let est = e
-        .build(&[
-            ("n_components".into(), "2".into()),
-            ("solver".into(), "multiplicative_update".into()),
-            ("init".into(), "random".into()),
-        ])
-        .expect("build");
-    let x = ndlearn_datasets::by_name("iris").expect("iris").x().clone();
-    let m = est.fit(&Data::F64(x), &Target::None).expect("fit");
-    let x = ndlearn_datasets::by_name("iris").expect("iris").x().clone();
-    let z = m
-        .transform(&Data::F64(x))
-        .expect("a transformer")
-        .expect("ok");
-    assert_eq!(z.dim(), (150, 2));
-    let back = m
-        .inverse_transform(&Data::F64(z))
-        .expect("invertible")
-        .expect("ok");
-    assert_eq!(back.dim(), (150, 4));
+    common::registry_round_trip_on_iris(
+        "nmf",
+        &[
+            ("n_components", "2"),
+            ("solver", "multiplicative_update"),
+            ("init", "random"),
+        ],
+        2,
+    );
 }
