@@ -96,6 +96,19 @@ pub fn check_fit_input<F: Float>(
     min_samples: usize,
     context: &'static str,
 ) -> Result<()> {
+    check_fit_shape(x, min_samples, context)?;
+    check_finite_2d(x, "X")
+}
+
+/// The shape half of [`check_fit_input`]: at least `min_samples` rows and at least one column,
+/// without the finiteness scan. For estimators whose first pass over the data can prove
+/// finiteness on the way (a column sum is finite only if every entry of the column is), and
+/// which call [`check_finite_2d`] only when that pass finds a non-finite result.
+pub fn check_fit_shape<F: Float>(
+    x: &ArrayRef2<F>,
+    min_samples: usize,
+    context: &'static str,
+) -> Result<()> {
     check_min_samples(x.nrows(), min_samples.max(1), context)?;
     if x.ncols() == 0 {
         return Err(Error::ShapeMismatch {
@@ -104,7 +117,7 @@ pub fn check_fit_input<F: Float>(
             found: "0 columns".into(),
         });
     }
-    check_finite_2d(x, "X")
+    Ok(())
 }
 
 /// Checks a prediction matrix: the feature count seen at fit, all finite. Zero rows is allowed

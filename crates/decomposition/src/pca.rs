@@ -18,6 +18,13 @@
 //! | `Randomized` | Halko–Martinsson–Tropp range finder, `k + 10` columns, projected on the whole block Krylov space of `⌈n_iter/2⌉` power steps (`block_krylov`, default; scikit-learn's last-block projection with `false`); products with the centred data through rank-one corrections, no centred copy | otherwise (a few components of large data) |
 //! | `PowerIteration` | covariance, then `k` power iterations with Hotelling deflation (tol 1e-12, 10,000 rounds each) | never (the notes' method, for teaching and tests) |
 //!
+//! With `n ≫ d` the covariance solver reads the data twice: one parallel pass for the column
+//! sums, which doubles as the NaN/∞ check (a column sum is finite only if every entry of the
+//! column is; the position of a bad value is searched only when a sum is not finite, and finite
+//! values whose sums overflow get an error asking to rescale), and one
+//! BLAS GEMM for `XᵀX`, centred by a rank-one correction (or from centred row blocks when the
+//! mean is large against the spread).
+//!
 //! Signs follow scikit-learn's `svd_flip` on `Vᵀ` (the entry of largest magnitude of every
 //! component is positive), so results are reproducible and comparable.
 //!
@@ -56,7 +63,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{check_finite_2d, check_fit_shape, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
 
 /// How many components [`Pca`] keeps.
@@ -212,6 +219,14 @@ impl Pca {
     }
 }
 
+/// The error for finite data whose sums or squares overflow.
+fn too_large() -> Error {
+    Error::invalid_param(
+        "x",
+        "feature values too large: the column sums or the covariance overflow; rescale the features",
+    )
+}
+
 /// Rows per block of [`centred_scatter`].
 const SCATTER_ROWS: usize = 4096;
 
@@ -307,7 +322,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
     type Model = FittedPca<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
-        check_fit_input(x, 2, "Pca::fit")?;
+        check_fit_shape(x, 2, "Pca::fit")?;
         let (n, d) = x.dim();
         let m = n.min(d);
         let count = match self.n_components {
@@ -347,11 +362,18 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 "the randomized and power-iteration solvers need a count of components",
             ));
         }
-        // column means over fixed row blocks in parallel, the block sums added in order
-        let mean = ndlearn_core::par::map_row_chunks(x, 8192, |_, block| block.sum_axis(Axis(0)))
+        // column means over fixed row blocks in parallel, the block sums added in order. The
+        // sums double as the finiteness check: NaN and ±∞ propagate through a sum, so finite
+        // sums prove finite data, and only a non-finite sum (bad data, or an overflow of huge
+        // finite values) pays for the scan that locates the offending entry.
+        let sums = ndlearn_core::par::map_row_chunks(x, 8192, |_, block| block.sum_axis(Axis(0)))
             .into_iter()
-            .fold(Array1::<F>::zeros(d), |acc, p| acc + p)
-            / F::cast(n as f64);
+            .fold(Array1::<F>::zeros(d), |acc, p| acc + p);
+        if sums.iter().any(|v| !v.is_finite()) {
+            check_finite_2d(x, "X")?;
+            return Err(too_large());
+        }
+        let mean = sums / F::cast(n as f64);
         let nm1 = F::cast((n - 1) as f64);
         let covariance_based = matches!(
             solver,
@@ -359,7 +381,11 @@ impl<F: Float> FitUnsupervised<F> for Pca {
         );
         // the covariance solvers never materialise the centred data (see `centred_scatter`)
         let scatter = if covariance_based {
-            Some(centred_scatter(x, &mean))
+            let sc = centred_scatter(x, &mean);
+            if sc.iter().any(|v| !v.is_finite()) {
+                return Err(too_large());
+            }
+            Some(sc)
         } else {
             None
         };

@@ -456,3 +456,47 @@ fn bad_input_and_conformance() {
     let _ = m32.explained_variance().sum_axis(Axis(0));
     Battery::new("pca").transformer(&Pca::new(2)).assert_ok();
 }
+
+/// The column sums double as the finiteness check: NaN, ±∞ and a `+∞ − ∞` pair in one column
+/// are reported with their position, and finite values whose sum overflows are not mistaken
+/// for bad data (a typed error asks to rescale).
+#[test]
+fn non_finite_input_is_located_and_overflow_is_not_an_error() {
+    let base = Array2::from_shape_fn((50, 3), |(i, j)| ((i * 7 + j * 3) % 11) as f64);
+    for (bad, row, col) in [
+        (f64::NAN, 17, 1),
+        (f64::INFINITY, 0, 2),
+        (f64::NEG_INFINITY, 49, 0),
+    ] {
+        let mut x = base.clone();
+        x[[row, col]] = bad;
+        for solver in [PcaSolver::CovarianceEigh, PcaSolver::Full] {
+            match Pca::new(2).solver(solver).fit(&x) {
+                Err(ndlearn_core::Error::NonFinite { row: r, col: c, .. }) => {
+                    assert_eq!((r, c), (row, col), "{bad} at ({row}, {col})")
+                }
+                other => panic!("{bad}: expected NonFinite, got {other:?}"),
+            }
+        }
+    }
+    let mut x = base.clone();
+    x[[3, 1]] = f64::INFINITY;
+    x[[4, 1]] = f64::NEG_INFINITY;
+    assert!(matches!(
+        Pca::new(2).fit(&x),
+        Err(ndlearn_core::Error::NonFinite { row: 3, col: 1, .. })
+    ));
+    // finite values whose sums (and squares) overflow: a typed error naming the cause, not a
+    // NonFinite error pointing at an entry that is fine
+    let mut huge = base.clone();
+    huge.column_mut(0).fill(f64::MAX / 4.0);
+    for solver in [PcaSolver::CovarianceEigh, PcaSolver::Full] {
+        match Pca::new(2).solver(solver).fit(&huge) {
+            Err(ndlearn_core::Error::InvalidParam { name, reason }) => {
+                assert_eq!(name, "x");
+                assert!(reason.contains("rescale"), "{reason}");
+            }
+            other => panic!("expected the overflow error, got {other:?}"),
+        }
+    }
+}
