@@ -485,6 +485,8 @@ SKLEARN = {
     "elastic_net_cv": ("sklearn.linear_model", "ElasticNetCV", {}),
     "logistic_regression": ("sklearn.linear_model", "LogisticRegression", {}),
     "perceptron": ("sklearn.linear_model", "Perceptron", {}),
+    # ndlearn's default is plain least squares (alpha = 0); predictions equal one-hot OLS
+    "least_squares_classifier": ("sklearn.linear_model", "RidgeClassifier", {"alpha": 0.0}),
     "sgd_classifier": ("sklearn.linear_model", "SGDClassifier", {}),
     "sgd_regressor": ("sklearn.linear_model", "SGDRegressor", {}),
     "huber_regressor": ("sklearn.linear_model", "HuberRegressor", {}),

@@ -15,6 +15,8 @@
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
+//! | [`Perceptron`], [`perceptron_loss`] | the notes' PLA (`sign(0) = +1`), θ/η and stochastic-subgradient variants, and scikit-learn's SGD perceptron; one-vs-rest for `K ≥ 3` | `Perceptron` | classic PLA, threshold, subgradient (batches), SGD |
+//! | [`LeastSquaresClassifier`] | least-squares linear discriminant: one score per class fitted to one-hot (or ±1) targets, argmax | `RidgeClassifier` (`alpha > 0`, ±1 targets) | OLS / ridge machinery of this crate |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -75,9 +77,11 @@ pub mod inference;
 pub mod lasso;
 pub mod logistic;
 mod logistic_loss;
+pub mod ls_classifier;
 mod model;
 pub mod ols;
 pub mod path;
+pub mod perceptron;
 #[cfg(feature = "serde")]
 pub mod registry;
 pub mod ridge;
@@ -90,8 +94,12 @@ pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Pr
 pub use logistic::{
     ClassWeight, FittedLogisticRegression, LogisticPenalty, LogisticRegression, LogisticSolver,
 };
+pub use ls_classifier::{FittedLeastSquaresClassifier, LeastSquaresClassifier, LsTargets};
 pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
 pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
+pub use perceptron::{
+    FittedPerceptron, Perceptron, PerceptronPenalty, PerceptronSolver, perceptron_loss,
+};
 #[cfg(feature = "serde")]
 pub use registry::registry;
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};

@@ -14,7 +14,8 @@
 use ndlearn_core::registry::Entry;
 
 use crate::{
-    ElasticNet, ElasticNetCV, Lasso, LassoCV, LinearRegression, LogisticRegression, Ridge, RidgeCV,
+    ElasticNet, ElasticNetCV, Lasso, LassoCV, LeastSquaresClassifier, LinearRegression,
+    LogisticRegression, Perceptron, Ridge, RidgeCV,
 };
 
 /// Every estimator of ndlearn-linear, once.
@@ -48,6 +49,14 @@ pub fn registry() -> Vec<Entry> {
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
             "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS)",
+        ),
+        Entry::classifier::<Perceptron>(
+            "perceptron",
+            "perceptron: scikit-learn's SGD rule, the notes' PLA, θ/η and subgradient variants (one-vs-rest)",
+        ),
+        Entry::classifier::<LeastSquaresClassifier>(
+            "least_squares_classifier",
+            "least-squares linear discriminant (one-hot or ±1 targets, optional ridge alpha, argmax)",
         ),
     ]
 }
