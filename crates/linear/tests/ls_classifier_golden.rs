@@ -8,13 +8,9 @@ use ndlearn_core::{Fit, Predict};
 use ndlearn_linear::{FittedLeastSquaresClassifier, LeastSquaresClassifier, LsTargets};
 use ndlearn_testkit::{Case, Golden, assert_close};
 
-/// `Golden::load("linear", "perceptron")` with the path taken from this crate's manifest (see
-/// `perceptron_golden.rs`).
+/// The scikit-learn references of `scripts/golden/linear_perceptron.py`.
 fn golden() -> Golden {
-    Golden::from_path(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../datasets/golden/linear/perceptron.json"),
-    )
+    Golden::load("linear", "perceptron")
 }
 
 fn estimator(case: &Case) -> LeastSquaresClassifier {

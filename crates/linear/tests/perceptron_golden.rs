@@ -7,14 +7,9 @@ use ndlearn_core::{Fit, Predict};
 use ndlearn_linear::{FittedPerceptron, Perceptron, PerceptronPenalty, PerceptronSolver};
 use ndlearn_testkit::{Case, Golden, assert_close};
 
-/// `Golden::load("linear", "perceptron")`, with the path taken from this crate's manifest (the
-/// same file; this way the test reads its own checkout's data even when a shared target
-/// directory holds a test kit compiled from another checkout).
+/// The scikit-learn references of `scripts/golden/linear_perceptron.py`.
 fn golden() -> Golden {
-    Golden::from_path(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../datasets/golden/linear/perceptron.json"),
-    )
+    Golden::load("linear", "perceptron")
 }
 
 fn estimator(case: &Case) -> Perceptron {
