@@ -277,6 +277,23 @@ def linear_problem(rng, n, d, sparse):
     return x, y
 
 
+SHARED_DIR = os.path.join("target", "ndlearn-bench", "shared")
+
+
+def shared(name, n, d, x, y):
+    """The data set the Rust suite wrote for this case (x row-major, then y, little-endian
+    float64; benches/src/suites_linear.rs), or the given fallback draw when it is missing."""
+    path = os.path.join(SHARED_DIR, f"{name}_{n}x{d}.f64")
+    try:
+        raw = np.fromfile(path, dtype="<f8")
+    except OSError:
+        return x, y
+    if raw.size != n * d + n:
+        return x, y
+    print(f"note: {name} uses the data of the Rust suite ({path})", file=sys.stderr)
+    return raw[: n * d].reshape(n, d).copy(), raw[n * d:].copy()
+
+
 def linear_suite(repeat, quick):
     from sklearn.linear_model import ElasticNet, Lasso, LinearRegression, Ridge
     from sklearn.metrics import r2_score
@@ -301,6 +318,8 @@ def linear_suite(repeat, quick):
         wide = (500, 1000) if quick else (1000, 2000)
         for n, d in (wide, (500_000 // scale, 100)):
             x, y = linear_problem(rng, n, d, True)
+            if (n, d) == wide:
+                x, y = shared("linear_wide", n, d, x, y)
             case("lasso", lambda: Lasso(alpha=0.1), x, y)
             case("elastic_net", lambda: ElasticNet(alpha=0.1, l1_ratio=0.5), x, y)
         from sklearn.linear_model import LogisticRegression

@@ -14,6 +14,10 @@
 //! features. The quality metric is R² on the training data (accuracy for `logistic`, whose labels
 //! are the argmax of `X W + ε` with `W` standard normal, `ε ~ N(0, 1)`). `--quick` divides the
 //! row counts by 5 (and the 1,000 × 2,000 case becomes 500 × 1,000).
+//!
+//! The wide lasso / elastic-net problem is written to [`SHARED_DIR`] and scikit-learn fits the
+//! same numbers (the number of coordinate-descent sweeps depends on the draw); every other case
+//! is generated separately on each side, with the same law.
 
 use ndarray::{Array1, Array2};
 use ndlearn_core::model_selection::{KFold, cross_val_score};
@@ -92,6 +96,28 @@ fn record(algo: &str, (n, d): (usize, usize), fit_s: f64, predict_s: f64, value:
     }
 }
 
+/// Where the suite leaves a data set for `benches/sklearn/run.py` (relative to the project
+/// root, the runner's working directory).
+pub const SHARED_DIR: &str = "target/ndlearn-bench/shared";
+
+/// Writes `x` (row-major) followed by `y` as raw little-endian `f64` to
+/// `SHARED_DIR/<name>_<n>x<d>.f64`, so that the scikit-learn side fits the very same numbers.
+/// For cases whose cost depends on the draw (the sweeps of coordinate descent on the wide
+/// lasso / elastic-net problem vary by ±20 % between draws). Best effort: a failure to write
+/// only means the reference generates its own draw, as for the other cases.
+fn share_with_reference(name: &str, x: &Array2<f64>, y: &Array1<f64>) {
+    let (n, d) = x.dim();
+    let path = std::path::Path::new(SHARED_DIR).join(format!("{name}_{n}x{d}.f64"));
+    let mut bytes = Vec::with_capacity((n * d + n) * 8);
+    for v in x.iter().chain(y.iter()) {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let written = std::fs::create_dir_all(SHARED_DIR).and_then(|()| std::fs::write(&path, bytes));
+    if let Err(e) = written {
+        eprintln!("note: could not share {}: {e}", path.display());
+    }
+}
+
 /// Times `fit` and `predict` of one estimator on `(x, y)`.
 fn case<E>(
     algo: &str,
@@ -129,6 +155,9 @@ pub fn linear_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     };
     for (n, d, seed) in [(wide.0, wide.1, 22), (500_000 / scale, 100, 23)] {
         let (x, y) = problem(n, d, true, seed);
+        if (n, d) == wide {
+            share_with_reference("linear_wide", &x, &y);
+        }
         out.push(case("lasso", &Lasso::new(0.1), &x, &y, r)?);
         out.push(case("elastic_net", &ElasticNet::new(0.1, 0.5), &x, &y, r)?);
     }

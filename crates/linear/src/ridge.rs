@@ -12,7 +12,9 @@
 //! `λ = α`, erratum E2). With `fit_intercept`, `X` and `y` are centred and
 //! `w = (X_cᵀX_c + αI)⁻¹X_cᵀy_c`, `b = ȳ − x̄ᵀw`. For every `α > 0` the solution is unique
 //! whatever the rank of `X`; as `α → 0` it converges to the minimum-norm least-squares solution
-//! `X_c⁺y_c` (the notes' Corollary 2.1.1).
+//! `X_c⁺y_c` (the notes' Corollary 2.1.1). This closed form is the one `002` L511 calls the
+//! "Lasso estimate": it is ridge (catalog erratum E13; the lasso has no closed form, see
+//! [`crate::Lasso`]).
 //!
 //! # Solvers ([`RidgeSolver`])
 //!
