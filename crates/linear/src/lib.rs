@@ -15,6 +15,9 @@
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
+//! | [`HuberRegressor`] | Huber loss with jointly estimated scale (or the notes' fixed-scale `h_{λ,μ}`), outlier mask | `HuberRegressor` | L-BFGS on the objective with the scale profiled out (exact `σ*(w, b)`) |
+//! | [`QuantileRegressor`], [`LadRegressor`] | pinball loss + L1 penalty; least absolute deviations (Laplace MLE) | `QuantileRegressor` | simplex LP (exact); IRLS for LAD |
+//! | [`TotalLeastSquares`] | orthogonal regression (errors in variables), multi-output | — | SVD of the centred `[X Y]` |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -71,6 +74,7 @@ mod cd;
 pub mod cv;
 mod design;
 mod enet_first_order;
+pub mod huber;
 pub mod inference;
 pub mod lasso;
 pub mod logistic;
@@ -78,13 +82,18 @@ mod logistic_loss;
 mod model;
 pub mod ols;
 pub mod path;
+pub mod quantile;
 #[cfg(feature = "serde")]
 pub mod registry;
 pub mod ridge;
 pub mod ridge_cv;
 pub mod simple;
+pub mod tls;
 
 pub use cv::{ElasticNetCV, FittedElasticNetCV, FittedLassoCV, LassoCV};
+pub use huber::{
+    FittedHuberRegressor, HuberLoss, HuberRegressor, huber_loss, huber_loss_derivative,
+};
 pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
 pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Precompute};
 pub use logistic::{
@@ -92,8 +101,12 @@ pub use logistic::{
 };
 pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
 pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
+pub use quantile::{
+    FittedLadRegressor, FittedQuantileRegressor, LadRegressor, LadSolver, QuantileRegressor,
+};
 #[cfg(feature = "serde")]
 pub use registry::registry;
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};
 pub use ridge_cv::{FittedRidgeCV, RidgeCV};
 pub use simple::{SimpleRegression, regression_through_origin, simple_regression};
+pub use tls::{FittedTotalLeastSquares, TotalLeastSquares, orthogonal_distance_ss};

@@ -16,6 +16,7 @@ use ndlearn_core::registry::Entry;
 use crate::{
     ElasticNet, ElasticNetCV, Lasso, LassoCV, LinearRegression, LogisticRegression, Ridge, RidgeCV,
 };
+use crate::{HuberRegressor, LadRegressor, QuantileRegressor, TotalLeastSquares};
 
 /// Every estimator of ndlearn-linear, once.
 pub fn registry() -> Vec<Entry> {
@@ -48,6 +49,22 @@ pub fn registry() -> Vec<Entry> {
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
             "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS)",
+        ),
+        Entry::regressor::<HuberRegressor>(
+            "huber_regressor",
+            "Huber-loss regression with joint scale estimate, outlier mask (L-BFGS)",
+        ),
+        Entry::regressor::<QuantileRegressor>(
+            "quantile_regressor",
+            "pinball-loss quantile regression with L1 penalty (simplex LP)",
+        ),
+        Entry::regressor::<LadRegressor>(
+            "lad_regressor",
+            "least absolute deviations / Laplace MLE (simplex LP or IRLS)",
+        ),
+        Entry::regressor::<TotalLeastSquares>(
+            "total_least_squares",
+            "orthogonal (errors-in-variables) regression from the SVD of [X y]",
         ),
     ]
 }
