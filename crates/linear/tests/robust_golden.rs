@@ -145,6 +145,7 @@ fn huber_defaults_reach_the_optimum_like_sklearn() {
             let sk = case.vector("coef");
             let dev = max_abs(&(&fit.coef().to_owned() - &sk)) / max_abs(&sk).max(1.0);
             assert!(dev < 1e-3, "{name}: {dev:e}");
+            eprintln!("{name}: coefficients vs scikit-learn's default fit {dev:e}");
         }
     }
 }
@@ -177,6 +178,7 @@ fn quantile_check(case: &Case, coef: &Array1<f64>, intercept: f64, objective: f6
 fn quantile_regressor_matches_sklearn() {
     let g = golden();
     let mut worst: f64 = 0.0;
+    let mut worst_pred: f64 = 0.0;
     for case in g.cases_with_prefix("quantile_") {
         let x = case.matrix("x");
         let y = case.vector("y");
@@ -198,6 +200,7 @@ fn quantile_regressor_matches_sklearn() {
             let sk = case.vector("predictions");
             let dev = max_abs(&(&pred - &sk)) / max_abs(&sk).max(1.0);
             assert!(dev < 1e-7, "{name}: predictions off by {dev:e}");
+            worst_pred = worst_pred.max(dev);
         }
         // f32: the same LP in single precision.
         let fit32 = est
@@ -209,7 +212,7 @@ fn quantile_regressor_matches_sklearn() {
             "{name}: f32 objective {obj32}"
         );
     }
-    eprintln!("quantile: max relative objective deviation {worst:e}");
+    eprintln!("quantile: max relative objective deviation {worst:e}, predictions {worst_pred:e}");
 }
 
 #[test]
@@ -240,16 +243,21 @@ fn lad_matches_sklearn_median_regression() {
     }
 }
 
-fn rel_close(a: &Array2<f64>, e: &Array2<f64>, rtol: f64, ctx: &str) {
+/// Asserts `|a − e| ≤ rtol · max(1, max|e|)` entrywise; returns the largest relative deviation.
+fn rel_close(a: &Array2<f64>, e: &Array2<f64>, rtol: f64, ctx: &str) -> f64 {
     let scale = e.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+    let mut worst: f64 = 0.0;
     for (x, y) in a.iter().zip(e.iter()) {
         assert!((x - y).abs() <= rtol * scale, "{ctx}: {x} vs {y}");
+        worst = worst.max((x - y).abs() / scale);
     }
+    worst
 }
 
 #[test]
 fn total_least_squares_matches_numpy_svd() {
     let g = golden();
+    let mut worst: f64 = 0.0;
     for case in g.cases_with_prefix("tls_") {
         let x = case.matrix("x");
         let name = case.name();
@@ -260,21 +268,21 @@ fn total_least_squares_matches_numpy_svd() {
         } else {
             est.fit(&x, &case.vector("y")).expect("fit")
         };
-        rel_close(fit.coef_multi(), &coef, 1e-9, name);
+        worst = worst.max(rel_close(fit.coef_multi(), &coef, 1e-9, name));
         let b = case.vector("intercept").insert_axis(ndarray::Axis(0));
-        rel_close(
+        worst = worst.max(rel_close(
             &fit.intercept_multi().clone().insert_axis(ndarray::Axis(0)),
             &b,
             1e-9,
             name,
-        );
+        ));
         let s = case.vector("singular_values").insert_axis(ndarray::Axis(0));
-        rel_close(
+        worst = worst.max(rel_close(
             &fit.singular_values().clone().insert_axis(ndarray::Axis(0)),
             &s,
             1e-9,
             name,
-        );
+        ));
         if coef.nrows() == 1 {
             // f32 agrees to single precision.
             let f32fit = est
@@ -288,4 +296,5 @@ fn total_least_squares_matches_numpy_svd() {
             );
         }
     }
+    eprintln!("TLS: max relative deviation from numpy {worst:e}");
 }
