@@ -510,6 +510,8 @@ SKLEARN = {
     "sgd_regressor": ("sklearn.linear_model", "SGDRegressor", {}),
     "huber_regressor": ("sklearn.linear_model", "HuberRegressor", {}),
     "quantile_regressor": ("sklearn.linear_model", "QuantileRegressor", {}),
+    # least absolute deviations = the 0.5-quantile without penalty (same LP)
+    "lad_regressor": ("sklearn.linear_model", "QuantileRegressor", {"alpha": 0.0}),
     "bayesian_ridge": ("sklearn.linear_model", "BayesianRidge", {}),
     # Bayes classifiers
     "gaussian_nb": ("sklearn.naive_bayes", "GaussianNB", {}),

@@ -17,6 +17,9 @@
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //! | [`Perceptron`], [`perceptron_loss`] | the notes' PLA (`sign(0) = +1`), θ/η and stochastic-subgradient variants, and scikit-learn's SGD perceptron; one-vs-rest for `K ≥ 3` | `Perceptron` | classic PLA, threshold, subgradient (batches), SGD |
 //! | [`LeastSquaresClassifier`] | least-squares linear discriminant: one score per class fitted to one-hot (or ±1) targets, argmax | `RidgeClassifier` (`alpha > 0`, ±1 targets) | OLS / ridge machinery of this crate |
+//! | [`HuberRegressor`] | Huber loss with jointly estimated scale (or the notes' fixed-scale `h_{λ,μ}`), outlier mask | `HuberRegressor` | L-BFGS on the objective with the scale profiled out (exact `σ*(w, b)`) |
+//! | [`QuantileRegressor`], [`LadRegressor`] | pinball loss + L1 penalty; least absolute deviations (Laplace MLE) | `QuantileRegressor` | simplex LP (exact); IRLS for LAD |
+//! | [`TotalLeastSquares`] | orthogonal regression (errors in variables), multi-output | — | SVD of the centred `[X Y]` |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -73,6 +76,7 @@ mod cd;
 pub mod cv;
 mod design;
 mod enet_first_order;
+pub mod huber;
 pub mod inference;
 pub mod lasso;
 pub mod logistic;
@@ -82,13 +86,18 @@ mod model;
 pub mod ols;
 pub mod path;
 pub mod perceptron;
+pub mod quantile;
 #[cfg(feature = "serde")]
 pub mod registry;
 pub mod ridge;
 pub mod ridge_cv;
 pub mod simple;
+pub mod tls;
 
 pub use cv::{ElasticNetCV, FittedElasticNetCV, FittedLassoCV, LassoCV};
+pub use huber::{
+    FittedHuberRegressor, HuberLoss, HuberRegressor, huber_loss, huber_loss_derivative,
+};
 pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
 pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Precompute};
 pub use logistic::{
@@ -100,8 +109,12 @@ pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
 pub use perceptron::{
     FittedPerceptron, Perceptron, PerceptronPenalty, PerceptronSolver, perceptron_loss,
 };
+pub use quantile::{
+    FittedLadRegressor, FittedQuantileRegressor, LadRegressor, LadSolver, QuantileRegressor,
+};
 #[cfg(feature = "serde")]
 pub use registry::registry;
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};
 pub use ridge_cv::{FittedRidgeCV, RidgeCV};
 pub use simple::{SimpleRegression, regression_through_origin, simple_regression};
+pub use tls::{FittedTotalLeastSquares, TotalLeastSquares, orthogonal_distance_ss};

@@ -14,8 +14,9 @@
 use ndlearn_core::registry::Entry;
 
 use crate::{
-    ElasticNet, ElasticNetCV, Lasso, LassoCV, LeastSquaresClassifier, LinearRegression,
-    LogisticRegression, Perceptron, Ridge, RidgeCV,
+    ElasticNet, ElasticNetCV, HuberRegressor, LadRegressor, Lasso, LassoCV, LeastSquaresClassifier,
+    LinearRegression, LogisticRegression, Perceptron, QuantileRegressor, Ridge, RidgeCV,
+    TotalLeastSquares,
 };
 
 /// Every estimator of ndlearn-linear, once.
@@ -57,6 +58,22 @@ pub fn registry() -> Vec<Entry> {
         Entry::classifier::<LeastSquaresClassifier>(
             "least_squares_classifier",
             "least-squares linear discriminant (one-hot or ±1 targets, optional ridge alpha, argmax)",
+        ),
+        Entry::regressor::<HuberRegressor>(
+            "huber_regressor",
+            "Huber-loss regression with joint scale estimate, outlier mask (L-BFGS)",
+        ),
+        Entry::regressor::<QuantileRegressor>(
+            "quantile_regressor",
+            "pinball-loss quantile regression with L1 penalty (simplex LP)",
+        ),
+        Entry::regressor::<LadRegressor>(
+            "lad_regressor",
+            "least absolute deviations / Laplace MLE (simplex LP or IRLS)",
+        ),
+        Entry::regressor::<TotalLeastSquares>(
+            "total_least_squares",
+            "orthogonal (errors-in-variables) regression from the SVD of [X y]",
         ),
     ]
 }
