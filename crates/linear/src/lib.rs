@@ -14,6 +14,7 @@
 //! | [`lasso_path`], [`enet_path`], [`alpha_grid`] | regularisation paths with warm starts | `lasso_path`, `enet_path` | coordinate descent |
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
+//! | [`OneVsRestClassifier`], [`OneVsOneClassifier`], [`RandomBipartitionClassifier`] | multiclass reductions over any binary classifier (one-vs-rest, one-vs-one with vote + confidence tie-break, random label bipartitions decoded by the nearest code word); [`ProbaScore`] adapts probability-only models | `OneVsRestClassifier`, `OneVsOneClassifier`, `OutputCodeClassifier` | the base estimator's, sub-problems in parallel |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //!
 //! ```
@@ -76,6 +77,7 @@ pub mod lasso;
 pub mod logistic;
 mod logistic_loss;
 mod model;
+pub mod multiclass;
 pub mod ols;
 pub mod path;
 #[cfg(feature = "serde")]
@@ -89,6 +91,11 @@ pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
 pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Precompute};
 pub use logistic::{
     ClassWeight, FittedLogisticRegression, LogisticPenalty, LogisticRegression, LogisticSolver,
+};
+pub use multiclass::{
+    FittedOneVsOneClassifier, FittedOneVsRestClassifier, FittedProbaScore,
+    FittedRandomBipartitionClassifier, OneVsOneClassifier, OneVsRestClassifier, ProbaScore,
+    RandomBipartitionClassifier,
 };
 pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
 pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};

@@ -14,7 +14,8 @@
 use ndlearn_core::registry::Entry;
 
 use crate::{
-    ElasticNet, ElasticNetCV, Lasso, LassoCV, LinearRegression, LogisticRegression, Ridge, RidgeCV,
+    ElasticNet, ElasticNetCV, Lasso, LassoCV, LinearRegression, LogisticRegression,
+    OneVsOneClassifier, OneVsRestClassifier, RandomBipartitionClassifier, Ridge, RidgeCV,
 };
 
 /// Every estimator of ndlearn-linear, once.
@@ -48,6 +49,20 @@ pub fn registry() -> Vec<Entry> {
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
             "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS)",
+        ),
+        // The reductions are generic over the base estimator; the registry holds them with
+        // logistic regression as the base (`estimator={"c":0.5}` sets its hyperparameters).
+        Entry::probabilistic_classifier::<OneVsRestClassifier<LogisticRegression>>(
+            "one_vs_rest",
+            "one-vs-rest reduction over binary logistic regression",
+        ),
+        Entry::classifier::<OneVsOneClassifier<LogisticRegression>>(
+            "one_vs_one",
+            "one-vs-one reduction (votes, confidence tie-break) over binary logistic regression",
+        ),
+        Entry::classifier::<RandomBipartitionClassifier<LogisticRegression>>(
+            "random_bipartition",
+            "random label bipartitions (output code) over binary logistic regression",
         ),
     ]
 }
@@ -104,5 +119,31 @@ mod tests {
                 .is_ok()
         );
         assert!(ridge.build(&[("solver".into(), "nope".into())]).is_err());
+        let ovr = entries
+            .iter()
+            .find(|e| e.name() == "one_vs_rest")
+            .expect("one_vs_rest");
+        let est = ovr
+            .build(&[
+                ("estimator".into(), r#"{"c":0.5,"solver":"newton"}"#.into()),
+                ("parallel".into(), "false".into()),
+            ])
+            .expect("nested estimator hyperparameters");
+        let model = est
+            .fit(
+                &Data::F64(x.clone()),
+                &ndlearn_core::registry::Target::Labels(labels.clone()),
+            )
+            .expect("fit");
+        let json = model.to_json().expect("json");
+        // Fields left out of the nested object keep their defaults.
+        assert_eq!(json["params"]["estimator"]["c"], 0.5);
+        assert_eq!(json["params"]["estimator"]["max_iter"], 100);
+        assert_eq!(json["params"]["estimator"]["solver"], "newton");
+        let rb = entries
+            .iter()
+            .find(|e| e.name() == "random_bipartition")
+            .expect("random_bipartition");
+        assert!(rb.build(&[("n_bipartitions".into(), "5".into())]).is_ok());
     }
 }
