@@ -93,7 +93,7 @@ pub use logistic::{
     ClassWeight, FittedLogisticRegression, LogisticPenalty, LogisticRegression, LogisticSolver,
 };
 pub use multiclass::{
-    FittedOneVsOneClassifier, FittedOneVsRestClassifier, FittedProbaScore,
+    CodeDecoding, FittedOneVsOneClassifier, FittedOneVsRestClassifier, FittedProbaScore,
     FittedRandomBipartitionClassifier, OneVsOneClassifier, OneVsRestClassifier, ProbaScore,
     RandomBipartitionClassifier,
 };

@@ -144,6 +144,13 @@ mod tests {
             .iter()
             .find(|e| e.name() == "random_bipartition")
             .expect("random_bipartition");
-        assert!(rb.build(&[("n_bipartitions".into(), "5".into())]).is_ok());
+        assert!(
+            rb.build(&[
+                ("n_bipartitions".into(), "5".into()),
+                ("decoding".into(), "hamming".into())
+            ])
+            .is_ok()
+        );
+        assert!(rb.build(&[("decoding".into(), "nearest".into())]).is_err());
     }
 }

@@ -2,7 +2,7 @@
 //! property tests), with logistic regression as the base estimator.
 
 use ndlearn_linear::{
-    LogisticRegression, OneVsOneClassifier, OneVsRestClassifier, ProbaScore,
+    CodeDecoding, LogisticRegression, OneVsOneClassifier, OneVsRestClassifier, ProbaScore,
     RandomBipartitionClassifier,
 };
 use ndlearn_testkit::Battery;
@@ -33,6 +33,12 @@ fn one_vs_one_conforms() {
 fn random_bipartition_conforms() {
     Battery::new("RandomBipartitionClassifier<LogisticRegression>")
         .classifier(&RandomBipartitionClassifier::new(LogisticRegression::default()).seed(3))
+        .assert_ok();
+    Battery::new("RandomBipartitionClassifier<LogisticRegression>(Hamming)")
+        .classifier(
+            &RandomBipartitionClassifier::new(LogisticRegression::default())
+                .decoding(CodeDecoding::Hamming),
+        )
         .assert_ok();
     Battery::new("RandomBipartitionClassifier<LogisticRegression>(L = 2)")
         .classifier(

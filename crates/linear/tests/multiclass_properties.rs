@@ -7,8 +7,8 @@ use ndlearn_core::{
     DecisionFunction, Fit, Float, Labels, Predict, PredictProba, Result, par, random,
 };
 use ndlearn_linear::{
-    FittedLogisticRegression, LogisticRegression, OneVsOneClassifier, OneVsRestClassifier,
-    ProbaScore, RandomBipartitionClassifier,
+    CodeDecoding, FittedLogisticRegression, LogisticRegression, OneVsOneClassifier,
+    OneVsRestClassifier, ProbaScore, RandomBipartitionClassifier,
 };
 use ndlearn_testkit::{assert_bitwise_eq, config, separable_blobs};
 use proptest::prelude::*;
@@ -67,23 +67,26 @@ fn identity_code_reproduces_one_vs_rest() {
             .fit(&x, &y)
             .expect("ovr");
         let code = Array2::from_shape_fn((k, k), |(a, b)| a == b);
-        let ecoc = RandomBipartitionClassifier::new(lr.clone())
-            .fit_with_code(&x, &y, &code)
-            .expect("code");
-        // Same sub-problems, same sub-models.
-        assert_eq!(ecoc.estimators(), ovr.estimators(), "{name}");
-        assert_eq!(
-            ecoc.predict(&x).expect("p"),
-            ovr.predict(&x).expect("p"),
-            "{name}"
-        );
-        // Also off the training rows: shifted and scaled copies.
-        let shifted = x.mapv(|v| 0.7 * v + 0.3);
-        assert_eq!(
-            ecoc.predict(&shifted).expect("p"),
-            ovr.predict(&shifted).expect("p"),
-            "{name} (shifted)"
-        );
+        for decoding in [CodeDecoding::Distance, CodeDecoding::Hamming] {
+            let ecoc = RandomBipartitionClassifier::new(lr.clone())
+                .decoding(decoding)
+                .fit_with_code(&x, &y, &code)
+                .expect("code");
+            // Same sub-problems, same sub-models.
+            assert_eq!(ecoc.estimators(), ovr.estimators(), "{name}");
+            assert_eq!(
+                ecoc.predict(&x).expect("p"),
+                ovr.predict(&x).expect("p"),
+                "{name} {decoding:?}"
+            );
+            // Also off the training rows: shifted and scaled copies.
+            let shifted = x.mapv(|v| 0.7 * v + 0.3);
+            assert_eq!(
+                ecoc.predict(&shifted).expect("p"),
+                ovr.predict(&shifted).expect("p"),
+                "{name} {decoding:?} (shifted)"
+            );
+        }
     }
 }
 
@@ -118,15 +121,27 @@ fn every_reduction_is_well_above_chance() {
                     .predict(&x)
                     .expect("p"),
             ),
+            (
+                "bipartition_hamming",
+                RandomBipartitionClassifier::new(lr.clone())
+                    .seed(3)
+                    .decoding(CodeDecoding::Hamming)
+                    .fit(&x, &y)
+                    .expect("fit")
+                    .predict(&x)
+                    .expect("p"),
+            ),
         ];
         for (how, pred) in fits {
             let acc = accuracy(&pred, &y);
+            eprintln!("{name} {how}: training accuracy {acc:.4}");
             // Chance is 1/K. These classes are nearly linearly separable, so one-vs-rest,
             // one-vs-one and (K = 3: the exhaustive code, i.e. the one-vs-rest problems) the
             // bipartitions are near perfect. With 8 classes most random bipartitions are not
             // linearly separable, so a linear base model errs on some of the L = 30 problems
-            // and the code corrects only part of it: ask for 4× chance there.
-            let floor = if how == "bipartition" && k > 3.0 {
+            // and the code corrects only part of it: ask for 4× chance there (measured: 0.80
+            // with distance decoding, 0.74 with Hamming decoding, against 0.92 for one-vs-rest).
+            let floor = if how.starts_with("bipartition") && k > 3.0 {
                 4.0 / k
             } else {
                 0.9
