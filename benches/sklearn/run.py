@@ -503,6 +503,15 @@ SKLEARN = {
     "lasso_cv": ("sklearn.linear_model", "LassoCV", {}),
     "elastic_net_cv": ("sklearn.linear_model", "ElasticNetCV", {}),
     "logistic_regression": ("sklearn.linear_model", "LogisticRegression", {}),
+    # reductions over LogisticRegression (a tuple value is built as (module, class, kwargs));
+    # OutputCodeClassifier draws its own random code, so random_bipartition compares in spirit
+    "one_vs_rest": ("sklearn.multiclass", "OneVsRestClassifier",
+                    {"estimator": ("sklearn.linear_model", "LogisticRegression", {})}),
+    "one_vs_one": ("sklearn.multiclass", "OneVsOneClassifier",
+                   {"estimator": ("sklearn.linear_model", "LogisticRegression", {})}),
+    "random_bipartition": ("sklearn.multiclass", "OutputCodeClassifier",
+                           {"estimator": ("sklearn.linear_model", "LogisticRegression", {}),
+                            "random_state": 0}),
     "perceptron": ("sklearn.linear_model", "Perceptron", {}),
     # ndlearn's default is plain least squares (alpha = 0); predictions equal one-hot OLS
     "least_squares_classifier": ("sklearn.linear_model", "RidgeClassifier", {"alpha": 0.0}),
@@ -667,7 +676,10 @@ def serve_one(req):
 
     module, cls, fixed = SKLEARN[algo]
     ctor = getattr(importlib.import_module(module), cls)
-    kwargs = dict(fixed)
+    kwargs = {
+        k: (getattr(importlib.import_module(v[0]), v[1])(**v[2]) if isinstance(v, tuple) else v)
+        for k, v in fixed.items()
+    }
     kwargs.update(req.get("overrides") or {})
     x, y = load_table(req["path"])
     kind = req["kind"]

@@ -5,7 +5,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`Float`] | the element trait (`f32`, `f64`) |
-//! | [`traits`] | [`Fit`], [`FitUnsupervised`], [`Predict`], [`PredictProba`], [`Transform`], [`InverseTransform`], [`PartialFit`] |
+//! | [`traits`] | [`Fit`], [`FitUnsupervised`], [`Predict`], [`PredictProba`], [`DecisionFunction`], [`Transform`], [`InverseTransform`], [`PartialFit`] |
 //! | [`Error`] | the one error type of the workspace |
 //! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights) |
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
@@ -79,6 +79,6 @@ pub mod validate;
 pub use error::{Error, LinalgErrorKind, Result};
 pub use float::Float;
 pub use traits::{
-    FeatureImportances, Fit, FitUnsupervised, InverseTransform, Labels, PartialFit, Predict,
-    PredictProba, Transform,
+    DecisionFunction, FeatureImportances, Fit, FitUnsupervised, InverseTransform, Labels,
+    PartialFit, Predict, PredictProba, Transform,
 };

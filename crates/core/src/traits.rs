@@ -49,6 +49,20 @@ pub trait PredictProba<F: Float>: Predict<F> {
     fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>>;
 }
 
+/// A fitted classifier that gives real-valued decision scores (signed distances to the
+/// boundary, log-odds, or any score that grows with the confidence in a class).
+///
+/// The shape follows scikit-learn's `decision_function`, kept 2-D: for a **two-class** model
+/// one column, the score of class 1 (positive means class 1 is favoured; the model's own
+/// `predict` decides which class an exact 0 goes to); for `K ≥ 3` classes `K` columns, column
+/// `k` scoring class `k` (larger is more likely). Meta-estimators such as one-vs-rest and
+/// one-vs-one in ndlearn-linear rank and vote with these scores.
+pub trait DecisionFunction<F: Float> {
+    /// Scores, `n_samples × 1` (two classes) or `n_samples × n_classes`. Errors on a feature
+    /// count different from the fit, or on non-finite input.
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>>;
+}
+
 /// A fitted transformer (scaler, decomposition, embedding with out-of-sample extension).
 pub trait Transform<F: Float> {
     /// Maps each row of `x` to the new representation.

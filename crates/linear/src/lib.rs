@@ -14,6 +14,7 @@
 //! | [`lasso_path`], [`enet_path`], [`alpha_grid`] | regularisation paths with warm starts | `lasso_path`, `enet_path` | coordinate descent |
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
+//! | [`OneVsRestClassifier`], [`OneVsOneClassifier`], [`RandomBipartitionClassifier`] | multiclass reductions over any binary classifier (one-vs-rest, one-vs-one with vote + confidence tie-break, random label bipartitions decoded by the nearest code word); [`ProbaScore`] adapts probability-only models | `OneVsRestClassifier`, `OneVsOneClassifier`, `OutputCodeClassifier` | the base estimator's, sub-problems in parallel |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //! | [`Perceptron`], [`perceptron_loss`] | the notes' PLA (`sign(0) = +1`), θ/η and stochastic-subgradient variants, and scikit-learn's SGD perceptron; one-vs-rest for `K ≥ 3` | `Perceptron` | classic PLA, threshold, subgradient (batches), SGD |
 //! | [`LeastSquaresClassifier`] | least-squares linear discriminant: one score per class fitted to one-hot (or ±1) targets, argmax | `RidgeClassifier` (`alpha > 0`, ±1 targets) | OLS / ridge machinery of this crate |
@@ -83,6 +84,7 @@ pub mod logistic;
 mod logistic_loss;
 pub mod ls_classifier;
 mod model;
+pub mod multiclass;
 pub mod ols;
 pub mod path;
 pub mod perceptron;
@@ -104,6 +106,11 @@ pub use logistic::{
     ClassWeight, FittedLogisticRegression, LogisticPenalty, LogisticRegression, LogisticSolver,
 };
 pub use ls_classifier::{FittedLeastSquaresClassifier, LeastSquaresClassifier, LsTargets};
+pub use multiclass::{
+    CodeDecoding, FittedOneVsOneClassifier, FittedOneVsRestClassifier, FittedProbaScore,
+    FittedRandomBipartitionClassifier, OneVsOneClassifier, OneVsRestClassifier, ProbaScore,
+    RandomBipartitionClassifier,
+};
 pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
 pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
 pub use perceptron::{

@@ -94,7 +94,9 @@
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1, s};
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
-use ndlearn_core::{Error, FeatureImportances, Fit, Float, Labels, Predict, PredictProba, Result};
+use ndlearn_core::{
+    DecisionFunction, Error, FeatureImportances, Fit, Float, Labels, Predict, PredictProba, Result,
+};
 
 use crate::logistic_loss::{LogLoss, irls, sigmoid};
 
@@ -145,6 +147,7 @@ pub enum ClassWeight {
 /// `LogisticRegression`). See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 #[non_exhaustive]
 pub struct LogisticRegression {
     /// Inverse regularisation strength `C > 0` (default 1.0).
@@ -518,6 +521,15 @@ impl<F: Float> PredictProba<F> for FittedLogisticRegression<F> {
             row.mapv_inplace(|v| v / sum);
         }
         Ok(p)
+    }
+}
+
+impl<F: Float> DecisionFunction<F> for FittedLogisticRegression<F> {
+    /// The scores `X Wᵀ + b` (the inherent
+    /// [`decision_function`](FittedLogisticRegression::decision_function)): `N × 1` log-odds of
+    /// class 1 for two classes, `N × K` otherwise.
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        FittedLogisticRegression::decision_function(self, x)
     }
 }
 

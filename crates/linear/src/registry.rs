@@ -13,11 +13,7 @@
 
 use ndlearn_core::registry::Entry;
 
-use crate::{
-    ElasticNet, ElasticNetCV, HuberRegressor, LadRegressor, Lasso, LassoCV, LeastSquaresClassifier,
-    LinearRegression, LogisticRegression, Perceptron, QuantileRegressor, Ridge, RidgeCV,
-    TotalLeastSquares,
-};
+use crate::*;
 
 /// Every estimator of ndlearn-linear, once.
 pub fn registry() -> Vec<Entry> {
@@ -75,6 +71,20 @@ pub fn registry() -> Vec<Entry> {
             "total_least_squares",
             "orthogonal (errors-in-variables) regression from the SVD of [X y]",
         ),
+        // The reductions are generic over the base estimator; the registry holds them with
+        // logistic regression as the base (`estimator={"c":0.5}` sets its hyperparameters).
+        Entry::probabilistic_classifier::<OneVsRestClassifier<LogisticRegression>>(
+            "one_vs_rest",
+            "one-vs-rest reduction over binary logistic regression",
+        ),
+        Entry::classifier::<OneVsOneClassifier<LogisticRegression>>(
+            "one_vs_one",
+            "one-vs-one reduction (votes, confidence tie-break) over binary logistic regression",
+        ),
+        Entry::classifier::<RandomBipartitionClassifier<LogisticRegression>>(
+            "random_bipartition",
+            "random label bipartitions (output code) over binary logistic regression",
+        ),
     ]
 }
 
@@ -130,5 +140,38 @@ mod tests {
                 .is_ok()
         );
         assert!(ridge.build(&[("solver".into(), "nope".into())]).is_err());
+        let ovr = entries
+            .iter()
+            .find(|e| e.name() == "one_vs_rest")
+            .expect("one_vs_rest");
+        let est = ovr
+            .build(&[
+                ("estimator".into(), r#"{"c":0.5,"solver":"newton"}"#.into()),
+                ("parallel".into(), "false".into()),
+            ])
+            .expect("nested estimator hyperparameters");
+        let model = est
+            .fit(
+                &Data::F64(x.clone()),
+                &ndlearn_core::registry::Target::Labels(labels.clone()),
+            )
+            .expect("fit");
+        let json = model.to_json().expect("json");
+        // Fields left out of the nested object keep their defaults.
+        assert_eq!(json["params"]["estimator"]["c"], 0.5);
+        assert_eq!(json["params"]["estimator"]["max_iter"], 100);
+        assert_eq!(json["params"]["estimator"]["solver"], "newton");
+        let rb = entries
+            .iter()
+            .find(|e| e.name() == "random_bipartition")
+            .expect("random_bipartition");
+        assert!(
+            rb.build(&[
+                ("n_bipartitions".into(), "5".into()),
+                ("decoding".into(), "hamming".into())
+            ])
+            .is_ok()
+        );
+        assert!(rb.build(&[("decoding".into(), "nearest".into())]).is_err());
     }
 }
