@@ -15,6 +15,7 @@
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
+//! | [`SGDClassifier`], [`SGDRegressor`] | linear SVM / logistic / Huber / ε-insensitive … by plain SGD, L2 / L1 / elastic-net, `partial_fit`, averaging, one-vs-all | `SGDClassifier`, `SGDRegressor` | scikit-learn's per-sample SGD (same arithmetic: equal results with `shuffle = false`) |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -82,6 +83,7 @@ pub mod path;
 pub mod registry;
 pub mod ridge;
 pub mod ridge_cv;
+pub mod sgd;
 pub mod simple;
 
 pub use cv::{ElasticNetCV, FittedElasticNetCV, FittedLassoCV, LassoCV};
@@ -96,4 +98,8 @@ pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
 pub use registry::registry;
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};
 pub use ridge_cv::{FittedRidgeCV, RidgeCV};
+pub use sgd::{
+    FittedSGDClassifier, FittedSGDRegressor, LearningRate, SGDClassifier, SGDRegressor, SgdLoss,
+    SgdPenalty,
+};
 pub use simple::{SimpleRegression, regression_through_origin, simple_regression};

@@ -15,6 +15,7 @@ use ndlearn_core::registry::Entry;
 
 use crate::{
     ElasticNet, ElasticNetCV, Lasso, LassoCV, LinearRegression, LogisticRegression, Ridge, RidgeCV,
+    SGDClassifier, SGDRegressor,
 };
 
 /// Every estimator of ndlearn-linear, once.
@@ -48,6 +49,14 @@ pub fn registry() -> Vec<Entry> {
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
             "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS)",
+        ),
+        Entry::classifier::<SGDClassifier>(
+            "sgd_classifier",
+            "linear SVM / logistic / modified Huber … by per-sample SGD, one-vs-all",
+        ),
+        Entry::regressor::<SGDRegressor>(
+            "sgd_regressor",
+            "least squares / Huber / epsilon-insensitive by per-sample SGD",
         ),
     ]
 }
