@@ -119,7 +119,9 @@
 //! # Complexity
 //!
 //! `O(max_iter · N · d)` time (times `K` for one-vs-all, spread over threads), `O(K·d)` memory
-//! beyond the data (plus one copy of `X` when it is not row-major contiguous).
+//! beyond the data (plus one copy of `X` when it is not row-major contiguous). Shuffled epochs
+//! gather 64 rows at a time into a small buffer before updating on them, so that the
+//! random-order reads overlap instead of stalling one by one (same arithmetic, same result).
 //!
 //! # Hyperparameters
 //!
