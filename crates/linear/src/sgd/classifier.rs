@@ -162,7 +162,6 @@ impl SGDClassifier {
 
     fn common(&self) -> CommonParams {
         CommonParams {
-            loss: self.loss,
             alpha: self.alpha,
             l1_ratio: self.l1_ratio,
             max_iter: self.max_iter,

@@ -286,7 +286,6 @@ pub enum LearningRate {
 
 /// The hyperparameters both estimators share, checked in one place.
 struct CommonParams {
-    loss: SgdLoss,
     alpha: f64,
     l1_ratio: f64,
     max_iter: usize,
@@ -324,7 +323,6 @@ impl CommonParams {
             ));
         }
         check_at_least("n_iter_no_change", self.n_iter_no_change, 1)?;
-        let _ = self.loss;
         Ok(())
     }
 }

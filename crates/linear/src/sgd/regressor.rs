@@ -135,7 +135,6 @@ impl SGDRegressor {
     /// [`Error::InvalidParam`] naming the field (also for a classification loss).
     pub fn validate(&self) -> Result<()> {
         CommonParams {
-            loss: self.loss,
             alpha: self.alpha,
             l1_ratio: self.l1_ratio,
             max_iter: self.max_iter,
