@@ -347,6 +347,22 @@ def linear_suite(repeat, quick):
         rec.update(suite="linear", predict_s=0.0)
         out.append(rec)
 
+        from sklearn.linear_model import SGDClassifier
+
+        # Plain SGD, exactly 10 epochs (tol=None), shuffled; labels as the binary `logistic`.
+        n, d = 200_000 // scale, 50
+        x = rng.standard_normal((n, d))
+        z = x @ rng.standard_normal((d, 1)) + rng.standard_normal((n, 1))
+        y = (z[:, 0] > 0).astype(int)
+        fit_s, model = time_median(
+            r, lambda: SGDClassifier(max_iter=10, tol=None, random_state=0).fit(x, y)
+        )
+        predict_s, pred = time_median(r, lambda: model.predict(x))
+        rec = record("sgd_classifier", "synthetic", x.shape, fit_s, None, "accuracy",
+                     float((pred == y).mean()), "scikit-learn")
+        rec.update(suite="linear", predict_s=predict_s)
+        out.append(rec)
+
     on_two_threads(run)
     return out
 

@@ -8,6 +8,7 @@
 //! | `elastic_net` | as `lasso`, `l1_ratio = 0.5` | `ElasticNet` | `ElasticNet` |
 //! | `cross_val_score_ridge_5fold` | 200,000 × 20 | `model_selection::cross_val_score` (`KFold(5)`, R², folds in parallel) | `cross_val_score(Ridge(), cv=KFold(5), scoring='r2')` |
 //! | `logistic` | 200,000 × 50 (2 classes) and 50,000 × 40 (5 classes), `C = 1` | `LogisticRegression` (L-BFGS) | `LogisticRegression` (lbfgs) |
+//! | `sgd_classifier` | 200,000 × 50 (2 classes, as `logistic`), hinge, 10 epochs (`tol = None`), shuffled | `SGDClassifier` | `SGDClassifier(max_iter=10, tol=None)` |
 //!
 //! Data: `X` standard normal, `y = X w + 0.5 + ε` with `ε ~ N(0, 1)`; `w` dense `N(0, 1)` for
 //! `ols`/`ridge`, and for the L1 models non-zero (`N(0, 1)·3`) only on the first `max(10, D/20)`
@@ -22,7 +23,9 @@
 use ndarray::{Array1, Array2};
 use ndlearn_core::model_selection::{KFold, cross_val_score};
 use ndlearn_core::{Fit, Predict, random};
-use ndlearn_linear::{ElasticNet, Lasso, LinearRegression, LogisticRegression, Ridge};
+use ndlearn_linear::{
+    ElasticNet, Lasso, LinearRegression, LogisticRegression, Ridge, SGDClassifier,
+};
 
 use crate::suites::SuiteOptions;
 use crate::{Record, time_median};
@@ -193,5 +196,16 @@ pub fn linear_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         0.0,
         scores.mean().unwrap_or(f64::NAN),
     ));
+    // Plain SGD, exactly 10 epochs over 200,000 × 50 (the speed target).
+    let (x, y) = classes(200_000 / scale, 50, 2, 27);
+    let est = SGDClassifier::default().max_iter(10).tol(None).seed(0);
+    let (fit_s, model) = time_median(r, || est.fit(&x, &y));
+    let model = model?;
+    let (predict_s, pred) = time_median(r, || model.predict(&x));
+    let pred = pred?;
+    let acc = pred.iter().zip(&y).filter(|(a, b)| a == b).count() as f64 / y.len() as f64;
+    let mut rec = record("sgd_classifier", x.dim(), fit_s, predict_s, acc);
+    rec.metric = "accuracy".into();
+    out.push(rec);
     Ok(out)
 }

@@ -21,6 +21,7 @@
 //! | [`HuberRegressor`] | Huber loss with jointly estimated scale (or the notes' fixed-scale `h_{λ,μ}`), outlier mask | `HuberRegressor` | L-BFGS on the objective with the scale profiled out (exact `σ*(w, b)`) |
 //! | [`QuantileRegressor`], [`LadRegressor`] | pinball loss + L1 penalty; least absolute deviations (Laplace MLE) | `QuantileRegressor` | simplex LP (exact); IRLS for LAD |
 //! | [`TotalLeastSquares`] | orthogonal regression (errors in variables), multi-output | — | SVD of the centred `[X Y]` |
+//! | [`SGDClassifier`], [`SGDRegressor`] | linear SVM / logistic / Huber / ε-insensitive … by plain SGD, L2 / L1 / elastic-net, `partial_fit`, averaging, one-vs-all | `SGDClassifier`, `SGDRegressor` | scikit-learn's per-sample SGD (same arithmetic: equal results with `shuffle = false`) |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -93,6 +94,7 @@ pub mod quantile;
 pub mod registry;
 pub mod ridge;
 pub mod ridge_cv;
+pub mod sgd;
 pub mod simple;
 pub mod tls;
 
@@ -123,5 +125,9 @@ pub use quantile::{
 pub use registry::registry;
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};
 pub use ridge_cv::{FittedRidgeCV, RidgeCV};
+pub use sgd::{
+    FittedSGDClassifier, FittedSGDRegressor, LearningRate, SGDClassifier, SGDRegressor, SgdLoss,
+    SgdPenalty,
+};
 pub use simple::{SimpleRegression, regression_through_origin, simple_regression};
 pub use tls::{FittedTotalLeastSquares, TotalLeastSquares, orthogonal_distance_ss};

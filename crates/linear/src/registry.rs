@@ -85,6 +85,14 @@ pub fn registry() -> Vec<Entry> {
             "random_bipartition",
             "random label bipartitions (output code) over binary logistic regression",
         ),
+        Entry::classifier::<SGDClassifier>(
+            "sgd_classifier",
+            "linear SVM / logistic / modified Huber … by per-sample SGD, one-vs-all",
+        ),
+        Entry::regressor::<SGDRegressor>(
+            "sgd_regressor",
+            "least squares / Huber / epsilon-insensitive by per-sample SGD",
+        ),
     ]
 }
 
