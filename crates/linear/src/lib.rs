@@ -15,6 +15,9 @@
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
+//! | [`BayesianLinearRegression`] | Gaussian posterior `N(m_N, S_N)` with prior `N(μ₀, Σ₀)` and known noise precision `β` (MAP = `m_N`), predictive std, posterior sampling | — | Cholesky of `Σ₀⁻¹ + βX_cᵀX_c` |
+//! | [`BayesianRidge`] | evidence maximisation of noise and weight precisions, predictive std | `BayesianRidge` | thin SVD + MacKay's fixed point |
+//! | [`PolynomialRegression`], [`rms_error_curve`] | polynomial basis expansion + OLS or ridge; train/test `E_RMS` over orders | `make_pipeline(PolynomialFeatures, LinearRegression / Ridge)` | SVD |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -67,6 +70,7 @@
 //! `serde` (default): `Serialize`/`Deserialize` for hyperparameters and fitted models, and
 //! [`registry()`] (the estimators by name for the command line and the benchmark runner).
 
+pub mod bayesian;
 mod cd;
 pub mod cv;
 mod design;
@@ -78,12 +82,17 @@ mod logistic_loss;
 mod model;
 pub mod ols;
 pub mod path;
+pub mod polynomial;
 #[cfg(feature = "serde")]
 pub mod registry;
 pub mod ridge;
 pub mod ridge_cv;
 pub mod simple;
 
+pub use bayesian::{
+    BayesianLinearRegression, BayesianRidge, FittedBayesianLinearRegression, FittedBayesianRidge,
+    GaussianPrior,
+};
 pub use cv::{ElasticNetCV, FittedElasticNetCV, FittedLassoCV, LassoCV};
 pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
 pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Precompute};
@@ -92,6 +101,9 @@ pub use logistic::{
 };
 pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
 pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
+pub use polynomial::{
+    FittedPolynomialRegression, OrderErrors, PolynomialRegression, rms_error, rms_error_curve,
+};
 #[cfg(feature = "serde")]
 pub use registry::registry;
 pub use ridge::{FittedRidge, Ridge, RidgeSolver};

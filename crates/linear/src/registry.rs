@@ -14,7 +14,8 @@
 use ndlearn_core::registry::Entry;
 
 use crate::{
-    ElasticNet, ElasticNetCV, Lasso, LassoCV, LinearRegression, LogisticRegression, Ridge, RidgeCV,
+    BayesianLinearRegression, BayesianRidge, ElasticNet, ElasticNetCV, Lasso, LassoCV,
+    LinearRegression, LogisticRegression, PolynomialRegression, Ridge, RidgeCV,
 };
 
 /// Every estimator of ndlearn-linear, once.
@@ -44,6 +45,18 @@ pub fn registry() -> Vec<Entry> {
         Entry::regressor::<ElasticNetCV>(
             "elastic_net_cv",
             "elastic net with (l1_ratio, alpha) chosen by K-fold CV",
+        ),
+        Entry::regressor::<BayesianRidge>(
+            "bayesian_ridge",
+            "Bayesian ridge: noise and weight precisions by evidence maximisation (SVD)",
+        ),
+        Entry::regressor::<BayesianLinearRegression>(
+            "bayesian_linear_regression",
+            "Gaussian posterior of the weights for a Gaussian prior and known noise precision",
+        ),
+        Entry::regressor::<PolynomialRegression>(
+            "polynomial_regression",
+            "polynomial basis expansion + least squares or ridge (SVD)",
         ),
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
