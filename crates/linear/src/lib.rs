@@ -16,6 +16,7 @@
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //! | [`BayesianLinearRegression`] | Gaussian posterior `N(m_N, S_N)` with prior `N(μ₀, Σ₀)` and known noise precision `β` (MAP = `m_N`), predictive std, posterior sampling | — | Cholesky of `Σ₀⁻¹ + βX_cᵀX_c` |
+//! | [`ArdRegression`] | automatic relevance determination: one precision per weight by evidence maximisation, pruning | `ARDRegression` | Cholesky (Woodbury when `N < D`) |
 //! | [`BayesianRidge`] | evidence maximisation of noise and weight precisions, predictive std | `BayesianRidge` | thin SVD + MacKay's fixed point |
 //! | [`PolynomialRegression`], [`rms_error_curve`] | polynomial basis expansion + OLS or ridge; train/test `E_RMS` over orders | `make_pipeline(PolynomialFeatures, LinearRegression / Ridge)` | SVD |
 //!
@@ -70,6 +71,7 @@
 //! `serde` (default): `Serialize`/`Deserialize` for hyperparameters and fitted models, and
 //! [`registry()`] (the estimators by name for the command line and the benchmark runner).
 
+pub mod ard;
 pub mod bayesian;
 mod cd;
 pub mod cv;
@@ -89,6 +91,7 @@ pub mod ridge;
 pub mod ridge_cv;
 pub mod simple;
 
+pub use ard::{ArdRegression, FittedArdRegression};
 pub use bayesian::{
     BayesianLinearRegression, BayesianRidge, FittedBayesianLinearRegression, FittedBayesianRidge,
     GaussianPrior,

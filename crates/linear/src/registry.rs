@@ -14,8 +14,8 @@
 use ndlearn_core::registry::Entry;
 
 use crate::{
-    BayesianLinearRegression, BayesianRidge, ElasticNet, ElasticNetCV, Lasso, LassoCV,
-    LinearRegression, LogisticRegression, PolynomialRegression, Ridge, RidgeCV,
+    ArdRegression, BayesianLinearRegression, BayesianRidge, ElasticNet, ElasticNetCV, Lasso,
+    LassoCV, LinearRegression, LogisticRegression, PolynomialRegression, Ridge, RidgeCV,
 };
 
 /// Every estimator of ndlearn-linear, once.
@@ -49,6 +49,10 @@ pub fn registry() -> Vec<Entry> {
         Entry::regressor::<BayesianRidge>(
             "bayesian_ridge",
             "Bayesian ridge: noise and weight precisions by evidence maximisation (SVD)",
+        ),
+        Entry::regressor::<ArdRegression>(
+            "ard_regression",
+            "automatic relevance determination (per-weight precisions by evidence, pruning)",
         ),
         Entry::regressor::<BayesianLinearRegression>(
             "bayesian_linear_regression",

@@ -1,9 +1,9 @@
-//! The conformance battery for BayesianRidge, BayesianLinearRegression and
+//! The conformance battery for BayesianRidge, ArdRegression, BayesianLinearRegression and
 //! PolynomialRegression (f64; f32 is covered by the golden and unit tests). Kept out of
 //! `conformance.rs` so work packages do not edit the same file.
 
 use ndlearn_linear::{
-    BayesianLinearRegression, BayesianRidge, GaussianPrior, PolynomialRegression,
+    ArdRegression, BayesianLinearRegression, BayesianRidge, GaussianPrior, PolynomialRegression,
 };
 use ndlearn_testkit::Battery;
 
@@ -15,6 +15,20 @@ fn bayesian_ridge_conforms() {
     Battery::new("BayesianRidge(no intercept, score)")
         .regressor(
             &BayesianRidge::default()
+                .fit_intercept(false)
+                .compute_score(true),
+        )
+        .assert_ok();
+}
+
+#[test]
+fn ard_regression_conforms() {
+    Battery::new("ArdRegression")
+        .regressor(&ArdRegression::default())
+        .assert_ok();
+    Battery::new("ArdRegression(no intercept, score)")
+        .regressor(
+            &ArdRegression::default()
                 .fit_intercept(false)
                 .compute_score(true),
         )

@@ -9,7 +9,7 @@
 
 use ndarray::{Array1, ArrayRef, Dimension};
 use ndlearn_core::{Fit, Predict};
-use ndlearn_linear::{BayesianLinearRegression, BayesianRidge, GaussianPrior};
+use ndlearn_linear::{ArdRegression, BayesianLinearRegression, BayesianRidge, GaussianPrior};
 use ndlearn_testkit::{Case, Golden, assert_close};
 
 fn golden() -> Golden {
@@ -205,4 +205,55 @@ fn posterior_matches_the_direct_computation() {
         );
     }
     eprintln!("BayesianLinearRegression: max deviation from numpy {worst:e} (relative)");
+}
+
+#[test]
+fn ard_regression_matches_sklearn() {
+    // Same tolerance argument as BayesianRidge (closed forms on the same kept set, same
+    // iteration count). lambda_ of pruned weights is `(γ + 2λ₁)/(m² + 2λ₂)` with m ≈ 0: still
+    // a rounding-level match relative to its own size, so it is compared elementwise
+    // relative (1e-6: m² is formed from a small, cancellation-prone coefficient).
+    let g = golden();
+    let mut worst = 0.0f64;
+    for case in g.cases_with_prefix("ard_") {
+        let name = case.name();
+        let mut est = ArdRegression::default()
+            .fit_intercept(case.usize("fit_intercept") == 1)
+            .compute_score(case.usize("compute_score") == 1);
+        if case.has("threshold_lambda") {
+            est = est.threshold_lambda(case.scalar("threshold_lambda"));
+        }
+        let fit = est.fit(&case.matrix("x"), &case.vector("y")).expect("fit");
+        assert_eq!(fit.n_iter(), case.usize("n_iter"), "{name}: n_iter");
+        assert_eq!(
+            fit.kept(),
+            case.usize_vector("kept").as_slice(),
+            "{name}: kept"
+        );
+        let tol = 1e-8;
+        worst = worst.max(close(
+            &fit.coef().to_owned(),
+            &case.vector("coef"),
+            tol,
+            name,
+        ));
+        let b = case.scalar("intercept");
+        assert!(
+            (fit.intercept() - b).abs() <= tol * b.abs().max(1.0),
+            "{name}: intercept {} vs {b}",
+            fit.intercept()
+        );
+        worst = worst.max(scalar(fit.alpha(), case.scalar("alpha"), tol, name));
+        assert_close(fit.lambda(), &case.vector("lambda"), 1e-6, 0.0, name);
+        worst = worst.max(close(fit.sigma(), &case.matrix("sigma"), tol, name));
+        if case.has("scores") {
+            let scores: Array1<f64> = fit.scores().iter().copied().collect();
+            worst = worst.max(close(&scores, &case.vector("scores"), tol, name));
+        }
+        let x_new = case.matrix("x_new");
+        let (mean, std) = fit.predict_with_std(&x_new).expect("predict");
+        worst = worst.max(close(&mean, &case.vector("pred_mean"), tol, name));
+        worst = worst.max(close(&std, &case.vector("pred_std"), tol, name));
+    }
+    eprintln!("ARDRegression: max deviation from scikit-learn {worst:e} (relative)");
 }
