@@ -490,6 +490,7 @@ SKLEARN = {
     "huber_regressor": ("sklearn.linear_model", "HuberRegressor", {}),
     "quantile_regressor": ("sklearn.linear_model", "QuantileRegressor", {}),
     "bayesian_ridge": ("sklearn.linear_model", "BayesianRidge", {}),
+    "ard_regression": ("sklearn.linear_model", "ARDRegression", {}),
     # Bayes classifiers
     "gaussian_nb": ("sklearn.naive_bayes", "GaussianNB", {}),
     "multinomial_nb": ("sklearn.naive_bayes", "MultinomialNB", {}),
