@@ -538,6 +538,7 @@ SKLEARN = {
     # least absolute deviations = the 0.5-quantile without penalty (same LP)
     "lad_regressor": ("sklearn.linear_model", "QuantileRegressor", {"alpha": 0.0}),
     "bayesian_ridge": ("sklearn.linear_model", "BayesianRidge", {}),
+    "ard_regression": ("sklearn.linear_model", "ARDRegression", {}),
     # Bayes classifiers
     "gaussian_nb": ("sklearn.naive_bayes", "GaussianNB", {}),
     "multinomial_nb": ("sklearn.naive_bayes", "MultinomialNB", {}),

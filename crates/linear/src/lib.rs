@@ -22,6 +22,10 @@
 //! | [`QuantileRegressor`], [`LadRegressor`] | pinball loss + L1 penalty; least absolute deviations (Laplace MLE) | `QuantileRegressor` | simplex LP (exact); IRLS for LAD |
 //! | [`TotalLeastSquares`] | orthogonal regression (errors in variables), multi-output | — | SVD of the centred `[X Y]` |
 //! | [`SGDClassifier`], [`SGDRegressor`] | linear SVM / logistic / Huber / ε-insensitive … by plain SGD, L2 / L1 / elastic-net, `partial_fit`, averaging, one-vs-all | `SGDClassifier`, `SGDRegressor` | scikit-learn's per-sample SGD (same arithmetic: equal results with `shuffle = false`) |
+//! | [`BayesianLinearRegression`] | Gaussian posterior `N(m_N, S_N)` with prior `N(μ₀, Σ₀)` and known noise precision `β` (MAP = `m_N`), predictive std, posterior sampling | — | Cholesky of `Σ₀⁻¹ + βX_cᵀX_c` |
+//! | [`ArdRegression`] | automatic relevance determination: one precision per weight by evidence maximisation, pruning | `ARDRegression` | Cholesky (Woodbury when `N < D`) |
+//! | [`BayesianRidge`] | evidence maximisation of noise and weight precisions, predictive std | `BayesianRidge` | thin SVD + MacKay's fixed point |
+//! | [`PolynomialRegression`], [`rms_error_curve`] | polynomial basis expansion + OLS or ridge; train/test `E_RMS` over orders | `make_pipeline(PolynomialFeatures, LinearRegression / Ridge)` | SVD |
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict};
@@ -74,6 +78,8 @@
 //! `serde` (default): `Serialize`/`Deserialize` for hyperparameters and fitted models, and
 //! [`registry()`] (the estimators by name for the command line and the benchmark runner).
 
+pub mod ard;
+pub mod bayesian;
 mod cd;
 pub mod cv;
 mod design;
@@ -90,6 +96,7 @@ pub mod ols;
 pub mod path;
 pub mod perceptron;
 pub mod quantile;
+pub mod polynomial;
 #[cfg(feature = "serde")]
 pub mod registry;
 pub mod ridge;
@@ -98,6 +105,11 @@ pub mod sgd;
 pub mod simple;
 pub mod tls;
 
+pub use ard::{ArdRegression, FittedArdRegression};
+pub use bayesian::{
+    BayesianLinearRegression, BayesianRidge, FittedBayesianLinearRegression, FittedBayesianRidge,
+    GaussianPrior,
+};
 pub use cv::{ElasticNetCV, FittedElasticNetCV, FittedLassoCV, LassoCV};
 pub use huber::{
     FittedHuberRegressor, HuberLoss, HuberRegressor, huber_loss, huber_loss_derivative,
@@ -120,6 +132,8 @@ pub use perceptron::{
 };
 pub use quantile::{
     FittedLadRegressor, FittedQuantileRegressor, LadRegressor, LadSolver, QuantileRegressor,
+pub use polynomial::{
+    FittedPolynomialRegression, OrderErrors, PolynomialRegression, rms_error, rms_error_curve,
 };
 #[cfg(feature = "serde")]
 pub use registry::registry;

@@ -43,6 +43,22 @@ pub fn registry() -> Vec<Entry> {
             "elastic_net_cv",
             "elastic net with (l1_ratio, alpha) chosen by K-fold CV",
         ),
+        Entry::regressor::<BayesianRidge>(
+            "bayesian_ridge",
+            "Bayesian ridge: noise and weight precisions by evidence maximisation (SVD)",
+        ),
+        Entry::regressor::<ArdRegression>(
+            "ard_regression",
+            "automatic relevance determination (per-weight precisions by evidence, pruning)",
+        ),
+        Entry::regressor::<BayesianLinearRegression>(
+            "bayesian_linear_regression",
+            "Gaussian posterior of the weights for a Gaussian prior and known noise precision",
+        ),
+        Entry::regressor::<PolynomialRegression>(
+            "polynomial_regression",
+            "polynomial basis expansion + least squares or ridge (SVD)",
+        ),
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
             "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS)",
