@@ -13,7 +13,7 @@
 //! | [`Lasso`], [`ElasticNet`] | L1 / L1+L2-penalised least squares, warm starts, `positive` | `Lasso`, `ElasticNet` | coordinate descent (dense or Gram) with scikit-learn's duality-gap stop; ISTA, FISTA, subgradient (teaching) |
 //! | [`lasso_path`], [`enet_path`], [`alpha_grid`] | regularisation paths with warm starts | `lasso_path`, `enet_path` | coordinate descent |
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
-//! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
+//! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2, L1, elastic-net or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS; proximal Newton with coordinate descent (L1 / elastic net) |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //!
 //! ```
