@@ -13,7 +13,7 @@
 //! | [`Lasso`], [`ElasticNet`] | L1 / L1+L2-penalised least squares, warm starts, `positive` | `Lasso`, `ElasticNet` | coordinate descent (dense or Gram) with scikit-learn's duality-gap stop; ISTA, FISTA, subgradient (teaching) |
 //! | [`lasso_path`], [`enet_path`], [`alpha_grid`] | regularisation paths with warm starts | `lasso_path`, `enet_path` | coordinate descent |
 //! | [`LassoCV`], [`ElasticNetCV`] | K-fold selection of `α` (and `l1_ratio`), folds in parallel | `LassoCV`, `ElasticNetCV` | coordinate descent |
-//! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2 or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS |
+//! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2, L1, elastic-net or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS; proximal Newton with coordinate descent (L1 / elastic net) |
 //! | [`OneVsRestClassifier`], [`OneVsOneClassifier`], [`RandomBipartitionClassifier`] | multiclass reductions over any binary classifier (one-vs-rest, one-vs-one with vote + confidence tie-break, random label bipartitions decoded by the nearest code word); [`ProbaScore`] adapts probability-only models | `OneVsRestClassifier`, `OneVsOneClassifier`, `OutputCodeClassifier` | the base estimator's, sub-problems in parallel |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
 //! | [`Perceptron`], [`perceptron_loss`] | the notes' PLA (`sign(0) = +1`), θ/η and stochastic-subgradient variants, and scikit-learn's SGD perceptron; one-vs-rest for `K ≥ 3` | `Perceptron` | classic PLA, threshold, subgradient (batches), SGD |
@@ -95,8 +95,8 @@ pub mod multiclass;
 pub mod ols;
 pub mod path;
 pub mod perceptron;
-pub mod quantile;
 pub mod polynomial;
+pub mod quantile;
 #[cfg(feature = "serde")]
 pub mod registry;
 pub mod ridge;
@@ -130,10 +130,11 @@ pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
 pub use perceptron::{
     FittedPerceptron, Perceptron, PerceptronPenalty, PerceptronSolver, perceptron_loss,
 };
-pub use quantile::{
-    FittedLadRegressor, FittedQuantileRegressor, LadRegressor, LadSolver, QuantileRegressor,
 pub use polynomial::{
     FittedPolynomialRegression, OrderErrors, PolynomialRegression, rms_error, rms_error_curve,
+};
+pub use quantile::{
+    FittedLadRegressor, FittedQuantileRegressor, LadRegressor, LadSolver, QuantileRegressor,
 };
 #[cfg(feature = "serde")]
 pub use registry::registry;

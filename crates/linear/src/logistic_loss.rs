@@ -1,6 +1,7 @@
 //! The weighted logistic / softmax loss behind [`crate::LogisticRegression`]: value, gradient
-//! and Hessian over the packed parameters, and the IRLS iteration (private; the formulas are in
-//! the [`crate::logistic`] module docs).
+//! and Hessian over the packed parameters, the IRLS iteration, and the proximal Newton solver
+//! for the L1 / elastic-net penalties (private; the formulas are in the [`crate::logistic`]
+//! module docs).
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
 use ndlearn_core::linalg::CholeskyFactor;
@@ -17,8 +18,10 @@ pub(crate) struct LogLoss<'a, F: Float> {
     pub k: usize,
     pub d: usize,
     pub fit_intercept: bool,
-    /// `1/(C S)` (0 without penalty).
+    /// Weight of `½‖W‖²` in the smooth part: `(1 − l1_ratio)/(C S)` (0 without penalty).
     pub l2: F,
+    /// Weight of `‖W‖₁` (not part of the smooth value/gradient): `l1_ratio/(C S)`.
+    pub l1: F,
 }
 
 /// `log(1 + e^z)`, stably.
@@ -33,6 +36,28 @@ pub(crate) fn sigmoid<F: Float>(z: F) -> F {
     } else {
         let e = z.exp();
         e / (F::one() + e)
+    }
+}
+
+/// The minimum-norm element of `g + λ ∂|t|`.
+fn min_norm_subgradient<F: Float>(t: F, g: F, lambda: F) -> F {
+    if t > F::zero() {
+        g + lambda
+    } else if t < F::zero() {
+        g - lambda
+    } else {
+        (g.abs() - lambda).max(F::zero())
+    }
+}
+
+/// `sign(z)·max(|z| − λ, 0)`.
+fn soft_threshold<F: Float>(z: F, lambda: F) -> F {
+    if z > lambda {
+        z - lambda
+    } else if z < -lambda {
+        z + lambda
+    } else {
+        F::zero()
     }
 }
 
@@ -133,7 +158,7 @@ impl<F: Float> LogLoss<'_, F> {
         if self.k == 1 {
             return Vec::new();
         }
-        let mut v: Vec<usize> = if self.l2 == F::zero() {
+        let mut v: Vec<usize> = if self.l2 == F::zero() && self.l1 == F::zero() {
             (0..self.d).collect()
         } else {
             Vec::new()
@@ -161,6 +186,45 @@ impl<F: Float> LogLoss<'_, F> {
         let (w, b) = self.unpack(theta);
         let z = self.scores(&w, &b);
         let (p, _) = self.probabilities(&z);
+        self.hessian_from(&p)
+    }
+
+    /// The smooth part (loss + `½ l2 ‖W‖²`) only, without the gradient.
+    fn smooth_value(&self, theta: &ArrayRef1<F>) -> F {
+        let (w, b) = self.unpack(theta);
+        let z = self.scores(&w, &b);
+        let (_, loss) = self.probabilities(&z);
+        loss + F::cast(0.5) * self.l2 * w.iter().map(|v| *v * *v).sum::<F>()
+    }
+
+    /// Whether packed coordinate `i` is a coefficient (penalised) rather than an intercept.
+    fn is_coef(&self, i: usize) -> bool {
+        i % self.block() < self.d
+    }
+
+    /// `‖W‖₁` over the coefficients of `θ`.
+    fn l1_norm(&self, theta: &ArrayRef1<F>) -> F {
+        theta
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.is_coef(*i))
+            .map(|(_, v)| v.abs())
+            .sum()
+    }
+
+    /// The Euclidean norm of the minimum-norm subgradient of `smooth + l1‖W‖₁` at `θ`, given
+    /// the smooth gradient `g` (0 exactly at the optimum; see the module docs).
+    pub fn kkt_violation(&self, theta: &ArrayRef1<F>, g: &ArrayRef1<F>) -> F {
+        let mut s = F::zero();
+        for (i, (&t, &gi)) in theta.iter().zip(g.iter()).enumerate() {
+            let v = min_norm_subgradient(t, gi, if self.is_coef(i) { self.l1 } else { F::zero() });
+            s += v * v;
+        }
+        s.sqrt()
+    }
+
+    /// The Hessian from the probabilities `P` (with the null-space fill of the module docs).
+    fn hessian_from(&self, p: &Array2<F>) -> Array2<F> {
         let pb = self.block();
         let dim = self.dim();
         let mut h = Array2::zeros((dim, dim));
@@ -287,6 +351,280 @@ pub(crate) fn irls<F: Float>(
     Ok((theta, max_iter, false))
 }
 
+/// Proximal Newton for `smooth(θ) + l1‖W‖₁` (see the module docs of [`crate::logistic`]):
+/// the quadratic model of the smooth part at `θ` plus the exact L1 term is minimised by cyclic
+/// coordinate descent on the explicit Hessian, and the step is accepted by an Armijo
+/// backtracking test on the full objective. Stops when the minimum-norm subgradient norm is
+/// `≤ tol`. Returns `(θ, outer iterations, converged)`.
+pub(crate) fn prox_newton<F: Float>(
+    loss: &LogLoss<'_, F>,
+    mut theta: Array1<F>,
+    max_iter: usize,
+    tol: f64,
+) -> Result<(Array1<F>, usize, bool)> {
+    let tol = F::cast(tol);
+    let sigma = F::cast(0.01);
+    let half = F::cast(0.5);
+    for it in 1..=max_iter {
+        let (smooth, g, p) = loss.parts(&theta);
+        let obj = smooth + loss.l1 * loss.l1_norm(&theta);
+        let kkt = loss.kkt_violation(&theta, &g);
+        if kkt <= tol {
+            return Ok((theta, it - 1, true));
+        }
+        if ndlearn_core::observe::is_observed()
+            && ndlearn_core::observe::report(
+                &ndlearn_core::observe::Progress::new("proximal Newton", it)
+                    .max_iter(max_iter)
+                    .objective(obj.to_f64().unwrap_or(f64::NAN))
+                    .criterion(kkt.to_f64().unwrap_or(f64::NAN)),
+            )
+            .is_stop()
+        {
+            return Ok((theta, it - 1, false));
+        }
+        let h = loss.hessian_from(&p);
+        // Inexact inner solve: the model's own KKT violation ≤ min(0.1, √kkt)·kkt gives
+        // superlinear outer convergence; the floor keeps the last steps accurate.
+        let inner_tol = (F::cast(0.1).min(kkt.sqrt()) * kkt).max(F::cast(0.01) * tol);
+        let delta = cd_on_model(loss, &theta, &g, &h, inner_tol, 1000);
+        let next = &theta + &delta;
+        // D = ∇fᵀΔ + l1(‖W + Δ‖₁ − ‖W‖₁), the L1 change summed per coordinate (no cancellation
+        // of two large norms).
+        let l1_change: F = (0..theta.len())
+            .filter(|&i| loss.is_coef(i))
+            .map(|i| next[i].abs() - theta[i].abs())
+            .sum();
+        let decrease = g.dot(&delta) + loss.l1 * l1_change;
+        if decrease.is_nan() || decrease >= F::zero() {
+            // No descent direction left at this precision.
+            return Ok((theta, it - 1, false));
+        }
+        // Near the optimum the objective's decrease falls below its rounding error; the slack
+        // of a few ulps of |F| lets the (then accurate) Newton step through.
+        let slack = F::cast(16.0) * F::epsilon() * obj.abs();
+        let mut t = F::one();
+        let mut accepted = false;
+        for _ in 0..50 {
+            let cand = if t == F::one() {
+                next.clone()
+            } else {
+                theta
+                    .iter()
+                    .zip(delta.iter())
+                    .map(|(&a, &d)| a + t * d)
+                    .collect()
+            };
+            let f = loss.smooth_value(&cand) + loss.l1 * loss.l1_norm(&cand);
+            if f <= obj + sigma * t * decrease + slack {
+                // A step below the rounding of θ changes nothing: the attainable accuracy
+                // is reached (tol is below it), so stop rather than spin.
+                let step = t * optim::norm2(&delta);
+                let stalled = step <= F::cast(4.0) * F::epsilon() * optim::norm2(&cand);
+                theta = cand;
+                accepted = true;
+                if stalled {
+                    let (_, g, _) = loss.parts(&theta);
+                    let converged = loss.kkt_violation(&theta, &g) <= tol;
+                    return Ok((theta, it, converged));
+                }
+                break;
+            }
+            t *= half;
+        }
+        if !accepted {
+            return Ok((theta, it - 1, false));
+        }
+    }
+    let (_, g, _) = loss.parts(&theta);
+    let converged = loss.kkt_violation(&theta, &g) <= tol;
+    Ok((theta, max_iter, converged))
+}
+
+/// Cyclic coordinate descent on `q(Δ) = gᵀΔ + ½ΔᵀHΔ + l1‖W + Δ_W‖₁` from `Δ = 0`, keeping the
+/// model gradient `r = g + HΔ` up to date (one row of `H` per changed coordinate).
+fn cd_on_model<F: Float>(
+    loss: &LogLoss<'_, F>,
+    theta: &Array1<F>,
+    g: &Array1<F>,
+    h: &Array2<F>,
+    tol: F,
+    max_sweeps: usize,
+) -> Array1<F> {
+    let dim = theta.len();
+    let mut delta = Array1::zeros(dim);
+    let mut r = g.clone();
+    let max_diag = h.diag().iter().fold(F::zero(), |m, &v| m.max(v));
+    let floor = max_diag * F::epsilon();
+    let mut last_pattern: Option<Vec<i8>> = None;
+    let mut polished: Option<Vec<i8>> = None;
+    for _ in 0..max_sweeps {
+        for i in 0..dim {
+            let a = h[[i, i]];
+            if a <= floor {
+                continue;
+            }
+            let step = if loss.is_coef(i) {
+                let u = theta[i] + delta[i];
+                soft_threshold(u - r[i] / a, loss.l1 / a) - u
+            } else {
+                -r[i] / a
+            };
+            if step != F::zero() {
+                delta[i] += step;
+                r.scaled_add(step, &h.row(i));
+            }
+        }
+        if loss.k > 1 && loss.l1 > F::zero() {
+            shift_columns(loss, theta, &mut delta, &mut r, h);
+        }
+        if model_violation(loss, theta, &delta, &r) <= tol {
+            break;
+        }
+        // Once the sign pattern repeats, solve the model on it exactly (coordinate descent
+        // alone is slow on an ill-conditioned Hessian).
+        let pattern: Vec<i8> = (0..dim).map(|i| sign_of(theta[i] + delta[i])).collect();
+        if last_pattern.as_ref() == Some(&pattern) && polished.as_ref() != Some(&pattern) {
+            if polish(loss, theta, &mut delta, &mut r, h, &pattern)
+                && model_violation(loss, theta, &delta, &r) <= tol
+            {
+                break;
+            }
+            polished = Some(pattern.clone());
+        }
+        last_pattern = Some(pattern);
+    }
+    delta
+}
+
+fn sign_of<F: Float>(v: F) -> i8 {
+    if v > F::zero() {
+        1
+    } else if v < F::zero() {
+        -1
+    } else {
+        0
+    }
+}
+
+/// The norm of the model's minimum-norm subgradient at `Δ` (model gradient `r`).
+fn model_violation<F: Float>(
+    loss: &LogLoss<'_, F>,
+    theta: &Array1<F>,
+    delta: &Array1<F>,
+    r: &Array1<F>,
+) -> F {
+    let mut v = F::zero();
+    for i in 0..theta.len() {
+        let lambda = if loss.is_coef(i) { loss.l1 } else { F::zero() };
+        let s = min_norm_subgradient(theta[i] + delta[i], r[i], lambda);
+        v += s * s;
+    }
+    v.sqrt()
+}
+
+/// The exact minimiser of the model on the sign pattern `pattern` (free coordinates: the
+/// intercepts and the nonzero coefficients, whose signs are kept): one Cholesky solve of
+/// `H_AA δ = −(r_A + l1 s_A)`. Applied only when no free coefficient changes sign (then it is
+/// the model's minimiser on that orthant face); returns whether it was applied.
+fn polish<F: Float>(
+    loss: &LogLoss<'_, F>,
+    theta: &Array1<F>,
+    delta: &mut Array1<F>,
+    r: &mut Array1<F>,
+    h: &Array2<F>,
+    pattern: &[i8],
+) -> bool {
+    let free: Vec<usize> = (0..theta.len())
+        .filter(|&i| !loss.is_coef(i) || pattern[i] != 0)
+        .collect();
+    if free.is_empty() || free.len() > 4096 {
+        return false;
+    }
+    let m = free.len();
+    let half = F::cast(0.5);
+    let haa = Array2::from_shape_fn((m, m), |(a, b)| {
+        half * (h[[free[a], free[b]]] + h[[free[b], free[a]]])
+    });
+    let rhs: Array1<F> = free
+        .iter()
+        .map(|&i| {
+            let sgn = if loss.is_coef(i) {
+                F::cast(f64::from(pattern[i]))
+            } else {
+                F::zero()
+            };
+            -(r[i] + loss.l1 * sgn)
+        })
+        .collect();
+    let Ok(step) = CholeskyFactor::new(&haa).and_then(|c| c.solve(&rhs)) else {
+        return false;
+    };
+    let keeps_signs = free
+        .iter()
+        .zip(step.iter())
+        .all(|(&i, &st)| !loss.is_coef(i) || sign_of(theta[i] + delta[i] + st) == pattern[i]);
+    if !keeps_signs || !step.iter().all(|v| v.is_finite()) {
+        return false;
+    }
+    for (&i, &st) in free.iter().zip(step.iter()) {
+        delta[i] += st;
+        r.scaled_add(st, &h.row(i));
+    }
+    true
+}
+
+/// Multinomial only: the softmax loss is invariant under adding the same `c` to one feature's
+/// coefficient in every class, so its Hessian is (nearly) singular along that direction and
+/// coordinate descent crawls along it when the penalty is what pins it down. This step
+/// minimises the model exactly along each such direction `v_j = Σ_k e_{kj}`: a convex 1-D
+/// piecewise quadratic `b c + ½ a c² + l1 Σ_k |u_k + c|`, whose minimiser is a breakpoint
+/// `−u_k` or the stationary point of one piece (all candidates are compared, `K` is small).
+fn shift_columns<F: Float>(
+    loss: &LogLoss<'_, F>,
+    theta: &Array1<F>,
+    delta: &mut Array1<F>,
+    r: &mut Array1<F>,
+    h: &Array2<F>,
+) {
+    let (k, pb) = (loss.k, loss.block());
+    let half = F::cast(0.5);
+    for j in 0..loss.d {
+        let idx: Vec<usize> = (0..k).map(|c| c * pb + j).collect();
+        let u: Vec<F> = idx.iter().map(|&i| theta[i] + delta[i]).collect();
+        let b: F = idx.iter().map(|&i| r[i]).sum();
+        let a: F = idx
+            .iter()
+            .map(|&i| idx.iter().map(|&l| h[[i, l]]).sum::<F>())
+            .sum();
+        let f =
+            |c: F| b * c + half * a * c * c + loss.l1 * u.iter().map(|&v| (v + c).abs()).sum::<F>();
+        let mut best = (F::zero(), f(F::zero()));
+        let mut consider = |c: F| {
+            let v = f(c);
+            if v < best.1 {
+                best = (c, v);
+            }
+        };
+        for &v in &u {
+            consider(-v);
+        }
+        if a > F::zero() {
+            for m in 0..=k {
+                let slope = b + loss.l1 * F::cast(2.0 * m as f64 - k as f64);
+                consider(-slope / a);
+            }
+        }
+        let c = best.0;
+        if c != F::zero() {
+            for &i in &idx {
+                delta[i] += c;
+                r.scaled_add(c, &h.row(i));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,6 +666,7 @@ mod tests {
                 d: 2,
                 fit_intercept: true,
                 l2: 0.3,
+                l1: 0.0,
             };
             let theta = Array1::from_shape_fn(loss.dim(), |i| 0.1 * i as f64 - 0.2);
             let g = loss.gradient(&theta);
@@ -347,5 +686,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn soft_threshold_and_subgradient_worked_examples() {
+        // Catalog L-05 (derived): S₁([3, −0.5, −2]) = [2, 0, −1].
+        let got: Vec<f64> = [3.0, -0.5, -2.0]
+            .iter()
+            .map(|&z| soft_threshold(z, 1.0))
+            .collect();
+        assert_eq!(got, vec![2.0, 0.0, -1.0]);
+        // Minimum-norm subgradient of g·t + λ|t|: at t ≠ 0 the gradient g ± λ, at t = 0 the
+        // excess of |g| over λ (0 inside the dead zone).
+        assert_eq!(min_norm_subgradient(1.0, 0.5, 2.0), 2.5);
+        assert_eq!(min_norm_subgradient(-1.0, 0.5, 2.0), -1.5);
+        assert_eq!(min_norm_subgradient(0.0, 0.5, 2.0), 0.0);
+        assert_eq!(min_norm_subgradient(0.0, -3.0, 2.0), 1.0);
+    }
+
+    #[test]
+    fn shift_step_minimises_along_the_common_direction() {
+        // K = 3, d = 1, no intercept: a model with zero Hessian along v = (1, 1, 1) and no linear
+        // term there (b = 0): the best common shift of u = (1, 2, 4) under Σ|u_k + c| is
+        // −median(u) = −2.
+        let x = array![[1.0], [2.0], [-1.0]];
+        let y = array![0usize, 1, 2];
+        let sw = Array1::from_elem(3, 1.0 / 3.0);
+        let loss = LogLoss {
+            x: &x,
+            y: &y,
+            sw: &sw,
+            k: 3,
+            d: 1,
+            fit_intercept: false,
+            l2: 0.0,
+            l1: 0.1,
+        };
+        let theta = array![1.0, 2.0, 4.0];
+        let mut delta = Array1::zeros(3);
+        let mut r: Array1<f64> = Array1::zeros(3);
+        let h = Array2::from_shape_fn((3, 3), |(i, j)| if i == j { 2.0 } else { -1.0 });
+        shift_columns(&loss, &theta, &mut delta, &mut r, &h);
+        assert_eq!(delta, array![-2.0, -2.0, -2.0]);
+        assert!(r.iter().all(|v| v.abs() < 1e-15));
     }
 }

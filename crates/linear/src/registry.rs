@@ -61,7 +61,7 @@ pub fn registry() -> Vec<Entry> {
         ),
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
-            "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS)",
+            "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS), L1 / elastic net (proximal Newton)",
         ),
         Entry::classifier::<Perceptron>(
             "perceptron",
