@@ -329,6 +329,8 @@ def linear_suite(repeat, quick):
             w = rng.standard_normal((d, 1 if k == 2 else k))
             z = x @ w + rng.standard_normal((n, w.shape[1]))
             y = (z[:, 0] > 0).astype(int) if k == 2 else z.argmax(axis=1)
+            x, y = shared(f"logistic_k{k}", n, d, x, y)
+            y = y.astype(int)
             fit_s, model = time_median(r, lambda: LogisticRegression().fit(x, y))
             predict_s, pred = time_median(r, lambda: model.predict(x))
             rec = record("logistic", "synthetic", x.shape, fit_s, None, "accuracy",

@@ -16,9 +16,10 @@
 //! are the argmax of `X W + ε` with `W` standard normal, `ε ~ N(0, 1)`). `--quick` divides the
 //! row counts by 5 (and the 1,000 × 2,000 case becomes 500 × 1,000).
 //!
-//! The wide lasso / elastic-net problem is written to [`SHARED_DIR`] and scikit-learn fits the
-//! same numbers (the number of coordinate-descent sweeps depends on the draw); every other case
-//! is generated separately on each side, with the same law.
+//! The wide lasso / elastic-net problem and the two logistic problems are written to
+//! [`SHARED_DIR`] and scikit-learn fits the same numbers (coordinate-descent sweeps and L-BFGS
+//! iterations depend on the draw); every other case is generated separately on each side, with
+//! the same law.
 
 use ndarray::{Array1, Array2};
 use ndlearn_core::model_selection::{KFold, cross_val_score};
@@ -167,6 +168,8 @@ pub fn linear_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
 
     for (n, d, k, seed) in [(200_000 / scale, 50, 2, 24), (50_000 / scale, 40, 5, 25)] {
         let (x, y) = classes(n, d, k, seed);
+        // L-BFGS iterations depend on the draw too: scikit-learn fits the same numbers
+        share_with_reference(&format!("logistic_k{k}"), &x, &y.mapv(|c| c as f64));
         let est = LogisticRegression::default();
         let (fit_s, model) = time_median(r, || est.fit(&x, &y));
         let model = model?;
