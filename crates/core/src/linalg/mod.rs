@@ -527,6 +527,17 @@ pub fn svd_right<F: Float>(a: &ArrayRef2<F>) -> Result<(Array1<F>, Array2<F>)> {
 pub fn singular_values<F: Float>(a: &ArrayRef2<F>) -> Result<Array1<F>> {
     check_nonempty(a, "singular_values")?;
     check_finite_2d(a, "matrix")?;
+    if a.nrows() == 1 || a.ncols() == 1 {
+        // one singular value, the Euclidean norm (LAPACK's `?gesdd` without vectors rejects the
+        // empty vector outputs of a 1 × 1 matrix); scaled so that it neither overflows nor
+        // underflows
+        let scale = a.iter().fold(F::zero(), |m, v| m.max(v.abs()));
+        if scale == F::zero() {
+            return Ok(Array1::zeros(1));
+        }
+        let ss = a.iter().map(|&v| (v / scale) * (v / scale)).sum::<F>();
+        return Ok(Array1::from_elem(1, scale * ss.sqrt()));
+    }
     let (_, s, _) = lv(a)
         .svddc(JobSvd::None)
         .map_err(map_err("singular_values", LinalgErrorKind::NoConvergence))?;

@@ -331,3 +331,25 @@ fn svd_right_matches_the_thin_svd() {
     }
     assert!(svd_right(&Array2::<f64>::zeros((0, 3))).is_err());
 }
+
+#[test]
+fn singular_values_of_a_single_row_column_or_entry_is_the_norm() {
+    assert_eq!(
+        singular_values(&array![[-3.0f64]]).expect("1 x 1").to_vec(),
+        vec![3.0]
+    );
+    let row = singular_values(&array![[3.0f64, 4.0]]).expect("row");
+    let col = singular_values(&array![[3.0f64], [4.0]]).expect("column");
+    assert!((row[0] - 5.0).abs() < 1e-15 && (col[0] - 5.0).abs() < 1e-15);
+    // scaled: no overflow for huge entries, and zero stays zero
+    let huge = singular_values(&array![[3e300f64, 4e300]]).expect("huge");
+    assert!((huge[0] / 5e300 - 1.0).abs() < 1e-15);
+    assert_eq!(
+        singular_values(&array![[0.0f32, 0.0]]).expect("zero")[0],
+        0.0
+    );
+    // and agrees with the general path on a 1 x 3 that it would have taken
+    let v = array![[1.0f64, -2.0, 2.0]];
+    assert!((singular_values(&v).expect("v")[0] - 3.0).abs() < 1e-15);
+    assert!(singular_values(&array![[f64::NAN]]).is_err());
+}
