@@ -145,7 +145,8 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1, s};
+use crate::model::argmax;
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
@@ -598,16 +599,6 @@ impl<F: Float> Predict<F> for FittedLogisticRegression<F> {
         }
         Ok(z.rows().into_iter().map(argmax).collect())
     }
-}
-
-fn argmax<F: Float>(row: ArrayView1<'_, F>) -> usize {
-    let mut best = (0, F::neg_infinity());
-    for (i, &v) in row.iter().enumerate() {
-        if v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
 }
 
 impl<F: Float> PredictProba<F> for FittedLogisticRegression<F> {

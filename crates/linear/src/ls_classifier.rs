@@ -75,7 +75,8 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef2, ArrayView1};
+use crate::model::argmax;
+use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{FeatureImportances, Fit, Float, Labels, Predict, Result};
 
@@ -269,16 +270,6 @@ impl<F: Float> FeatureImportances<F> for FittedLeastSquaresClassifier<F> {
             .map(|c| c.iter().map(|v| v.abs()).sum())
             .collect()
     }
-}
-
-fn argmax<F: Float>(row: ArrayView1<'_, F>) -> usize {
-    let mut best = (0, F::neg_infinity());
-    for (i, &v) in row.iter().enumerate() {
-        if v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
 }
 
 #[cfg(test)]

@@ -149,3 +149,15 @@ macro_rules! linear_model_api {
 }
 
 pub(crate) use linear_model_api;
+
+/// The class of a row of scores: `argmax_k`, exact ties (and NaN scores) to the lowest index.
+/// Every classifier of the crate predicts through it, so they break ties alike.
+pub(crate) fn argmax<F: Float>(row: ArrayView1<'_, F>) -> usize {
+    let mut best = (0, F::neg_infinity());
+    for (i, &v) in row.iter().enumerate() {
+        if v > best.1 {
+            best = (i, v);
+        }
+    }
+    best.0
+}

@@ -1110,18 +1110,7 @@ fn ovo_combine<F: Float>(
 
 /// Row-wise argmax, the lowest index among exact ties (NaN never wins).
 fn argmax_rows<F: Float>(s: &Array2<F>) -> Array1<usize> {
-    s.rows()
-        .into_iter()
-        .map(|row| {
-            let mut best = (0, F::neg_infinity());
-            for (k, &v) in row.iter().enumerate() {
-                if v > best.1 {
-                    best = (k, v);
-                }
-            }
-            best.0
-        })
-        .collect()
+    s.rows().into_iter().map(crate::model::argmax).collect()
 }
 
 /// `2^{K−1} − 1`, saturating.

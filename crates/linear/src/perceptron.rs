@@ -138,7 +138,8 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1};
+use crate::model::argmax;
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::observe::{self, Progress};
 use ndlearn_core::random::{self, Rng};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
@@ -853,16 +854,6 @@ fn report(epoch: usize, max_iter: usize, mistakes: usize) -> bool {
             .criterion(mistakes as f64),
     )
     .is_stop()
-}
-
-fn argmax<F: Float>(row: ArrayView1<'_, F>) -> usize {
-    let mut best = (0, F::neg_infinity());
-    for (i, &v) in row.iter().enumerate() {
-        if v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
 }
 
 #[cfg(test)]

@@ -194,6 +194,7 @@ mod regressor;
 pub use classifier::{FittedSGDClassifier, SGDClassifier};
 pub use regressor::{FittedSGDRegressor, SGDRegressor};
 
+use crate::model::argmax;
 use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
 use ndlearn_core::{Error, Float, Result, random};
 
@@ -401,17 +402,6 @@ fn validation_mask(
         }
     }
     Ok(mask)
-}
-
-/// Ties the prediction of a score to a class: `argmax`, ties to the lower index.
-fn argmax<F: Float>(row: ndarray::ArrayView1<'_, F>) -> usize {
-    let mut best = (0, F::neg_infinity());
-    for (i, &v) in row.iter().enumerate() {
-        if v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
 }
 
 #[cfg(test)]
