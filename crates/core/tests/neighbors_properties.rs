@@ -167,11 +167,12 @@ proptest! {
     }
 }
 
-/// The brute GEMM path with several query blocks and training tiles, on tie-heavy integer data,
-/// against the k-d tree (which scans directly).
+/// The fused brute path with several query tasks, partial micro-blocks, training tiles and a
+/// partial last panel (9,003 rows), on tie-heavy integer data, against the k-d tree (which
+/// scans directly).
 #[test]
-fn gemm_brute_path_is_exact_on_large_tied_data() {
-    let (n, nq, d) = (9_000, 300, 3);
+fn fused_brute_path_is_exact_on_large_tied_data() {
+    let (n, nq, d) = (9_003, 300, 3);
     let x = Array2::from_shape_fn((n, d), |(i, j)| ((i * 7 + j * 13) % 11) as f64);
     let q = Array2::from_shape_fn((nq, d), |(i, j)| {
         ((i * 5 + j * 3) % 12) as f64 - 0.5 * (j % 2) as f64
@@ -206,4 +207,38 @@ fn gemm_brute_path_is_exact_on_large_tied_data() {
             assert_eq!((dd[[r, t]], ii[[r, t]]), want[t], "cosine row {r}");
         }
     }
+}
+
+/// The fused brute path in f32 and f64 on continuous data far from the origin (the rows are
+/// centred before the scores are formed), 20 coordinates (several tiles), against the k-d tree.
+#[test]
+fn fused_brute_path_is_exact_far_from_the_origin_in_both_precisions() {
+    let (n, nq, d) = (5_001, 130, 20);
+    let mut rng = ndlearn_core::random::rng(5);
+    let x = Array2::from_shape_fn((n, d), |_| {
+        1.0e4 + ndlearn_core::random::standard_normal::<f64>(&mut rng)
+    });
+    let q = Array2::from_shape_fn((nq, d), |_| {
+        1.0e4 + ndlearn_core::random::standard_normal::<f64>(&mut rng)
+    });
+    let brute =
+        NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::Brute, 30).expect("valid");
+    let tree =
+        NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::KdTree, 30).expect("valid");
+    assert_eq!(
+        brute.kneighbors(&q, 6).expect("valid"),
+        tree.kneighbors(&q, 6).expect("valid")
+    );
+    assert_eq!(
+        brute.radius_neighbors(&q, 4.5).expect("valid"),
+        tree.radius_neighbors(&q, 4.5).expect("valid")
+    );
+    let (x32, q32) = (x.mapv(|v| v as f32), q.mapv(|v| v as f32));
+    let brute =
+        NeighborIndex::build(x32.clone(), Metric::Euclidean, Algorithm::Brute, 30).expect("valid");
+    let tree = NeighborIndex::build(x32, Metric::Euclidean, Algorithm::KdTree, 30).expect("valid");
+    assert_eq!(
+        brute.kneighbors(&q32, 6).expect("valid"),
+        tree.kneighbors(&q32, 6).expect("valid")
+    );
 }
