@@ -266,6 +266,14 @@ def shifted(rng, n, d, k):
     return means[y] + rng.standard_normal((n, d)), y
 
 
+def shared_classes(name, xy):
+    """The classify data set the Rust suite wrote (`shared_classes` in
+    benches/src/suites_classify.rs), or the given fallback draw; labels as integers."""
+    x, y = xy
+    x, y = shared(f"classify_{name}", x.shape[0], x.shape[1], x, y)
+    return x, np.asarray(y).astype(np.int64)
+
+
 def linear_problem(rng, n, d, sparse):
     """X standard normal, y = X w + 0.5 + N(0, 1); w dense N(0, 1), or (sparse) 3 N(0, 1) on
     the first max(10, d // 20) features only (as benches/src/suites_linear.rs)."""
@@ -473,16 +481,16 @@ def classify_suite(repeat, quick):
     def run():
         for n, nq, d in ((200_000, 50_000, 16), (50_000, 10_000, 64)):
             n, nq = n // scale, nq // scale
-            x, y = shifted(rng, n + nq, d, 5)
+            x, y = shared_classes("knn", shifted(rng, n + nq, d, 5))
             case("knn_k5", lambda: KNeighborsClassifier(n_neighbors=5, n_jobs=2),
                  x[:n], y[:n], x[n:], y[n:])
-        x, y = shifted(rng, 200_000 // scale, 50, 5)
+        x, y = shared_classes("bayes", shifted(rng, 200_000 // scale, 50, 5))
         case("gaussian_nb", GaussianNB, x, y, x, y)
         case("lda", LinearDiscriminantAnalysis, x, y, x, y)
         from sklearn.cluster import DBSCAN, KMeans
 
         for n, d, eps in ((200_000, 2, 0.05), (50_000, 16, 3.0)):
-            x, _ = shifted(rng, n // scale, d, 8)
+            x, _ = shared_classes("dbscan", shifted(rng, n // scale, d, 8))
             fit_s, db = time_median(r, lambda: DBSCAN(eps=eps, min_samples=5, n_jobs=2).fit(x))
             n_clusters = int(db.labels_.max() + 1)
             rec = record("dbscan", "synthetic", x.shape, fit_s, None, "n_clusters", float(n_clusters),
@@ -490,7 +498,7 @@ def classify_suite(repeat, quick):
             rec.update(suite="classify", predict_s=0.0)
             out.append(rec)
 
-        x, _ = shifted(rng, 200_000 // scale, 16, 8)
+        x, _ = shared_classes("kmeans", shifted(rng, 200_000 // scale, 16, 8))
         fit_s, models = time_median(
             r, lambda: [KMeans(n_clusters=8, n_init=1, random_state=s).fit(x) for s in range(5)])
         predict_s, _ = time_median(r, lambda: models[0].predict(x))

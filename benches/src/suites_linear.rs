@@ -109,7 +109,7 @@ pub const SHARED_DIR: &str = "target/ndlearn-bench/shared";
 /// For cases whose cost depends on the draw (the sweeps of coordinate descent on the wide
 /// lasso / elastic-net problem vary by ±20 % between draws). Best effort: a failure to write
 /// only means the reference generates its own draw, as for the other cases.
-fn share_with_reference(name: &str, x: &Array2<f64>, y: &Array1<f64>) {
+pub(crate) fn share_with_reference(name: &str, x: &Array2<f64>, y: &Array1<f64>) {
     let (n, d) = x.dim();
     let path = std::path::Path::new(SHARED_DIR).join(format!("{name}_{n}x{d}.f64"));
     let mut bytes = Vec::with_capacity((n * d + n) * 8);

@@ -16,7 +16,8 @@
 //!   uniform weights), per output column.
 //!
 //! The notes keep the `k` smallest distances in a max-heap (000 L530-538); the index does the
-//! same inside its trees and pre-selects by GEMM for brute-force Euclidean search.
+//! same inside its trees and pre-selects with a fused SIMD score kernel for brute-force Euclidean
+//! and cosine search.
 //!
 //! **Neighbour ties.** When several training rows are at the same distance as the `k`-th
 //! neighbour, the ones with the **lower training index** are used (the index's documented

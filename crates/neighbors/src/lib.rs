@@ -1,7 +1,7 @@
 //! # ndlearn-neighbors
 //!
 //! Nearest-neighbour estimators over the exact neighbour index of [`ndlearn_core`]
-//! ([`ndlearn_core::neighbors::NeighborIndex`]: brute force with GEMM pre-selection, k-d tree,
+//! ([`ndlearn_core::neighbors::NeighborIndex`]: brute force with fused SIMD pre-selection, k-d tree,
 //! ball tree, any [`ndlearn_core::distance::Metric`]):
 //!
 //! | estimator | scikit-learn | CLI name |

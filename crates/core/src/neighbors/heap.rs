@@ -105,7 +105,7 @@ pub(crate) fn sort_pairs<F: Float>(v: &mut [(F, usize)]) {
     });
 }
 
-/// Max-heap of plain values keeping the `k` smallest (used by the GEMM pre-selection).
+/// Max-heap of plain values keeping the `k` smallest (used by the brute-force pre-selection).
 #[derive(Debug, Clone)]
 pub(crate) struct KSmallest<F> {
     k: usize,

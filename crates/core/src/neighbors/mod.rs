@@ -9,14 +9,14 @@
 //!
 //! | [`Algorithm`] | metrics | build | query (low `d`) |
 //! |---|---|---|---|
-//! | `Brute` | all | `O(1)` (plus `O(n d)` caches) | `O(n d)` per query; GEMM for (squared) Euclidean and cosine |
+//! | `Brute` | all | `O(1)` (plus `O(n d)` caches) | `O(n d)` per query; a fused SIMD score kernel for (squared) Euclidean and cosine |
 //! | `KdTree` | Minkowski family (Euclidean, squared Euclidean, Manhattan, Chebyshev, Minkowski) | `O(n log n · d)` | `≈ O(log n)` |
 //! | `BallTree` | true metrics ([`Metric::is_true_metric`]) and squared Euclidean | `O(n log n · d)` | `≈ O(log n)` |
 //! | `Auto` | all | see below | |
 //!
 //! **Results are exact and identical for every algorithm** (bit for bit, distances and
 //! indices): every algorithm evaluates the same distance kernel on the same coordinates, tree
-//! pruning uses bounds with a safety margin for rounding, and the brute GEMM path only
+//! pruning uses bounds with a safety margin for rounding, and the fused brute-force path only
 //! *pre-selects* candidates with a proven error bound and then recomputes their distances
 //! directly. The test suite checks this against a plain brute-force scan.
 //!
@@ -34,9 +34,10 @@
 //! if the metric is a true metric and `d ≤ 15`; otherwise brute force (cosine, `d > 15`). At
 //! query time, a query with `k ≥ n / 2` runs brute force (trees do not pay off there).
 //!
-//! **Threads.** Queries run in parallel over fixed chunks of query rows (`crate::par`); the
-//! brute GEMM path runs its products at the top level (multithreaded BLAS) and scans them in
-//! parallel. Results do not depend on the thread count.
+//! **Threads.** Queries run in parallel over fixed chunks of query rows (`crate::par`),
+//! including the fused brute-force path (its score kernel is chosen at run time among AVX-512,
+//! AVX2 + FMA, AVX and baseline builds; decision 0016). Results depend neither on the thread
+//! count nor on the CPU.
 //!
 //! **Errors.** `k = 0` or `k > n` and a negative or NaN radius → [`Error::InvalidParam`];
 //! wrong query width → [`Error::ShapeMismatch`]; NaN/∞ in the data or queries →
@@ -84,7 +85,7 @@ pub enum Algorithm {
     /// Chosen from the metric and dimension (see the module docs).
     #[default]
     Auto,
-    /// Scan every training point (GEMM pre-selection for (squared) Euclidean and cosine).
+    /// Scan every training point (fused SIMD pre-selection for (squared) Euclidean and cosine).
     Brute,
     /// k-d tree: median splits on the widest-spread coordinate, bounding-plane pruning.
     KdTree,
