@@ -242,3 +242,52 @@ fn fused_brute_path_is_exact_far_from_the_origin_in_both_precisions() {
         tree.kneighbors(&q32, 6).expect("valid")
     );
 }
+
+/// Scales at which the brute-force scores cannot be formed in `f32` (norms beyond 1e30 or
+/// below 1e-20: `f64` scores, or the direct scan) and single queries far outside the data
+/// (scanned directly), in both precisions, against the k-d tree.
+#[test]
+fn brute_path_is_exact_at_extreme_scales() {
+    let (n, nq, d) = (700, 40, 17);
+    let mut rng = ndlearn_core::random::rng(9);
+    let x0 = Array2::from_shape_fn((n, d), |_| {
+        ndlearn_core::random::standard_normal::<f64>(&mut rng)
+    });
+    let mut q0 = Array2::from_shape_fn((nq, d), |_| {
+        ndlearn_core::random::standard_normal::<f64>(&mut rng)
+    });
+    // two queries whose squared norms exceed the f32 limit at every scale below
+    q0.row_mut(3).fill(3.0e17);
+    q0.row_mut(30).fill(-2.0e16);
+    for scale in [1e-15, 1.0, 1e17] {
+        let (x, q) = (&x0 * scale, &q0 * scale);
+        let brute = NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::Brute, 30)
+            .expect("valid");
+        let tree = NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::KdTree, 30)
+            .expect("valid");
+        assert_eq!(
+            brute.kneighbors(&q, 4).expect("valid"),
+            tree.kneighbors(&q, 4).expect("valid"),
+            "f64 scale {scale}"
+        );
+        let r = 5.0 * scale;
+        assert_eq!(
+            brute.radius_neighbors(&q, r).expect("valid"),
+            tree.radius_neighbors(&q, r).expect("valid"),
+            "f64 scale {scale}"
+        );
+    }
+    for scale in [1e-15f32, 1.0, 1e14] {
+        let x = x0.mapv(|v| v as f32 * scale);
+        let q = q0.mapv(|v| (v as f32).clamp(-1e3, 1e3) * scale);
+        let brute = NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::Brute, 30)
+            .expect("valid");
+        let tree = NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::KdTree, 30)
+            .expect("valid");
+        assert_eq!(
+            brute.kneighbors(&q, 4).expect("valid"),
+            tree.kneighbors(&q, 4).expect("valid"),
+            "f32 scale {scale}"
+        );
+    }
+}

@@ -39,63 +39,99 @@ use super::heap::{KBest, KSmallest, sort_pairs};
 use crate::Float;
 use crate::distance::kernels::Prepared;
 
-/// Training rows per panel of the fused kernel (one 512-bit register of `f64`).
-const LANES: usize = 8;
 /// Query rows per parallel task.
 const TASK_ROWS: usize = 64;
 /// Bytes of training panels per tile: a tile stays in the L2 cache while the query rows of a
 /// task pass over it.
 const TILE_BYTES: usize = 256 * 1024;
+/// Scores in `f32` need `‖x̃‖², ‖q̃‖² ≤ NARROW_MAX` (no product or sum can overflow)...
+const NARROW_MAX: f64 = 1e30;
+/// ... and `max ‖x̃‖² ≥ NARROW_MIN` (`f32` underflow errors stay far below the bound).
+const NARROW_MIN: f64 = 1e-20;
+/// Scores in `f64` need `‖x̃‖², ‖q̃‖² ≤ WIDE_MAX`.
+const WIDE_MAX: f64 = 1e300;
+
+/// The training panels of the fused path, in the precision the scores are formed in.
+#[derive(Debug, Clone)]
+pub(crate) enum PanelSet<F> {
+    /// `f32` scores, 16 rows per panel (both precisions, when the norms allow).
+    Narrow(Panels<f32, 16>),
+    /// Scores in the data's own precision (`f64`), 8 rows per panel.
+    Wide(Panels<F, 8>),
+}
 
 /// Per-index precomputation of the fused path.
 #[derive(Debug, Clone)]
 pub(crate) enum Cache<F: Float> {
-    /// No fused path for this metric.
+    /// No fused path for this metric (or data whose norms neither precision can score safely).
     Direct,
     /// Training rows centred at their mean, augmented with `−‖x̃‖²/2`.
     SqEuclid {
         center: Array1<F>,
         xn_max: F,
-        panels: Panels<F>,
+        panels: PanelSet<F>,
     },
     /// Training rows scaled to unit norm, augmented with 0.
-    Cosine { panels: Panels<F> },
+    Cosine { panels: Panels<f32, 16> },
 }
 
 impl<F: Float> Cache<F> {
     pub(crate) fn new(data: &Array2<F>, kernel: &Prepared<F>) -> Self {
-        match kernel {
-            Prepared::SqEuclid { .. } => {
-                let center = crate::distance::pairwise_column_means(data);
-                let half = F::cast(0.5);
-                let mut xn_max = F::zero();
-                let panels = Panels::new(data.nrows(), data.ncols(), |i, out| {
-                    let mut norm = F::zero();
-                    for (o, (&v, &c)) in out.iter_mut().zip(data.row(i).iter().zip(&center)) {
-                        *o = v - c;
-                        norm += *o * *o;
-                    }
-                    xn_max = xn_max.max(norm);
-                    -half * norm
-                });
-                Self::SqEuclid {
-                    center,
-                    xn_max,
-                    panels,
-                }
-            }
-            Prepared::Cosine => {
-                let xt = crate::distance::pairwise_normalize_rows(data);
-                let panels = Panels::new(xt.nrows(), xt.ncols(), |i, out| {
-                    for (o, &v) in out.iter_mut().zip(xt.row(i)) {
-                        *o = v;
-                    }
-                    F::zero()
-                });
-                Self::Cosine { panels }
-            }
-            _ => Self::Direct,
+        let Some((aug, center, xn_max)) = augmented(data, kernel) else {
+            return Self::Direct;
+        };
+        let Some(center) = center else {
+            return Self::Cosine {
+                panels: Panels::new(&aug),
+            };
+        };
+        let m = xn_max.to_f64_lossless();
+        let panels = if (NARROW_MIN..=NARROW_MAX).contains(&m) {
+            PanelSet::Narrow(Panels::new(&aug))
+        } else if std::mem::size_of::<F>() == 8 && m <= WIDE_MAX {
+            PanelSet::Wide(Panels::new(&aug))
+        } else {
+            return Self::Direct;
+        };
+        Self::SqEuclid {
+            center,
+            xn_max,
+            panels,
         }
+    }
+}
+
+/// The augmented training rows `[x̃, b]` of the fused path, `n × (d + 1)`, with the centre and
+/// `max ‖x̃‖²` (Euclidean: rows centred at their mean, `b = −‖x̃‖²/2`; cosine: unit rows,
+/// `b = 0`, no centre); `None` for other metrics.
+fn augmented<F: Float>(
+    data: &Array2<F>,
+    kernel: &Prepared<F>,
+) -> Option<(Array2<F>, Option<Array1<F>>, F)> {
+    let (n, d) = data.dim();
+    let mut aug = Array2::zeros((n, d + 1));
+    match kernel {
+        Prepared::SqEuclid { .. } => {
+            let center = crate::distance::pairwise_column_means(data);
+            let mut xn_max = F::zero();
+            for (mut out, row) in aug.rows_mut().into_iter().zip(data.rows()) {
+                let mut norm = F::zero();
+                for j in 0..d {
+                    let v = row[j] - center[j];
+                    out[j] = v;
+                    norm += v * v;
+                }
+                out[d] = F::cast(-0.5) * norm;
+                xn_max = xn_max.max(norm);
+            }
+            Some((aug, Some(center), xn_max))
+        }
+        Prepared::Cosine => {
+            let xt = crate::distance::pairwise_normalize_rows(data);
+            aug.slice_mut(s![.., ..d]).assign(&xt);
+            Some((aug, None, F::one()))
+        }
+        _ => None,
     }
 }
 
@@ -140,8 +176,21 @@ fn direct<F: Float>(
 ) -> Vec<Vec<(F, usize)>> {
     let d = index.n_features();
     let xs = training_slice(index);
-    let kernel = &index.kernel;
-    index.per_query(q, |row, out, heap| match mode {
+    index.per_query(q, |row, out, heap| {
+        *out = scan_row(row, xs, d, &index.kernel, mode, heap);
+    })
+}
+
+/// The direct scan of one query row (`heap`: a reusable k-NN heap).
+fn scan_row<F: Float>(
+    row: &[F],
+    xs: &[F],
+    d: usize,
+    kernel: &Prepared<F>,
+    mode: Mode<F>,
+    heap: &mut Option<KBest<F>>,
+) -> Vec<(F, usize)> {
+    match mode {
         Mode::Knn(k) => {
             let h = heap.get_or_insert_with(|| KBest::new(k));
             h.clear();
@@ -151,18 +200,20 @@ fn direct<F: Float>(
                     h.push(rd, j);
                 }
             }
-            *out = h.sorted();
+            h.sorted()
         }
         Mode::Radius { r, r_red } => {
+            let mut out = Vec::new();
             for (j, x) in xs.chunks_exact(d.max(1)).enumerate() {
                 let rd = kernel.rdist(row, x);
                 if rd <= r_red && kernel.finalize(rd) <= r {
                     out.push((rd, j));
                 }
             }
-            sort_pairs(out);
+            sort_pairs(&mut out);
+            out
         }
-    })
+    }
 }
 
 /// Scan state of one query row.
@@ -176,6 +227,8 @@ struct RowState<F> {
     base: F,
     k: usize,
     cand: Vec<(F, usize)>,
+    /// A query whose norm the score precision cannot take: scanned directly instead.
+    direct: bool,
 }
 
 /// Proxy kind: `a = base − 2g` (Euclidean) or `a = base − g` (cosine).
@@ -207,6 +260,9 @@ fn finish<F: Float>(
     kernel: &Prepared<F>,
     mode: Mode<F>,
 ) -> Vec<(F, usize)> {
+    if st.direct {
+        return scan_row(qrow, xs, d, kernel, mode, &mut None);
+    }
     let dd = d.max(1);
     match mode {
         Mode::Knn(k) => {
@@ -237,34 +293,33 @@ fn finish<F: Float>(
 }
 
 /// Augmented training rows `[x̃, b]` (`b = −‖x̃‖²/2` for Euclidean, 0 for cosine) in panels of
-/// [`LANES`] rows: panel `p` holds `b` of its rows, then coordinate 0 of its rows, and so on
-/// (`(d + 1) × LANES` values). Lanes past the last row hold `b = NaN`, so their scores fail every
-/// comparison.
+/// `L` rows, stored as `S`: panel `p` holds `b` of its rows, then coordinate 0 of its rows, and
+/// so on (`(d + 1) × L` values). Lanes past the last row hold `b = NaN`, so their scores fail
+/// every comparison.
 #[derive(Debug, Clone)]
-pub(crate) struct Panels<F> {
-    buf: Vec<F>,
+pub(crate) struct Panels<S, const L: usize> {
+    buf: Vec<S>,
     /// `d + 1`.
     width: usize,
     n: usize,
 }
 
-impl<F: Float> Panels<F> {
-    /// `n` rows of `d` coordinates: `row(i, out)` writes the coordinates of row `i` into `out`
-    /// and returns its extra column `b`.
-    fn new(n: usize, d: usize, mut row: impl FnMut(usize, &mut [F]) -> F) -> Self {
-        let width = d + 1;
-        let mut buf = vec![F::zero(); n.div_ceil(LANES) * width * LANES];
-        let mut tmp = vec![F::zero(); d];
-        for (p, panel) in buf.chunks_exact_mut(width * LANES).enumerate() {
-            for l in 0..LANES {
-                let i = p * LANES + l;
+impl<S: Float, const L: usize> Panels<S, L> {
+    /// From the augmented `n × (d + 1)` rows (bias last), rounded to `S`.
+    fn new<F: Float>(aug: &Array2<F>) -> Self {
+        let (n, width) = aug.dim();
+        let d = width - 1;
+        let mut buf = vec![S::zero(); n.div_ceil(L) * width * L];
+        for (p, panel) in buf.chunks_exact_mut(width * L).enumerate() {
+            for l in 0..L {
+                let i = p * L + l;
                 if i >= n {
-                    panel[l] = F::nan();
+                    panel[l] = S::nan();
                     continue;
                 }
-                panel[l] = row(i, &mut tmp);
-                for (j, &v) in tmp.iter().enumerate() {
-                    panel[(j + 1) * LANES + l] = v;
+                panel[l] = S::cast(aug[[i, d]]);
+                for j in 0..d {
+                    panel[(j + 1) * L + l] = S::cast(aug[[i, j]]);
                 }
             }
         }
@@ -272,26 +327,50 @@ impl<F: Float> Panels<F> {
     }
 }
 
-/// The fused path: scores of [`LANES`] training rows against a few query rows are computed in
+/// The fused path: scores of a panel of training rows against a few query rows are computed in
 /// registers and compared with the query thresholds at once, so no score matrix is written.
 fn fused<F: Float>(
     index: &NeighborIndex<F>,
     q: ArrayView2<'_, F>,
     mode: Mode<F>,
 ) -> Vec<Vec<(F, usize)>> {
-    fused_with(index, q, mode, scan_task)
+    let d = index.n_features();
+    let narrow_eps = F::cast(f32::EPSILON) * F::cast(8 * d + 32);
+    let wide_eps = F::epsilon() * F::cast(8 * d + 32);
+    let narrow_max = F::cast(NARROW_MAX);
+    match index.brute_cache() {
+        Cache::SqEuclid {
+            panels: PanelSet::Narrow(p),
+            ..
+        }
+        | Cache::Cosine { panels: p } => {
+            let spec = (narrow_eps, narrow_max);
+            fused_with(index, q, mode, p, spec, scan_task::<F, f32, 16>)
+        }
+        Cache::SqEuclid {
+            panels: PanelSet::Wide(p),
+            ..
+        } => {
+            let spec = (wide_eps, F::cast(WIDE_MAX));
+            fused_with(index, q, mode, p, spec, scan_task::<F, F, 8>)
+        }
+        Cache::Direct => direct(index, q, mode),
+    }
 }
 
 /// The signature of a task scanner ([`scan_task`] or one of its bodies).
-type Scanner<F> = fn(&Panels<F>, &[F], usize, &mut [RowState<F>], Proxy, Mode<F>, usize);
+type Scanner<F, S, const L: usize> =
+    fn(&Panels<S, L>, &[F], usize, &mut [RowState<F>], Proxy, Mode<F>, usize);
 
-/// [`fused`] with a given task scanner (tests run every kernel variant this way, whatever the
-/// CPU).
-fn fused_with<F: Float>(
+/// [`fused`] with given panels, `(ε-factor of the bound, largest query norm²)` of their
+/// precision, and task scanner (tests run every kernel variant this way, whatever the CPU).
+fn fused_with<F: Float, S: Float, const L: usize>(
     index: &NeighborIndex<F>,
     q: ArrayView2<'_, F>,
     mode: Mode<F>,
-    scanner: Scanner<F>,
+    panels: &Panels<S, L>,
+    (eps, q_max): (F, F),
+    scanner: Scanner<F, S, L>,
 ) -> Vec<Vec<(F, usize)>> {
     let d = index.n_features();
     let nq = q.nrows();
@@ -300,15 +379,9 @@ fn fused_with<F: Float>(
         return Vec::new();
     };
     let kernel = &index.kernel;
-    let eps = F::epsilon() * F::cast(8 * d + 32);
-    let two = F::cast(2.0);
     let cache = index.brute_cache();
-    let (proxy, panels) = match cache {
-        Cache::SqEuclid { panels, .. } => (Proxy::Euclid, panels),
-        Cache::Cosine { panels, .. } => (Proxy::Cosine, panels),
-        Cache::Direct => return direct(index, q, mode),
-    };
-    let tile_panels = (TILE_BYTES / (panels.width * LANES * std::mem::size_of::<F>())).max(4);
+    let two = F::cast(2.0);
+    let tile_panels = (TILE_BYTES / (panels.width * L * std::mem::size_of::<S>())).max(4);
     let chunks = crate::par::map_chunks(nq, TASK_ROWS, |r| {
         let (qa, qe) = (r.start, r.end);
         let rows = qe - qa;
@@ -337,7 +410,14 @@ fn fused_with<F: Float>(
                     (F::one(), eps)
                 }
             };
+            // a query too far out for the score precision is scanned directly (its scores
+            // are made harmless: zero coordinates, a threshold nothing passes)
+            let direct = base.is_nan() || base > q_max;
+            if direct {
+                out.fill(F::zero());
+            }
             let (k, thr) = match mode {
+                _ if direct => (1, F::neg_infinity()),
                 Mode::Knn(k) => (k, F::infinity()),
                 Mode::Radius { r_red, .. } => (1, r_red + err),
             };
@@ -345,12 +425,21 @@ fn fused_with<F: Float>(
                 heap: KSmallest::new(k),
                 thr,
                 margin: two * err,
-                base,
+                base: if direct { F::zero() } else { base },
                 k,
                 cand: Vec::new(),
+                direct,
             });
         }
-        scanner(panels, &qt, d, &mut states, proxy, mode, tile_panels);
+        scanner(
+            panels,
+            &qt,
+            d,
+            &mut states,
+            proxy_of(cache),
+            mode,
+            tile_panels,
+        );
         states
             .into_iter()
             .enumerate()
@@ -363,10 +452,36 @@ fn fused_with<F: Float>(
     chunks.into_iter().flatten().collect()
 }
 
+fn proxy_of<F: Float>(cache: &Cache<F>) -> Proxy {
+    match cache {
+        Cache::Cosine { .. } => Proxy::Cosine,
+        _ => Proxy::Euclid,
+    }
+}
+
+/// The score cut in the storage precision, rounded down (toward −∞), so the test in `S` keeps
+/// every entry the test in `F` keeps.
+#[inline(always)]
+fn cut_down<F: Float, S: Float>(c: F) -> S {
+    let s = S::cast(c);
+    if !s.is_finite() && c.is_finite() {
+        return if c > F::zero() {
+            S::max_value()
+        } else {
+            S::neg_infinity()
+        };
+    }
+    if F::cast(s) > c {
+        s - (s.abs() * S::epsilon() + S::min_positive_value())
+    } else {
+        s
+    }
+}
+
 /// Scans all training panels for the query rows of one task (`qt`: `rows × d`, transformed).
 #[multiversion(targets("x86_64+avx512f+avx512vl+avx2+fma", "x86_64+avx2+fma", "x86_64+avx"))]
-fn scan_task<F: Float>(
-    panels: &Panels<F>,
+fn scan_task<F: Float, S: Float, const L: usize>(
+    panels: &Panels<S, L>,
     qt: &[F],
     d: usize,
     states: &mut [RowState<F>],
@@ -375,21 +490,24 @@ fn scan_task<F: Float>(
     tile_panels: usize,
 ) {
     let fma = selected_target!().supports_feature_str("fma");
-    let wide = selected_target!().supports_feature_str("avx512f");
+    // 8 query rows per micro-block when 8 × 8 accumulators of f64 fill 8 registers of 512 bits
+    // 8 query rows per micro-block with 8 lanes (f64): 8 accumulator registers of 512 bits;
+    // with 16 lanes (f32) LLVM vectorises 8 rows badly (gathers, 20× slower): 4 rows
+    let wide = selected_target!().supports_feature_str("avx512f") && L == 8;
     match (fma, wide) {
         (true, true) => {
-            scan_task_body::<F, true, 8>(panels, qt, d, states, proxy, mode, tile_panels)
+            scan_task_body::<F, S, true, 8, L>(panels, qt, d, states, proxy, mode, tile_panels)
         }
         (true, false) => {
-            scan_task_body::<F, true, 4>(panels, qt, d, states, proxy, mode, tile_panels)
+            scan_task_body::<F, S, true, 4, L>(panels, qt, d, states, proxy, mode, tile_panels)
         }
-        _ => scan_task_body::<F, false, 4>(panels, qt, d, states, proxy, mode, tile_panels),
+        _ => scan_task_body::<F, S, false, 4, L>(panels, qt, d, states, proxy, mode, tile_panels),
     }
 }
 
 #[inline(always)]
-fn scan_task_body<F: Float, const FMA: bool, const Q: usize>(
-    panels: &Panels<F>,
+fn scan_task_body<F: Float, S: Float, const FMA: bool, const Q: usize, const L: usize>(
+    panels: &Panels<S, L>,
     qt: &[F],
     d: usize,
     states: &mut [RowState<F>],
@@ -399,16 +517,16 @@ fn scan_task_body<F: Float, const FMA: bool, const Q: usize>(
 ) {
     let knn = matches!(mode, Mode::Knn(_));
     let two = F::cast(2.0);
-    let plen = panels.width * LANES;
+    let plen = panels.width * L;
     let n_panels = panels.buf.len() / plen.max(1);
     let rows = states.len();
     // query rows in micro-blocks of Q, coordinate-major (`[j][i]`), padded with zero rows
     let n_blocks = rows.div_ceil(Q);
-    let mut qm = vec![F::zero(); n_blocks * d * Q];
+    let mut qm = vec![S::zero(); n_blocks * d * Q];
     for i in 0..rows {
         let (b, ii) = (i / Q, i % Q);
         for j in 0..d {
-            qm[b * d * Q + j * Q + ii] = qt[i * d + j];
+            qm[b * d * Q + j * Q + ii] = S::cast(qt[i * d + j]);
         }
     }
     for p0 in (0..n_panels).step_by(tile_panels) {
@@ -416,32 +534,37 @@ fn scan_task_body<F: Float, const FMA: bool, const Q: usize>(
         for b in 0..n_blocks {
             let qb = &qm[b * d * Q..(b + 1) * d * Q];
             let sts = &mut states[b * Q..((b + 1) * Q).min(rows)];
-            let mut cuts = [F::infinity(); Q];
+            let mut cuts = [S::infinity(); Q];
             for (c, st) in cuts.iter_mut().zip(sts.iter()) {
-                *c = score_cut(st.base, st.thr, proxy);
+                if !st.direct {
+                    *c = cut_down(score_cut(st.base, st.thr, proxy));
+                }
             }
             for p in p0..p1 {
                 let panel = &panels.buf[p * plen..(p + 1) * plen];
-                let acc = micro::<F, FMA, Q>(panel, qb);
+                let acc = micro::<S, FMA, Q, L>(panel, qb);
                 for (i, st) in sts.iter_mut().enumerate() {
                     let cut = cuts[i];
                     if !acc[i].iter().fold(false, |any, &v| any | (v >= cut)) {
                         continue;
                     }
                     for (l, &g) in acc[i].iter().enumerate() {
-                        // padding lanes score NaN and fail the first test
-                        let j = p * LANES + l;
-                        let a = match proxy {
-                            Proxy::Euclid => st.base - two * g,
-                            Proxy::Cosine => st.base - g,
-                        };
-                        if g >= cuts[i] && a <= st.thr && j < panels.n {
-                            st.cand.push((a, j));
-                            if knn {
-                                st.heap.push(a);
-                                if st.heap.is_full() {
-                                    st.thr = st.heap.worst() + st.margin;
-                                    cuts[i] = score_cut(st.base, st.thr, proxy);
+                        // padding lanes score NaN and fail this test
+                        if g >= cuts[i] {
+                            let j = p * L + l;
+                            let g = F::cast(g);
+                            let a = match proxy {
+                                Proxy::Euclid => st.base - two * g,
+                                Proxy::Cosine => st.base - g,
+                            };
+                            if a <= st.thr && j < panels.n {
+                                st.cand.push((a, j));
+                                if knn {
+                                    st.heap.push(a);
+                                    if st.heap.is_full() {
+                                        st.thr = st.heap.worst() + st.margin;
+                                        cuts[i] = cut_down(score_cut(st.base, st.thr, proxy));
+                                    }
                                 }
                             }
                         }
@@ -462,25 +585,32 @@ fn scan_task_body<F: Float, const FMA: bool, const Q: usize>(
 
 /// Scores `g = b + Σⱼ qⱼ xⱼ` of `Q` query rows (coordinate-major `qb`) against one panel.
 #[inline(always)]
-fn micro<F: Float, const FMA: bool, const Q: usize>(panel: &[F], qb: &[F]) -> [[F; LANES]; Q] {
-    let (bias, xs) = panel.split_at(LANES);
-    let mut acc = [[F::zero(); LANES]; Q];
+fn micro<S: Float, const FMA: bool, const Q: usize, const L: usize>(
+    panel: &[S],
+    qb: &[S],
+) -> [[S; L]; Q] {
+    let (bias, xs) = panel.split_at(L);
+    let mut acc = [[S::zero(); L]; Q];
     for row in acc.iter_mut() {
         row.copy_from_slice(bias);
     }
-    for (x, qj) in xs.chunks_exact(LANES).zip(qb.chunks_exact(Q)) {
-        for i in 0..Q {
-            let s = qj[i];
-            for l in 0..LANES {
-                acc[i][l] = if FMA {
-                    s.mul_add(x[l], acc[i][l])
-                } else {
-                    s * x[l] + acc[i][l]
-                };
-            }
+    for (x, qj) in xs.chunks_exact(L).zip(qb.chunks_exact(Q)) {
+        let Ok(x) = <&[S; L]>::try_from(x) else {
+            break;
+        };
+        for (row, &s) in acc.iter_mut().zip(qj) {
+            lanes::<S, FMA, L>(s, x, row);
         }
     }
     acc
+}
+
+/// `row += s · x`, lane by lane (one vector instruction per register of lanes).
+#[inline(always)]
+fn lanes<S: Float, const FMA: bool, const L: usize>(s: S, x: &[S; L], row: &mut [S; L]) {
+    for (r, &v) in row.iter_mut().zip(x) {
+        *r = if FMA { s.mul_add(v, *r) } else { s * v + *r };
+    }
 }
 
 #[cfg(test)]
@@ -489,8 +619,8 @@ mod kernel_tests {
     use crate::distance::Metric;
     use crate::neighbors::{Algorithm, NeighborIndex};
 
-    /// Every kernel variant (fused multiply-add or not, 4 or 8 query rows per micro-block)
-    /// gives the exact answer, whichever variant this CPU dispatches to.
+    /// Every kernel variant (scores in `f32` or `f64`, fused multiply-add or not, 4 or 8 query
+    /// rows per micro-block) gives the exact answer, whichever variant this CPU dispatches to.
     #[test]
     fn every_kernel_variant_is_exact() {
         let (n, nq, d) = (3_001, 75, 5);
@@ -498,10 +628,16 @@ mod kernel_tests {
         let cell = |i: usize, j: usize| ((i * 2_654_435_761 + j * 40_503) >> 9) % 5;
         let x = Array2::from_shape_fn((n, d), |(i, j)| cell(i, j) as f64);
         let q = Array2::from_shape_fn((nq, d), |(i, j)| cell(i + n, j) as f64 + 0.5);
-        let variants: [Scanner<f64>; 4] = [
-            scan_task_body::<f64, false, 4>,
-            scan_task_body::<f64, true, 4>,
-            scan_task_body::<f64, true, 8>,
+        let narrow: [Scanner<f64, f32, 16>; 4] = [
+            scan_task_body::<f64, f32, false, 4, 16>,
+            scan_task_body::<f64, f32, true, 4, 16>,
+            scan_task_body::<f64, f32, true, 8, 16>,
+            scan_task,
+        ];
+        let wide: [Scanner<f64, f64, 8>; 4] = [
+            scan_task_body::<f64, f64, false, 4, 8>,
+            scan_task_body::<f64, f64, true, 4, 8>,
+            scan_task_body::<f64, f64, true, 8, 8>,
             scan_task,
         ];
         for (metric, r) in [(Metric::Euclidean, 1.5), (Metric::Cosine, 0.02)] {
@@ -514,11 +650,23 @@ mod kernel_tests {
             };
             let want_radius = direct(&index, q.view(), mode);
             assert!(want_radius.iter().any(|v| v.len() > 1));
-            for (v, &scanner) in variants.iter().enumerate() {
-                let got = fused_with(&index, q.view(), Mode::Knn(9), scanner);
-                assert_eq!(got, want_knn, "{metric:?} variant {v}");
-                let got = fused_with(&index, q.view(), mode, scanner);
-                assert_eq!(got, want_radius, "{metric:?} variant {v}");
+            let (aug, _, _) = augmented(&x, &index.kernel).expect("fused metric");
+            let (p32, p64) = (Panels::new(&aug), Panels::new(&aug));
+            let spec32 = (8.0 * d as f64 + 32.0) * f64::from(f32::EPSILON);
+            let spec64 = (8.0 * d as f64 + 32.0) * f64::EPSILON;
+            for (v, &scanner) in narrow.iter().enumerate() {
+                let spec = (spec32, NARROW_MAX);
+                let got = fused_with(&index, q.view(), Mode::Knn(9), &p32, spec, scanner);
+                assert_eq!(got, want_knn, "{metric:?} f32 variant {v}");
+                let got = fused_with(&index, q.view(), mode, &p32, spec, scanner);
+                assert_eq!(got, want_radius, "{metric:?} f32 variant {v}");
+            }
+            for (v, &scanner) in wide.iter().enumerate() {
+                let spec = (spec64, WIDE_MAX);
+                let got = fused_with(&index, q.view(), Mode::Knn(9), &p64, spec, scanner);
+                assert_eq!(got, want_knn, "{metric:?} f64 variant {v}");
+                let got = fused_with(&index, q.view(), mode, &p64, spec, scanner);
+                assert_eq!(got, want_radius, "{metric:?} f64 variant {v}");
             }
         }
     }
