@@ -5,11 +5,12 @@
 //!
 //! **Fused path** ((squared) Euclidean, Minkowski `p = 2`, cosine): the training rows are
 //! stored once, at the first brute-force query, augmented with one column and in panels of
-//! [`LANES`] rows, coordinate-major inside a panel. For Euclidean the rows are centred at the
-//! training mean and augmented with `−‖x̃‖²/2`, so that with a query `q̃` (centred the same way)
-//! the score `gᵢⱼ = q̃ᵢᵀx̃ⱼ − ‖x̃ⱼ‖²/2` gives the proxy of the reduced distance
-//! `aᵢⱼ = ‖q̃ᵢ‖² − 2gᵢⱼ`; for cosine the rows are normalised, the extra column is 0 and
-//! `aᵢⱼ = 1 − gᵢⱼ`. Either way "`aᵢⱼ ≤ threshold`" is a single comparison `gᵢⱼ ≥ cᵢ`.
+//! 16 rows (`f32` scores) or 8 rows (`f64` scores), coordinate-major inside a panel. For
+//! Euclidean the rows are centred at the training mean and augmented with `−‖x̃‖²/2`, so that
+//! with a query `q̃` (centred the same way) the score `gᵢⱼ = q̃ᵢᵀx̃ⱼ − ‖x̃ⱼ‖²/2` gives the proxy
+//! of the reduced distance `aᵢⱼ = ‖q̃ᵢ‖² − 2gᵢⱼ`; for cosine the rows are normalised, the extra
+//! column is 0 and `aᵢⱼ = 1 − gᵢⱼ`. Either way "`aᵢⱼ ≤ threshold`" is a single comparison
+//! `gᵢⱼ ≥ cᵢ`.
 //!
 //! Queries are processed in parallel tasks of [`TASK_ROWS`] rows. Inside a task, micro-blocks
 //! of a few query rows pass over the panels of a tile of training rows that stays in the L2
@@ -17,18 +18,26 @@
 //! (one fused multiply-add per coordinate, query and lane) and compared with the thresholds at
 //! once, so no score matrix is ever written to memory. (A GEMM into a score matrix, the
 //! previous design, spent most of its time writing, zeroing and re-reading that matrix:
-//! measured 1.4–3.8 s against 0.8 s per 10,000 queries on 200,000 × 16.) The kernel is
-//! compiled for AVX-512, AVX2 + FMA and AVX besides the baseline, and the best one the CPU
-//! supports is chosen at run time ([`multiversion`]).
+//! measured 1.4–3.8 s against 0.8 s per 10,000 queries on 200,000 × 16, and 0.5 s with `f32`
+//! scores.) The kernel is compiled for AVX-512, AVX2 + FMA and AVX besides the baseline, and
+//! the best one the CPU supports is chosen at run time ([`multiversion`]; decision 0016).
 //!
-//! The proxy differs from the directly computed reduced distance `rᵢⱼ` by at most `Eᵢ` (a
-//! rounding bound, whatever the order of the sums and whether multiply-adds are fused:
-//! `(8d + 32) ε (‖q̃ᵢ‖² + maxⱼ‖x̃ⱼ‖²)`, or `(8d + 32) ε` for cosine). If `t` is the k-th
-//! smallest proxy of a query, every true neighbour has `aᵢⱼ ≤ t + 2Eᵢ` (its `r ≤ r₍ₖ₎ ≤ t +
-//! Eᵢ`), so the scan keeps only those candidates (with a running `t`), then computes their
-//! exact `rᵢⱼ` with the direct kernel and sorts by `(r, index)`. The answer is therefore
-//! exactly the direct path's, on any CPU and for any number of threads; candidates beyond `k`
-//! are few unless distances are nearly tied.
+//! **Precision of the scores.** The scores only pre-select, so they are formed in `f32` for
+//! `f64` data too (twice the lanes), whenever the norms are in `f32`'s safe range
+//! (`10⁻²⁰ ≤ max ‖x̃‖² ≤ 10³⁰`: no product or sum overflows, and underflow errors stay far
+//! below the bound); otherwise in `f64` (`f64` data), or not at all (`f32` data: the direct
+//! scan). A single query with `‖q̃‖²` beyond the limit is scanned directly.
+//!
+//! **Exactness.** With `ε` the epsilon of the score precision, the proxy differs from the
+//! directly computed reduced distance `rᵢⱼ` by at most `Eᵢ = (8d + 32) ε (‖q̃ᵢ‖² +
+//! maxⱼ‖x̃ⱼ‖²)`, or `(8d + 32) ε` for cosine (the rounding of the inputs to `f32` and of a
+//! sum of `d + 1` products in any order, fused or not, is below `(d + 3) ε (‖q̃‖² + ‖x̃‖²)`).
+//! If `t` is the k-th smallest proxy of a query, every true neighbour has `aᵢⱼ ≤ t + 2Eᵢ`
+//! (its `r ≤ r₍ₖ₎ ≤ t + Eᵢ`), so the scan keeps only those candidates (with a running `t`;
+//! thresholds are rounded down when converted to the score precision), then computes their
+//! exact `rᵢⱼ` with the direct kernel in the data's precision and sorts by `(r, index)`. The
+//! answer is therefore exactly the direct path's, on any CPU and for any number of threads;
+//! candidates beyond `k` are few unless distances are nearly tied.
 
 use multiversion::multiversion;
 use multiversion::target::selected_target;
