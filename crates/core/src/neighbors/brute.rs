@@ -499,7 +499,6 @@ fn scan_task<F: Float, S: Float, const L: usize>(
     tile_panels: usize,
 ) {
     let fma = selected_target!().supports_feature_str("fma");
-    // 8 query rows per micro-block when 8 × 8 accumulators of f64 fill 8 registers of 512 bits
     // 8 query rows per micro-block with 8 lanes (f64): 8 accumulator registers of 512 bits;
     // with 16 lanes (f32) LLVM vectorises 8 rows badly (gathers, 20× slower): 4 rows
     let wide = selected_target!().supports_feature_str("avx512f") && L == 8;
