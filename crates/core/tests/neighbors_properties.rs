@@ -291,3 +291,62 @@ fn brute_path_is_exact_at_extreme_scales() {
         );
     }
 }
+
+/// Inputs where the pre-selection's bound would not hold (found in review): Euclidean data
+/// whose squared norms are subnormal, cosine rows whose squared norms overflow or underflow.
+/// Such indexes and queries are scanned directly.
+#[test]
+fn brute_path_is_exact_for_subnormal_and_overflowing_norms() {
+    // Euclidean, d = 1: q² rounds to 0, so rows 0 and 1 tie at distance 0 (row 0 first)
+    let q = 0.3f64.sqrt() * 2f64.powi(-537);
+    let x = ndarray::array![[0.0], [2.0 * q], [-2.0 * q]];
+    let brute =
+        NeighborIndex::build(x.clone(), Metric::Euclidean, Algorithm::Brute, 30).expect("valid");
+    let tree = NeighborIndex::build(x, Metric::Euclidean, Algorithm::KdTree, 30).expect("valid");
+    let qs = ndarray::array![[q]];
+    assert_eq!(
+        brute.kneighbors(&qs, 1).expect("valid"),
+        tree.kneighbors(&qs, 1).expect("valid")
+    );
+    assert_eq!(
+        brute.radius_neighbors(&qs, 1e-300).expect("valid"),
+        tree.radius_neighbors(&qs, 1e-300).expect("valid")
+    );
+    // cosine with an overflowing and with a subnormal squared norm
+    let c = 2024.45f64.sqrt() * 2f64.powi(-537);
+    let cases = [
+        (
+            ndarray::array![[1e200, 1e200], [-1.0, 0.0]],
+            ndarray::array![[1e150, 1e150], [1.0, 1.0]],
+        ),
+        (
+            ndarray::array![[2.0, 0.0], [c, 0.0]],
+            ndarray::array![[1.0, 0.0], [0.0, 1.0]],
+        ),
+    ];
+    for (x, q) in cases {
+        let index =
+            NeighborIndex::build(x.clone(), Metric::Cosine, Algorithm::Brute, 30).expect("valid");
+        let (dist, idx) = index.kneighbors(&q, 2).expect("valid");
+        for r in 0..q.nrows() {
+            let want = scan(&x, q.row(r), &Metric::Cosine);
+            for t in 0..2 {
+                assert_eq!((dist[[r, t]], idx[[r, t]]), want[t], "cosine row {r}");
+            }
+        }
+    }
+    // a cosine query with a subnormal squared norm against well-scaled rows
+    let x = ndarray::array![[2.0, 0.0], [3.0, 1e-9], [0.0, 1.0]];
+    let q = ndarray::array![[c, 0.0]];
+    let index =
+        NeighborIndex::build(x.clone(), Metric::Cosine, Algorithm::Brute, 30).expect("valid");
+    let (dist, idx) = index.kneighbors(&q, 3).expect("valid");
+    let want = scan(&x, q.row(0), &Metric::Cosine);
+    for t in 0..3 {
+        assert_eq!(
+            (dist[[0, t]], idx[[0, t]]),
+            want[t],
+            "subnormal cosine query"
+        );
+    }
+}

@@ -25,8 +25,12 @@
 //! **Precision of the scores.** The scores only pre-select, so they are formed in `f32` for
 //! `f64` data too (twice the lanes), whenever the norms are in `f32`'s safe range
 //! (`10⁻²⁰ ≤ max ‖x̃‖² ≤ 10³⁰`: no product or sum overflows, and underflow errors stay far
-//! below the bound); otherwise in `f64` (`f64` data), or not at all (`f32` data: the direct
-//! scan). A single query with `‖q̃‖²` beyond the limit is scanned directly.
+//! below the bound); otherwise in `f64` (`f64` data with `10⁻²⁵⁰ ≤ max ‖x̃‖² ≤ 10³⁰⁰`), or
+//! not at all (the direct scan). A single query with `‖q̃‖²` beyond the limit is scanned
+//! directly. For cosine, training rows or queries whose squared norm overflows or underflows
+//! (outside `10^±280` in `f64`, `10^±30` in `f32`; zero rows are fine) go to the direct scan
+//! too: there the normalised rows, and the cosine kernel itself, lose the accuracy the bound
+//! assumes.
 //!
 //! **Exactness.** With `ε` the epsilon of the score precision, the proxy differs from the
 //! directly computed reduced distance `rᵢⱼ` by at most `Eᵢ = (8d + 32) ε (‖q̃ᵢ‖² +
@@ -57,8 +61,21 @@ const TILE_BYTES: usize = 256 * 1024;
 const NARROW_MAX: f64 = 1e30;
 /// ... and `max ‖x̃‖² ≥ NARROW_MIN` (`f32` underflow errors stay far below the bound).
 const NARROW_MIN: f64 = 1e-20;
-/// Scores in `f64` need `‖x̃‖², ‖q̃‖² ≤ WIDE_MAX`.
+/// Scores in `f64` need `‖x̃‖², ‖q̃‖² ≤ WIDE_MAX`...
 const WIDE_MAX: f64 = 1e300;
+/// ... and `max ‖x̃‖² ≥ WIDE_MIN` (the bound stays far above subnormal rounding errors).
+const WIDE_MIN: f64 = 1e-250;
+
+/// The squared norms (zero aside) for which the cosine kernel (`x·y / (‖x‖ ‖y‖)`) and the
+/// normalised rows are accurate to the bound: no overflow or underflow of `‖x‖²`.
+fn cosine_norms_ok<F: Float>(n2: F) -> bool {
+    let (lo, hi) = if std::mem::size_of::<F>() == 8 {
+        (1e-280, 1e280)
+    } else {
+        (1e-30, 1e30)
+    };
+    n2 == F::zero() || (F::cast(lo) <= n2 && n2 <= F::cast(hi))
+}
 
 /// The training panels of the fused path, in the precision the scores are formed in.
 #[derive(Debug, Clone)]
@@ -97,7 +114,7 @@ impl<F: Float> Cache<F> {
         let m = xn_max.to_f64_lossless();
         let panels = if (NARROW_MIN..=NARROW_MAX).contains(&m) {
             PanelSet::Narrow(Panels::new(&aug))
-        } else if std::mem::size_of::<F>() == 8 && m <= WIDE_MAX {
+        } else if std::mem::size_of::<F>() == 8 && (WIDE_MIN..=WIDE_MAX).contains(&m) {
             PanelSet::Wide(Panels::new(&aug))
         } else {
             return Self::Direct;
@@ -112,7 +129,8 @@ impl<F: Float> Cache<F> {
 
 /// The augmented training rows `[x̃, b]` of the fused path, `n × (d + 1)`, with the centre and
 /// `max ‖x̃‖²` (Euclidean: rows centred at their mean, `b = −‖x̃‖²/2`; cosine: unit rows,
-/// `b = 0`, no centre); `None` for other metrics.
+/// `b = 0`, no centre); `None` for other metrics and for cosine rows whose squared norm
+/// overflows or underflows (see [`cosine_norms_ok`]).
 fn augmented<F: Float>(
     data: &Array2<F>,
     kernel: &Prepared<F>,
@@ -136,6 +154,13 @@ fn augmented<F: Float>(
             Some((aug, Some(center), xn_max))
         }
         Prepared::Cosine => {
+            let norms_ok = data
+                .rows()
+                .into_iter()
+                .all(|r| cosine_norms_ok(r.iter().fold(F::zero(), |s, &v| s + v * v)));
+            if !norms_ok {
+                return None;
+            }
             let xt = crate::distance::pairwise_normalize_rows(data);
             aug.slice_mut(s![.., ..d]).assign(&xt);
             Some((aug, None, F::one()))
@@ -400,7 +425,9 @@ fn fused_with<F: Float, S: Float, const L: usize>(
         let mut states: Vec<RowState<F>> = Vec::with_capacity(rows);
         for (i, row) in qblock.rows().into_iter().enumerate() {
             let out = &mut qt[i * d..(i + 1) * d];
-            let (base, err) = match cache {
+            // a query too far out for the score precision (or, for cosine, with a squared norm
+            // that overflows or underflows) is scanned directly
+            let (base, err, direct) = match cache {
                 Cache::SqEuclid { center, xn_max, .. } => {
                     let mut norm = F::zero();
                     for j in 0..d {
@@ -408,20 +435,21 @@ fn fused_with<F: Float, S: Float, const L: usize>(
                         out[j] = v;
                         norm += v * v;
                     }
-                    (norm, eps * (norm + *xn_max))
+                    let direct = norm.is_nan() || norm > q_max;
+                    (norm, eps * (norm + *xn_max), direct)
                 }
                 _ => {
                     // as `pairwise_normalize_rows` does for the training rows
-                    let norm = row.iter().fold(F::zero(), |s, &v| s + v * v).sqrt();
+                    let n2 = row.iter().fold(F::zero(), |s, &v| s + v * v);
+                    let norm = n2.sqrt();
                     for (o, &v) in out.iter_mut().zip(row) {
                         *o = if norm > F::zero() { v / norm } else { v };
                     }
-                    (F::one(), eps)
+                    (F::one(), eps, !cosine_norms_ok(n2))
                 }
             };
-            // a query too far out for the score precision is scanned directly (its scores
-            // are made harmless: zero coordinates, a threshold nothing passes)
-            let direct = base.is_nan() || base > q_max;
+            // the scores of a direct row are made harmless: zero coordinates, a threshold
+            // nothing passes
             if direct {
                 out.fill(F::zero());
             }
