@@ -145,7 +145,7 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use crate::model::argmax;
+use crate::model::classes_from_scores;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
@@ -593,11 +593,7 @@ impl<F: Float> Predict<F> for FittedLogisticRegression<F> {
     /// The most probable class (binary: class 1 iff `wᵀx + b ≥ 0`; ties to the lower class
     /// otherwise).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        let z = self.decision_function(x)?;
-        if self.n_classes == 2 {
-            return Ok(z.column(0).mapv(|v| usize::from(v >= F::zero())));
-        }
-        Ok(z.rows().into_iter().map(argmax).collect())
+        Ok(classes_from_scores(&self.decision_function(x)?))
     }
 }
 

@@ -75,7 +75,7 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use crate::model::argmax;
+use crate::model::classes_from_scores;
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{FeatureImportances, Fit, Float, Labels, Predict, Result};
@@ -253,11 +253,7 @@ impl<F: Float> Predict<F> for FittedLeastSquaresClassifier<F> {
     /// `argmax_k y_k(x)` (ties to the lower class); with a single score, class 1 iff the score
     /// is `≥ 0`.
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        let z = self.decision_function(x)?;
-        if z.ncols() == 1 {
-            return Ok(z.column(0).mapv(|v| usize::from(v >= F::zero())));
-        }
-        Ok(z.rows().into_iter().map(argmax).collect())
+        Ok(classes_from_scores(&self.decision_function(x)?))
     }
 }
 

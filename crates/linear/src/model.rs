@@ -150,6 +150,16 @@ macro_rules! linear_model_api {
 
 pub(crate) use linear_model_api;
 
+/// The classes of decision values (`n × 1` for two classes, `n × K` otherwise): with one
+/// column, class 1 iff the score is `≥ 0` (`sign(0) = +1`); otherwise [`argmax`] per row.
+/// The classifiers of the crate predict through it.
+pub(crate) fn classes_from_scores<F: Float>(z: &Array2<F>) -> Array1<usize> {
+    if z.ncols() == 1 {
+        return z.column(0).mapv(|v| usize::from(v >= F::zero()));
+    }
+    z.rows().into_iter().map(argmax).collect()
+}
+
 /// The class of a row of scores: `argmax_k`, exact ties (and NaN scores) to the lowest index.
 /// Every classifier of the crate predicts through it, so they break ties alike.
 pub(crate) fn argmax<F: Float>(row: ArrayView1<'_, F>) -> usize {

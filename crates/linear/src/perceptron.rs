@@ -138,7 +138,7 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use crate::model::argmax;
+use crate::model::classes_from_scores;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::observe::{self, Progress};
 use ndlearn_core::random::{self, Rng};
@@ -667,11 +667,7 @@ impl<F: Float> Predict<F> for FittedPerceptron<F> {
     /// Two classes: class 1 iff the score is `≥ 0` (`sign(0) = +1`); otherwise the class of the
     /// largest score (ties to the lower class).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        let z = self.decision_function(x)?;
-        if self.n_classes == 2 {
-            return Ok(z.column(0).mapv(|v| usize::from(v >= F::zero())));
-        }
-        Ok(z.rows().into_iter().map(argmax).collect())
+        Ok(classes_from_scores(&self.decision_function(x)?))
     }
 }
 

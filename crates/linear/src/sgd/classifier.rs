@@ -8,7 +8,7 @@ use ndlearn_core::{
 };
 
 use super::engine::{self, Problem, State, Validation};
-use super::{CommonParams, LearningRate, SgdLoss, SgdPenalty, argmax, row_major};
+use super::{CommonParams, LearningRate, SgdLoss, SgdPenalty, classes_from_scores, row_major};
 use crate::ClassWeight;
 
 /// A linear classifier (SVM, logistic regression, …) trained by SGD, scikit-learn's
@@ -572,11 +572,7 @@ impl<F: Float> Predict<F> for FittedSGDClassifier<F> {
 
     /// Two classes: class 1 iff `wᵀx + b ≥ 0`; otherwise `argmax_k` (ties to the lower class).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        let z = self.decision_function(x)?;
-        if self.n_classes == 2 {
-            return Ok(z.column(0).mapv(|v| usize::from(v >= F::zero())));
-        }
-        Ok(z.rows().into_iter().map(argmax).collect())
+        Ok(classes_from_scores(&self.decision_function(x)?))
     }
 }
 

@@ -194,7 +194,7 @@ mod regressor;
 pub use classifier::{FittedSGDClassifier, SGDClassifier};
 pub use regressor::{FittedSGDRegressor, SGDRegressor};
 
-use crate::model::argmax;
+use crate::model::classes_from_scores;
 use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
 use ndlearn_core::{Error, Float, Result, random};
 
