@@ -5,7 +5,10 @@
 //! | module | what |
 //! |---|---|
 //! | [`Float`] | the element trait (`f32`, `f64`) |
-//! | [`traits`] | [`Fit`], [`FitUnsupervised`], [`Predict`], [`PredictProba`], [`DecisionFunction`], [`Transform`], [`InverseTransform`], [`PartialFit`] |
+//! | [`traits`] | [`Estimator`] (the hyperparameter contract), [`Fit`], [`FitWeighted`], [`FitUnsupervised`], [`FitUnsupervisedWeighted`], [`Predict`], [`PredictProba`], [`DecisionFunction`], [`OutlierDetector`], [`PredictWithNoise`], [`Transform`], [`InverseTransform`], [`PartialFit`], [`NFeaturesIn`], [`FeatureImportances`]; the [`setters!`] macro |
+//! | [`numeric`] | stable sigmoid, log1pexp/softplus, log-sum-exp, softmax, log-softmax, argmax (one tie and NaN rule) |
+//! | [`loss`] | pointwise losses of a raw score with gradient and hessian (squared, absolute, Huber, pinball, ε-insensitive, hinge, squared hinge, modified Huber, log-loss, exponential, Poisson, gamma, multinomial) |
+//! | [`calibration`] | Platt and temperature scaling, isotonic regression, `CalibratedClassifierCV` |
 //! | [`Error`] | the one error type of the workspace |
 //! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights) |
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
@@ -52,7 +55,11 @@
 
 pub use ndarray;
 
+#[macro_use]
+mod macros;
+
 pub mod active_learning;
+pub mod calibration;
 pub mod distance;
 mod error;
 pub mod feature_selection;
@@ -60,9 +67,11 @@ mod float;
 pub mod kernel;
 pub mod learning_theory;
 pub mod linalg;
+pub mod loss;
 pub mod metrics;
 pub mod model_selection;
 pub mod neighbors;
+pub mod numeric;
 pub mod observe;
 pub mod optim;
 pub mod par;
@@ -79,6 +88,7 @@ pub mod validate;
 pub use error::{Error, LinalgErrorKind, Result};
 pub use float::Float;
 pub use traits::{
-    DecisionFunction, FeatureImportances, Fit, FitUnsupervised, InverseTransform, Labels,
-    PartialFit, Predict, PredictProba, Transform,
+    DecisionFunction, Estimator, FeatureImportances, Fit, FitUnsupervised, FitUnsupervisedWeighted,
+    FitWeighted, InverseTransform, Labels, NFeaturesIn, OutlierDetector, PartialFit, Predict,
+    PredictProba, PredictWithNoise, Transform,
 };

@@ -15,6 +15,33 @@ use crate::{Float, Result};
 /// Class labels as the estimators see them: `usize` in `0..n_classes`.
 pub type Labels = ArrayRef1<usize>;
 
+/// The contract of every estimator (hyperparameter struct): it checks its own hyperparameters.
+///
+/// `fit` calls [`validate`](Estimator::validate) before it touches the data, so a bad
+/// hyperparameter is reported as [`Error::InvalidParam`](crate::Error::InvalidParam) whatever
+/// the data (even empty or non-finite data); the registry calls it as soon as an estimator is
+/// built from `key=value` strings or a model file, before any data is read. The conformance
+/// battery checks both rules for every registered estimator.
+///
+/// ```
+/// use ndlearn_core::{Estimator, Error, Result};
+///
+/// struct Shrink { alpha: f64 }
+/// impl Estimator for Shrink {
+///     fn validate(&self) -> Result<()> {
+///         ndlearn_core::validate::check_non_negative("alpha", self.alpha)
+///     }
+/// }
+/// assert!(matches!(Shrink { alpha: -1.0 }.validate(), Err(Error::InvalidParam { .. })));
+/// ```
+pub trait Estimator {
+    /// Checks every hyperparameter (ranges, combinations).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`](crate::Error::InvalidParam) naming the first bad hyperparameter.
+    fn validate(&self) -> Result<()>;
+}
+
 /// A supervised estimator: fit on features `x` (`n_samples × n_features`) and a target.
 pub trait Fit<F: Float> {
     /// The target type: `ArrayRef1<F>` (regression), `ArrayRef2<F>` (multi-output) or
@@ -24,6 +51,47 @@ pub trait Fit<F: Float> {
     type Model;
     /// Validates the hyperparameters and the data, then fits.
     fn fit(&self, x: &ArrayRef2<F>, y: &Self::Target) -> Result<Self::Model>;
+}
+
+/// A supervised estimator that accepts per-sample weights.
+///
+/// `sample_weight = None` is the same as `fit`; with weights, every estimator of the workspace
+/// follows one rule, scikit-learn's: a weight multiplies the sample's term in the objective, so
+/// an integer weight `k` is the same as `k` copies of the row (the conformance battery checks it
+/// where the fit is deterministic). Weights must be finite and non-negative with a positive sum
+/// ([`check_sample_weight`](crate::validate::check_sample_weight)).
+pub trait FitWeighted<F: Float>: Fit<F> {
+    /// Fits with optional per-sample weights (length `n_samples`).
+    ///
+    /// # Errors
+    /// As [`Fit::fit`], and invalid weights.
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &Self::Target,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<Self::Model>;
+}
+
+/// An unsupervised estimator that accepts per-sample weights (the same rule as
+/// [`FitWeighted`]).
+pub trait FitUnsupervisedWeighted<F: Float>: FitUnsupervised<F> {
+    /// Fits with optional per-sample weights (length `n_samples`).
+    ///
+    /// # Errors
+    /// As [`FitUnsupervised::fit`], and invalid weights.
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<Self::Model>;
+}
+
+/// A fitted model that knows the number of input features it was fitted on (scikit-learn's
+/// `n_features_in_`); `predict` / `transform` reject any other width.
+pub trait NFeaturesIn {
+    /// The number of feature columns at fit time.
+    fn n_features_in(&self) -> usize;
 }
 
 /// An unsupervised estimator (clustering, decomposition, scalers): fit on features only.
@@ -93,6 +161,41 @@ pub trait PartialFit<F: Float> {
         x: &ArrayRef2<F>,
         y: &Self::Target,
     ) -> Result<Self::Model>;
+}
+
+/// A fitted outlier (novelty) detector, in scikit-learn's convention: [`score_samples`]
+/// grows with normality, `decision_function = score_samples − offset` is negative for
+/// outliers, and `predict` (through [`Predict`]) gives `+1` (inlier, decision `≥ 0`) or `−1`
+/// (outlier).
+///
+/// [`score_samples`]: OutlierDetector::score_samples
+pub trait OutlierDetector<F: Float>: Predict<F, Output = ndarray::Array1<i64>> {
+    /// The normality score of each row (larger = more normal).
+    ///
+    /// # Errors
+    /// A feature count different from the fit, non-finite input.
+    fn score_samples(&self, x: &ArrayRef2<F>) -> Result<ndarray::Array1<F>>;
+
+    /// The threshold subtracted from the scores (scikit-learn's `offset_`).
+    fn offset(&self) -> F;
+
+    /// `score_samples − offset`: negative for outliers.
+    ///
+    /// # Errors
+    /// As [`score_samples`](OutlierDetector::score_samples).
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<ndarray::Array1<F>> {
+        let off = self.offset();
+        Ok(self.score_samples(x)?.mapv(|s| s - off))
+    }
+}
+
+/// A fitted clusterer that leaves some rows unassigned (noise, scikit-learn's label `−1`).
+pub trait PredictWithNoise<F: Float> {
+    /// The cluster of every row, `−1` for noise.
+    ///
+    /// # Errors
+    /// A feature count different from the fit, non-finite input.
+    fn predict_with_noise(&self, x: &ArrayRef2<F>) -> Result<ndarray::Array1<i64>>;
 }
 
 /// A fitted model that scores its input features, for embedded feature selection

@@ -219,6 +219,22 @@ pub fn check_labels(
     Ok(n_classes)
 }
 
+/// Checks that every label is a class index below `n_classes` (for scores or models whose
+/// class count is fixed).
+///
+/// # Errors
+/// [`Error::InvalidLabel`] naming the first label `≥ n_classes`.
+pub fn check_labels_below(y: &ArrayRef1<usize>, n_classes: usize) -> Result<()> {
+    match y.iter().position(|&c| c >= n_classes) {
+        None => Ok(()),
+        Some(index) => Err(Error::InvalidLabel {
+            label: y[index],
+            index,
+            reason: format!("labels must be below the number of classes ({n_classes})"),
+        }),
+    }
+}
+
 /// Checks per-sample weights: length `n`, finite, non-negative, positive sum.
 pub fn check_sample_weight<F: Float>(w: &ArrayRef1<F>, n: usize) -> Result<()> {
     if w.len() != n {

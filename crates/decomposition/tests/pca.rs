@@ -36,7 +36,11 @@ fn component_bounds(x: &Array2<f64>) -> Vec<f64> {
                 .filter(|&i| i != j)
                 .map(|i| (lambda[i] - lambda[j]).abs())
                 .fold(f64::INFINITY, f64::min);
-            if gap > 0.0 { noise / gap } else { f64::INFINITY }
+            if gap > 0.0 {
+                noise / gap
+            } else {
+                f64::INFINITY
+            }
         })
         .collect()
 }

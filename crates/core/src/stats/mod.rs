@@ -7,6 +7,7 @@
 //! | [`tests`] | χ² distribution functions, χ² independence test, z-test | CL-046, CL-047 |
 //! | [`information`] | entropy, mutual information (discrete and binned) | CL-034 |
 //! | [`kde`] | kernel density estimation (Gaussian, tophat, box kernels; Scott, Silverman and the notes' bandwidth rule) | C-15, TV28 |
+//! | [`order`] | quantiles (numpy's linear and averaged-inverted-CDF methods), median, weighted percentiles and weighted median (scikit-learn's `_weighted_percentile`), ranks, Spearman's correlation | — |
 //! | [`distributions`] | univariate, discrete and multivariate laws: pdf/logpdf/cdf/ppf, moments, seeded sampling | CL-031 |
 //!
 //! The descriptive functions live in `descriptive.rs` and are re-exported here, so
@@ -16,7 +17,12 @@ mod descriptive;
 pub mod distributions;
 pub mod information;
 pub mod kde;
+pub mod order;
 pub mod special;
 pub mod tests;
 
 pub use descriptive::*;
+pub use order::{
+    QuantileMethod, median, percentile, quantile, quantile_with, quantiles, rankdata, spearman,
+    weighted_median, weighted_percentile, weighted_percentiles,
+};
