@@ -56,12 +56,10 @@ pub trait JointLogLikelihood<F: Float> {
 pub fn log_posterior<F: Float>(jll: &ArrayRef2<F>) -> Result<Array2<F>> {
     let mut out = jll.to_owned();
     for (i, mut row) in out.rows_mut().into_iter().enumerate() {
-        let m = row.iter().fold(F::neg_infinity(), |a, &v| a.max(v));
-        if m == F::neg_infinity() || m.is_nan() {
+        let lse = ndlearn_core::numeric::log_sum_exp(&row.to_vec());
+        if lse == F::neg_infinity() || lse.is_nan() {
             return Err(zero_likelihood(i));
         }
-        let s: F = row.iter().map(|&v| (v - m).exp()).sum();
-        let lse = m + s.ln();
         row.mapv_inplace(|v| v - lse);
     }
     Ok(out)
@@ -84,17 +82,11 @@ pub fn decide<F: Float>(jll: &ArrayRef2<F>) -> Result<Array1<usize>> {
         .into_iter()
         .enumerate()
         .map(|(i, row)| {
-            let mut best = (usize::MAX, F::neg_infinity());
-            for (c, &v) in row.iter().enumerate() {
-                if v > best.1 {
-                    best = (c, v);
-                }
+            // A row with no value above −∞ (all −∞ or NaN) has no possible class.
+            if !row.iter().any(|&v| v > F::neg_infinity()) {
+                return Err(zero_likelihood(i));
             }
-            if best.0 == usize::MAX {
-                Err(zero_likelihood(i))
-            } else {
-                Ok(best.0)
-            }
+            Ok(ndlearn_core::numeric::argmax(row.iter().copied()))
         })
         .collect()
 }

@@ -37,7 +37,7 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::validate::{
     check_classification_input, check_fit_input, check_predict_input, check_sample_weight,
 };
-use ndlearn_core::{Error, Fit, Float, Labels, PartialFit, Result, par};
+use ndlearn_core::{Error, Fit, FitWeighted, Float, Labels, PartialFit, Result, par};
 
 use crate::framework::{JointLogLikelihood, bayes_predict, check_priors, stream_classes};
 
@@ -83,21 +83,6 @@ impl GaussianNB {
     pub fn n_classes(mut self, n: Option<usize>) -> Self {
         self.n_classes = n;
         self
-    }
-
-    /// Fits with per-sample weights (non-negative, finite, not all zero).
-    ///
-    /// # Errors
-    /// As [`Fit::fit`], and invalid weights.
-    pub fn fit_weighted<F: Float>(
-        &self,
-        x: &ArrayRef2<F>,
-        y: &Labels,
-        sample_weight: Option<&ArrayRef1<F>>,
-    ) -> Result<FittedGaussianNB<F>> {
-        let n_classes = check_classification_input(x, y, 1, "GaussianNB::fit")?;
-        let n_classes = n_classes.max(self.n_classes.unwrap_or(0));
-        self.update(None, x, y, sample_weight, n_classes)
     }
 
     fn check(&self) -> Result<()> {
@@ -318,6 +303,21 @@ impl<F: Float> Fit<F> for GaussianNB {
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
         self.fit_weighted(x, y, None)
+    }
+}
+
+impl<F: Float> FitWeighted<F> for GaussianNB {
+    /// Fits with per-sample weights (non-negative, finite, not all zero): weighted class
+    /// counts, means and variances.
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &Labels,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedGaussianNB<F>> {
+        let n_classes = check_classification_input(x, y, 1, "GaussianNB::fit")?;
+        let n_classes = n_classes.max(self.n_classes.unwrap_or(0));
+        self.update(None, x, y, sample_weight, n_classes)
     }
 }
 

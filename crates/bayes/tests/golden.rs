@@ -8,6 +8,7 @@ use ndlearn_bayes::{
     MultinomialNB, QuadraticDiscriminantAnalysis, Shrinkage,
 };
 use ndlearn_core::Fit;
+use ndlearn_core::FitWeighted;
 use ndlearn_core::{PartialFit, Predict, PredictProba, Transform};
 use ndlearn_testkit::{Case, Golden, assert_close};
 

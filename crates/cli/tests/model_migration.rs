@@ -27,7 +27,9 @@ fn every_version_1_model_file_still_loads_and_predicts_the_same() {
                 "--model",
                 model.to_str().expect("utf-8 path"),
                 "--data",
-                dir.join(format!("{data}.csv")).to_str().expect("utf-8 path"),
+                dir.join(format!("{data}.csv"))
+                    .to_str()
+                    .expect("utf-8 path"),
                 "--out",
                 out.to_str().expect("utf-8 path"),
             ])
@@ -41,8 +43,7 @@ fn every_version_1_model_file_still_loads_and_predicts_the_same() {
             continue;
         }
         let got = std::fs::read_to_string(&out).expect("predictions written");
-        let want =
-            std::fs::read_to_string(dir.join(format!("{algo}.pred.csv"))).expect("stored");
+        let want = std::fs::read_to_string(dir.join(format!("{algo}.pred.csv"))).expect("stored");
         if got != want {
             failures.push(format!("{algo}: predictions differ from the version-1 run"));
         }

@@ -364,11 +364,9 @@ fn normalise<F: Float>(wlp: &mut Array2<F>) -> Array1<F> {
     wlp.rows_mut()
         .into_iter()
         .map(|mut row| {
-            let m = row.iter().copied().fold(F::neg_infinity(), F::max);
-            let lse = if m.is_finite() {
-                m + row.iter().map(|&v| (v - m).exp()).sum::<F>().ln()
-            } else {
-                m
+            let lse = match row.as_slice() {
+                Some(r) => ndlearn_core::numeric::log_sum_exp(r),
+                None => ndlearn_core::numeric::log_sum_exp(&row.to_vec()),
             };
             row.mapv_inplace(|v| v - lse);
             lse
@@ -892,17 +890,6 @@ impl<F: Float> Predict<F> for FittedGaussianMixture<F> {
     /// The most probable component of every row (ties: the lower component).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
         let (w, _) = self.log_resp(x)?;
-        Ok(w.rows()
-            .into_iter()
-            .map(|r| {
-                let mut best = 0;
-                for (c, &v) in r.iter().enumerate() {
-                    if v > r[best] {
-                        best = c;
-                    }
-                }
-                best
-            })
-            .collect())
+        Ok(ndlearn_core::numeric::argmax_rows(&w))
     }
 }

@@ -1208,6 +1208,32 @@ mod tests {
         );
     }
 
+    /// The notes' worked examples. Huber (catalog L-07): `h_{λ,μ}` with `μ = ½` is `½z²` below
+    /// `λ` and `λ(|z| − λ/2)` beyond, i.e. `Huber { delta: λ }`; at `λ = 2` both branches give
+    /// `h(2) = 2`. Hinge (S-03): the slack `ξ = max(0, 1 − yf)` is 0 outside the margin, in
+    /// `(0, 1)` inside it on the right side, `≥ 1` when misclassified, and the subgradient is
+    /// `−y` on the margin-violating side; the squared hinge (L2-SVM) is the square of the slack.
+    #[test]
+    fn notes_worked_examples() {
+        let huber = Loss::Huber { delta: 2.0 };
+        assert_eq!(huber.value(0.0, 2.0), 2.0);
+        assert!((huber.value(0.0_f64, 2.0 - 1e-12) - 2.0).abs() < 1e-11);
+        assert_eq!(huber.value(3.0, 0.0), 2.0 * (3.0 - 1.0));
+        assert_eq!(huber.gradient(0.0, 5.0), 2.0);
+        let hinge = Loss::Hinge { threshold: 1.0 };
+        assert_eq!(hinge.value(1.0, 1.5), 0.0);
+        assert_eq!(hinge.value(1.0, 0.25), 0.75);
+        assert!(hinge.value(-1.0, 0.5) >= 1.0);
+        assert_eq!(hinge.gradient(-1.0, 0.5), 1.0);
+        assert_eq!(hinge.gradient(1.0, 2.0), 0.0);
+        assert_eq!(
+            Loss::SquaredHinge { threshold: 1.0 }.value(1.0, 0.25),
+            0.75 * 0.75
+        );
+        assert_eq!(Loss::ModifiedHuber.value(1.0, -3.0), 12.0);
+        assert!((Loss::LogLoss.value(1.0, 0.0) - std::f64::consts::LN_2).abs() < 1e-15);
+    }
+
     #[test]
     fn multinomial_rows() {
         let raw = array![[1.0_f64, 2.0, 0.5], [800.0, -800.0, 0.0]];

@@ -7,6 +7,7 @@
 //! results for 1 and 3 threads (with enough rows to span several blocks).
 
 use ndarray::Array2;
+use ndlearn_core::FitUnsupervisedWeighted;
 use ndlearn_core::preprocessing::*;
 use ndlearn_core::{FitUnsupervised, InverseTransform, Transform, par, random};
 use ndlearn_testkit::{any_matrix, assert_bitwise_eq, config};
@@ -144,7 +145,9 @@ fn parallel_transformers_are_thread_count_invariant() {
         par::with_threads(t, || {
             let s = StandardScaler::default().fit(&x).expect("fit");
             let w = ndarray::Array1::from_shape_fn(x.nrows(), |i| (i % 7) as f64 * 0.25);
-            let sw = StandardScaler::default().fit_weighted(&x, &w).expect("fit");
+            let sw = StandardScaler::default()
+                .fit_weighted(&x, Some(&w))
+                .expect("fit");
             let p = PolynomialFeatures::new(3).fit(&x).expect("fit");
             let m = MeanAbsDevScaler::new().fit(&x).expect("fit");
             let r = RobustScaler::default().fit(&x).expect("fit");

@@ -108,12 +108,12 @@ fn matches_sklearn_for_every_exact_solver() {
             // own absolute tolerance from the eigengaps of the data (see `component_bounds`).
             let bounds = component_bounds(&x);
             let expected_components = case.matrix("components");
-            for j in 0..r {
+            for (j, bound) in bounds.iter().enumerate().take(r) {
                 assert_close(
                     &m.components().row(j),
                     &expected_components.row(j),
                     1e-7,
-                    bounds[j].max(1e-9),
+                    bound.max(1e-9),
                     &format!("{what}: component {j}"),
                 );
             }

@@ -150,10 +150,12 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
-    DecisionFunction, Error, FeatureImportances, Fit, Float, Labels, Predict, PredictProba, Result,
+    DecisionFunction, Error, FeatureImportances, Fit, FitWeighted, Float, Labels, Predict,
+    PredictProba, Result,
 };
 
-use crate::logistic_loss::{LogLoss, irls, prox_newton, sigmoid};
+use crate::logistic_loss::{LogLoss, irls, prox_newton};
+use ndlearn_core::numeric::{sigmoid, softmax_rows_inplace};
 
 /// The optimiser of [`LogisticRegression`] (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -342,21 +344,6 @@ impl LogisticRegression {
         Ok(())
     }
 
-    /// Fits with per-sample weights `sample_weight` (length `N`, finite, ≥ 0, positive sum),
-    /// multiplied by the class weights.
-    ///
-    /// # Errors
-    /// As [`Fit::fit`], plus invalid weights.
-    pub fn fit_weighted<F: Float>(
-        &self,
-        x: &ArrayRef2<F>,
-        y: &Labels,
-        sample_weight: &ArrayRef1<F>,
-    ) -> Result<FittedLogisticRegression<F>> {
-        ndlearn_core::validate::check_sample_weight(sample_weight, x.nrows())?;
-        self.fit_impl(x, y, Some(sample_weight))
-    }
-
     fn fit_impl<F: Float>(
         &self,
         x: &ArrayRef2<F>,
@@ -464,6 +451,22 @@ impl<F: Float> Fit<F> for LogisticRegression {
     /// Fits the model (labels `0..K`, at least two distinct); see the [module docs](self).
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<FittedLogisticRegression<F>> {
         self.fit_impl(x, y, None)
+    }
+}
+
+impl<F: Float> FitWeighted<F> for LogisticRegression {
+    /// Fits with per-sample weights (length `N`, finite, ≥ 0, positive sum), multiplied by the
+    /// class weights.
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &Labels,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedLogisticRegression<F>> {
+        if let Some(w) = sample_weight {
+            ndlearn_core::validate::check_sample_weight(w, x.nrows())?;
+        }
+        self.fit_impl(x, y, sample_weight)
     }
 }
 
@@ -612,12 +615,7 @@ impl<F: Float> PredictProba<F> for FittedLogisticRegression<F> {
             return Ok(p);
         }
         let mut p = z;
-        for mut row in p.rows_mut() {
-            let m = row.iter().fold(F::neg_infinity(), |a, &v| a.max(v));
-            row.mapv_inplace(|v| (v - m).exp());
-            let sum = row.sum();
-            row.mapv_inplace(|v| v / sum);
-        }
+        softmax_rows_inplace(&mut p);
         Ok(p)
     }
 }
@@ -838,7 +836,7 @@ mod tests {
         let w = array![2.0, 1.0, 1.0, 3.0, 1.0, 1.0, 1.0, 1.0];
         let weighted = LogisticRegression::default()
             .tol(1e-10)
-            .fit_weighted(&x, &y, &w)
+            .fit_weighted(&x, &y, Some(&w))
             .expect("fit");
         let rows: Vec<usize> = vec![0, 0, 1, 2, 3, 3, 3, 4, 5, 6, 7];
         let rep = LogisticRegression::default()
@@ -864,7 +862,7 @@ mod tests {
         let sw = y.mapv(|c| if c == 0 { 2.0 } else { 0.5 });
         let sw_fit = LogisticRegression::default()
             .tol(1e-10)
-            .fit_weighted(&x, &y, &sw)
+            .fit_weighted(&x, &y, Some(&sw))
             .expect("fit");
         assert!((cw.coef() - sw_fit.coef()).iter().all(|v| v.abs() < 1e-8));
         let t = cw.predict_with_threshold(&x, 0.9).expect("threshold");

@@ -5,6 +5,8 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
 use ndlearn_core::linalg::CholeskyFactor;
+use ndlearn_core::loss::Loss;
+use ndlearn_core::numeric::{log_sum_exp, sigmoid, softmax, softmax_slice_inplace};
 use ndlearn_core::optim::{self, Objective};
 use ndlearn_core::{Float, Labels, Result};
 
@@ -22,21 +24,6 @@ pub(crate) struct LogLoss<'a, F: Float> {
     pub l2: F,
     /// Weight of `‖W‖₁` (not part of the smooth value/gradient): `l1_ratio/(C S)`.
     pub l1: F,
-}
-
-/// `log(1 + e^z)`, stably.
-fn log1pexp<F: Float>(z: F) -> F {
-    z.max(F::zero()) + (-z.abs()).exp().ln_1p()
-}
-
-/// `σ(z)`, stably.
-pub(crate) fn sigmoid<F: Float>(z: F) -> F {
-    if z >= F::zero() {
-        F::one() / (F::one() + (-z).exp())
-    } else {
-        let e = z.exp();
-        e / (F::one() + e)
-    }
 }
 
 /// The minimum-norm element of `g + λ ∂|t|`.
@@ -94,22 +81,26 @@ impl<F: Float> LogLoss<'_, F> {
         if self.k == 1 {
             for (i, (&zi, &yi)) in z.column(0).iter().zip(self.y.iter()).enumerate() {
                 let yf = if yi == 1 { F::one() } else { F::zero() };
-                loss += self.sw[i] * (log1pexp(zi) - yf * zi);
+                loss += self.sw[i] * Loss::LogLoss.value(yf, zi);
                 p[[i, 0]] = sigmoid(zi);
             }
         } else {
-            for (i, (row, &yi)) in z.rows().into_iter().zip(self.y.iter()).enumerate() {
-                let m = row.iter().fold(F::neg_infinity(), |a, &v| a.max(v));
-                let mut sum = F::zero();
-                for (c, &v) in row.iter().enumerate() {
-                    let e = (v - m).exp();
-                    p[[i, c]] = e;
-                    sum += e;
+            // The half multinomial deviance log Σ exp(z) − z_y and the softmax, per row.
+            p.assign(z);
+            for (i, (mut prow, &yi)) in p.rows_mut().into_iter().zip(self.y.iter()).enumerate() {
+                let zrow = z.row(i);
+                let lse = match zrow.as_slice() {
+                    Some(r) => log_sum_exp(r),
+                    None => log_sum_exp(&zrow.to_vec()),
+                };
+                loss += self.sw[i] * (lse - zrow[yi]);
+                match prow.as_slice_mut() {
+                    Some(r) => softmax_slice_inplace(r),
+                    None => {
+                        let q = softmax(&zrow.to_vec());
+                        prow.iter_mut().zip(q).for_each(|(a, b)| *a = b);
+                    }
                 }
-                for c in 0..self.k {
-                    p[[i, c]] /= sum;
-                }
-                loss += self.sw[i] * (m + sum.ln() - row[yi]);
             }
         }
         (p, loss)

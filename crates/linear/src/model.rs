@@ -151,23 +151,12 @@ macro_rules! linear_model_api {
 pub(crate) use linear_model_api;
 
 /// The classes of decision values (`n × 1` for two classes, `n × K` otherwise): with one
-/// column, class 1 iff the score is `≥ 0` (`sign(0) = +1`); otherwise [`argmax`] per row.
+/// column, class 1 iff the score is `≥ 0` (`sign(0) = +1`); otherwise `ndlearn_core::numeric::argmax`
+/// per row (ties to the lowest index).
 /// The classifiers of the crate predict through it.
 pub(crate) fn classes_from_scores<F: Float>(z: &Array2<F>) -> Array1<usize> {
     if z.ncols() == 1 {
         return z.column(0).mapv(|v| usize::from(v >= F::zero()));
     }
-    z.rows().into_iter().map(argmax).collect()
-}
-
-/// The class of a row of scores: `argmax_k`, exact ties (and NaN scores) to the lowest index.
-/// Every classifier of the crate predicts through it, so they break ties alike.
-pub(crate) fn argmax<F: Float>(row: ArrayView1<'_, F>) -> usize {
-    let mut best = (0, F::neg_infinity());
-    for (i, &v) in row.iter().enumerate() {
-        if v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
+    ndlearn_core::numeric::argmax_rows(z)
 }

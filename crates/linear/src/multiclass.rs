@@ -337,7 +337,10 @@ where
         if self.n_classes == 2 {
             return binary_predict(&self.estimators[0], x);
         }
-        Ok(argmax_rows(&score_matrix(&self.estimators, x)?))
+        Ok(ndlearn_core::numeric::argmax_rows(&score_matrix(
+            &self.estimators,
+            x,
+        )?))
     }
 }
 
@@ -554,7 +557,7 @@ where
 
     /// `argmax_k D_k` (most votes; ties by summed confidence, then the lowest class).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        Ok(argmax_rows(&self.votes(x)?))
+        Ok(ndlearn_core::numeric::argmax_rows(&self.votes(x)?))
     }
 }
 
@@ -890,7 +893,7 @@ where
 
     /// The nearest code word (see [`CodeDecoding`]; exact ties to the lowest class).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        Ok(argmax_rows(&self.decode(x)?))
+        Ok(ndlearn_core::numeric::argmax_rows(&self.decode(x)?))
     }
 }
 
@@ -1108,11 +1111,6 @@ fn ovo_combine<F: Float>(
     votes
 }
 
-/// Row-wise argmax, the lowest index among exact ties (NaN never wins).
-fn argmax_rows<F: Float>(s: &Array2<F>) -> Array1<usize> {
-    s.rows().into_iter().map(crate::model::argmax).collect()
-}
-
 /// `2^{K−1} − 1`, saturating.
 fn max_bipartitions(n_classes: usize) -> usize {
     let bits = n_classes.saturating_sub(1);
@@ -1250,20 +1248,20 @@ mod tests {
         for k in 0..3 {
             assert!((d[[0, k]] - want[k]).abs() < 1e-15, "{k}");
         }
-        assert_eq!(argmax_rows(&d)[0], 1);
+        assert_eq!(ndlearn_core::numeric::argmax_rows(&d)[0], 1);
         // A 2–1–0 vote is never overturned by confidences: class 0 wins two pairs with tiny
         // scores, against huge scores for the others.
         let hard = vec![array![0usize], array![0], array![1]];
         let soft = vec![array![-1e-9f64], array![-1e-9], array![1e9]];
         let d = ovo_combine(&pairs, &hard, &soft, 1, 3);
-        assert_eq!(argmax_rows(&d)[0], 0);
+        assert_eq!(ndlearn_core::numeric::argmax_rows(&d)[0], 0);
         assert!(d[[0, 0]] > 1.6 && d[[0, 2]] < 4.0 / 3.0);
     }
 
     #[test]
     fn argmax_takes_the_lowest_index_on_ties() {
         let s = array![[1.0, 3.0, 3.0], [2.0, 2.0, 2.0], [f64::NAN, 0.0, -1.0]];
-        assert_eq!(argmax_rows(&s), array![1, 0, 1]);
+        assert_eq!(ndlearn_core::numeric::argmax_rows(&s), array![1, 0, 1]);
     }
 
     #[test]
@@ -1448,7 +1446,7 @@ mod tests {
             let nearest = (0..3)
                 .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
                 .expect("classes");
-            assert_eq!(argmax_rows(&d)[i], nearest);
+            assert_eq!(ndlearn_core::numeric::argmax_rows(&d)[i], nearest);
             for k in 0..3 {
                 let conf = (0..2)
                     .map(|l| if code[[k, l]] { s[[i, l]] } else { -s[[i, l]] })

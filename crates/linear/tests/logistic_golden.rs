@@ -2,6 +2,7 @@
 //! `scripts/golden/linear.py`): probabilities, coefficients, predictions.
 
 use ndarray::{Array1, Array2, Axis};
+use ndlearn_core::FitWeighted;
 use ndlearn_core::{Fit, Predict, PredictProba};
 use ndlearn_linear::{ClassWeight, LogisticPenalty, LogisticRegression, LogisticSolver};
 use ndlearn_testkit::{Case, Golden, assert_close};
@@ -40,7 +41,7 @@ fn fit(est: &LogisticRegression, case: &Case) -> ndlearn_linear::FittedLogisticR
     let x = case.matrix("x");
     let y = case.labels("y");
     if case.has("sample_weight") {
-        est.fit_weighted(&x, &y, &case.vector("sample_weight"))
+        est.fit_weighted(&x, &y, Some(&case.vector("sample_weight")))
     } else {
         est.fit(&x, &y)
     }

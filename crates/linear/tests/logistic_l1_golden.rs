@@ -8,6 +8,7 @@
 //! accuracy allows (each tolerance is explained where it is used).
 
 use ndarray::{Array1, Array2, Axis};
+use ndlearn_core::FitWeighted;
 use ndlearn_core::{Fit, Predict, PredictProba};
 use ndlearn_linear::{LogisticPenalty, LogisticRegression};
 use ndlearn_testkit::{Case, Golden, assert_close};
@@ -90,7 +91,7 @@ fn fit(
     d: &Data,
 ) -> ndlearn_linear::FittedLogisticRegression<f64> {
     if case.has("sample_weight") {
-        est.fit_weighted(&d.x, &d.y, &d.sw)
+        est.fit_weighted(&d.x, &d.y, Some(&d.sw))
     } else {
         est.fit(&d.x, &d.y)
     }
@@ -227,7 +228,7 @@ fn default_tolerance_is_close_and_f32_agrees() {
         let sw32 = d.sw.mapv(|v| v as f32);
         let est = estimator(case).tol(1e-5);
         let m32 = if case.has("sample_weight") {
-            est.fit_weighted(&x32, &d.y, &sw32)
+            est.fit_weighted(&x32, &d.y, Some(&sw32))
         } else {
             est.fit(&x32, &d.y)
         }

@@ -4,6 +4,7 @@
 //! battery and the registry names for the L1 and elastic-net variants.
 
 use ndarray::{Array1, Array2, Axis};
+use ndlearn_core::FitWeighted;
 use ndlearn_core::registry::{Data, Output, Target};
 use ndlearn_core::{Fit, Predict, PredictProba};
 use ndlearn_linear::{LogisticPenalty, LogisticRegression, LogisticSolver};
@@ -87,7 +88,7 @@ fn all_zero_exactly_below_the_kkt_threshold() {
                 let below = LogisticRegression::new(0.99 * cs)
                     .penalty(pen)
                     .tol(1e-10)
-                    .fit_weighted(x, y, sw)
+                    .fit_weighted(x, y, Some(sw))
                     .expect("fit");
                 assert!(below.converged());
                 assert!(below.coef().iter().all(|&v| v == 0.0), "{pen:?} below C*");
@@ -107,7 +108,7 @@ fn all_zero_exactly_below_the_kkt_threshold() {
                 let above = LogisticRegression::new(1.01 * cs)
                     .penalty(pen)
                     .tol(1e-10)
-                    .fit_weighted(x, y, sw)
+                    .fit_weighted(x, y, Some(sw))
                     .expect("fit");
                 assert!(above.converged());
                 let nz = above.coef().iter().filter(|&&v| v != 0.0).count();

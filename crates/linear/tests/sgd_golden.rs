@@ -13,6 +13,7 @@
 //! later updates of these runs by a few orders of magnitude at most.
 
 use ndarray::{Array1, Array2, Axis, s};
+use ndlearn_core::FitWeighted;
 use ndlearn_core::{Fit, PartialFit, PredictProba};
 use ndlearn_linear::{
     ClassWeight, FittedSGDClassifier, FittedSGDRegressor, LearningRate, SGDClassifier,
@@ -220,7 +221,7 @@ fn fits_match_sklearn() {
             let y = dcase.labels("y");
             let est = classifier(case);
             let m = if case.has("sample_weight") {
-                est.fit_weighted(&x, &y, &case.vector("sample_weight"))
+                est.fit_weighted(&x, &y, Some(&case.vector("sample_weight")))
             } else {
                 est.fit(&x, &y)
             }
@@ -230,7 +231,7 @@ fn fits_match_sklearn() {
             let y = dcase.vector("y");
             let est = regressor(case);
             let m = if case.has("sample_weight") {
-                est.fit_weighted(&x, &y, &case.vector("sample_weight"))
+                est.fit_weighted(&x, &y, Some(&case.vector("sample_weight")))
             } else {
                 est.fit(&x, &y)
             }

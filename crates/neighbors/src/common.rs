@@ -268,13 +268,4 @@ pub(crate) fn check_search(metric: &Metric, leaf_size: usize) -> Result<()> {
     Ok(())
 }
 
-/// Index of the largest value, ties to the lowest index.
-pub(crate) fn argmax<F: Float>(row: impl IntoIterator<Item = F>) -> usize {
-    let mut best = (0, F::neg_infinity());
-    for (i, v) in row.into_iter().enumerate() {
-        if v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
-}
+pub(crate) use ndlearn_core::numeric::argmax;

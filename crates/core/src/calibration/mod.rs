@@ -334,7 +334,7 @@ impl<E> CalibratedClassifierCV<E> {
             let xt = x.select(Axis(0), train);
             let yt = y.select(Axis(0), train);
             let wt = select_w(train);
-            let m = fit_base(&self.estimator, &xt, &yt, wt.as_ref().map(|w| &**w))?;
+            let m = fit_base(&self.estimator, &xt, &yt, wt.as_deref())?;
             let s = m.decision_function(&x.select(Axis(0), test))?;
             Ok((m, s))
         };

@@ -274,14 +274,11 @@ pub(crate) fn k_best_mask<F: Float>(scores: &Array1<F>, k: usize) -> Vec<bool> {
     mask
 }
 
-/// numpy's `percentile(v, q)` with linear interpolation (`v` non-empty).
+/// numpy's `percentile(v, q)` with linear interpolation (`v` non-empty, NaN-free).
 pub(crate) fn percentile_linear(v: &[f64], q: f64) -> f64 {
     let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let h = (s.len() - 1) as f64 * q / 100.0;
-    let lo = h.floor() as usize;
-    let hi = (lo + 1).min(s.len() - 1);
-    s[lo] + (h - lo as f64) * (s[hi] - s[lo])
+    crate::stats::order::sort_ascending(&mut s);
+    crate::stats::order::quantile_sorted(&s, q / 100.0, crate::stats::order::QuantileMethod::Linear)
 }
 
 fn percentile_mask<F: Float>(scores: &Array1<F>, percentile: f64) -> Vec<bool> {

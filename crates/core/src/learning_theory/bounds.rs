@@ -212,11 +212,9 @@ pub fn sauer_bound(n: u64, d: u64) -> GrowthBound {
     }
     // log-sum-exp of ln C(N, i)
     let logs: Vec<f64> = (0..=top).map(|i| ln_binomial(n, i)).collect();
-    let m = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let s: f64 = logs.iter().map(|l| (l - m).exp()).sum();
     GrowthBound {
         exact: None,
-        ln: m + s.ln(),
+        ln: crate::numeric::log_sum_exp(&logs),
     }
 }
 

@@ -91,53 +91,18 @@ fn mape(t: &[f64], p: &[f64], w: &Option<Vec<f64>>) -> f64 {
     weighted_mean(&r, w)
 }
 
-/// Median of `v` (average of the two middle values for even length).
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_unstable_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-/// Weighted median by the "averaged inverted CDF" rule of scikit-learn's
-/// `_weighted_percentile(average=True)`.
-fn weighted_median(v: &[f64], w: &[f64]) -> f64 {
-    let mut idx: Vec<usize> = (0..v.len()).collect();
-    idx.sort_unstable_by(|&a, &b| v[a].total_cmp(&v[b]).then(a.cmp(&b)));
-    let mut cdf = Vec::with_capacity(v.len());
-    let mut acc = 0.0;
-    for &i in &idx {
-        acc += w[i];
-        cdf.push(acc);
-    }
-    let total = acc;
-    let mut target = 0.5 * total;
-    if target == 0.0 {
-        target = f64::from_bits(1);
-    }
-    let last = v.len() - 1;
-    let k = cdf.partition_point(|&c| c < target).min(last);
-    if cdf[k] - target > f64::EPSILON {
-        return v[idx[k]];
-    }
-    let mut next = (k + 1).min(last);
-    if w[idx[next]] == 0.0 {
-        // Skip zero-weight values: the next value where the CDF increases.
-        let c = cdf[k];
-        let j = cdf.partition_point(|&x| x <= c);
-        next = if j > last { k } else { j };
-    }
-    (v[idx[k]] + v[idx[next]]) / 2.0
-}
-
 fn medae(t: &[f64], p: &[f64], w: &Option<Vec<f64>>) -> f64 {
     let r: Vec<f64> = t.iter().zip(p).map(|(a, b)| (b - a).abs()).collect();
+    // np.median without weights; scikit-learn's weighted percentile (averaged inverted CDF,
+    // which equals np.median for unit weights) with them. Inputs were checked finite.
+    let mut r = r;
     match w {
-        None => median(r),
-        Some(w) => weighted_median(&r, w),
+        None => {
+            crate::stats::order::sort_ascending(&mut r);
+            crate::stats::order::median_sorted(&r)
+        }
+        Some(w) => crate::stats::order::weighted_percentiles_slices(&r, w, &[50.0], true)
+            .map_or(f64::NAN, |v| v[0]),
     }
 }
 

@@ -53,18 +53,7 @@ pub(crate) struct Logistic<F: Float> {
     pub alpha: F,
 }
 
-fn softplus<F: Float>(z: F) -> F {
-    z.max(F::zero()) + (-z.abs()).exp().ln_1p()
-}
-
-fn sigmoid<F: Float>(z: F) -> F {
-    if z >= F::zero() {
-        F::one() / (F::one() + (-z).exp())
-    } else {
-        let e = z.exp();
-        e / (F::one() + e)
-    }
-}
+use crate::numeric::{sigmoid, softplus};
 
 impl<F: Float> Logistic<F> {
     /// `n` points uniform in `[−2, 2]²` plus a constant feature (dimension 3), labelled by

@@ -8,7 +8,7 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1};
 
 use super::moments::{column_max_abs, column_min_max, column_moments};
 use super::{check_fitted_input, handle_zero_scale, map_rows};
-use crate::traits::{FitUnsupervised, InverseTransform, Transform};
+use crate::traits::{FitUnsupervised, FitUnsupervisedWeighted, InverseTransform, Transform};
 use crate::validate::{check_fit_input, check_n_features, check_sample_weight};
 use crate::{Error, Float, Result};
 
@@ -113,19 +113,6 @@ impl StandardScaler {
         Ok(())
     }
 
-    /// Fits with per-sample weights (`≥ 0`, positive sum): weighted mean and variance with
-    /// divisor `Σw` (scikit-learn's `fit(X, sample_weight=w)`).
-    pub fn fit_weighted<F: Float>(
-        &self,
-        x: &ArrayRef2<F>,
-        sample_weight: &ArrayRef1<F>,
-    ) -> Result<FittedStandardScaler<F>> {
-        self.validate()?;
-        check_fit_input(x, 1, "StandardScaler::fit")?;
-        check_sample_weight(sample_weight, x.nrows())?;
-        Ok(self.fit_inner(x, Some(sample_weight.view())))
-    }
-
     fn fit_inner<F: Float>(
         &self,
         x: &ArrayRef2<F>,
@@ -166,6 +153,23 @@ impl<F: Float> FitUnsupervised<F> for StandardScaler {
         self.validate()?;
         check_fit_input(x, 1, "StandardScaler::fit")?;
         Ok(self.fit_inner(x, None))
+    }
+}
+
+impl<F: Float> FitUnsupervisedWeighted<F> for StandardScaler {
+    /// Fits with per-sample weights (`≥ 0`, positive sum): weighted mean and variance with
+    /// divisor `Σw` (scikit-learn's `fit(X, sample_weight=w)`).
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedStandardScaler<F>> {
+        self.validate()?;
+        check_fit_input(x, 1, "StandardScaler::fit")?;
+        if let Some(w) = sample_weight {
+            check_sample_weight(w, x.nrows())?;
+        }
+        Ok(self.fit_inner(x, sample_weight.map(|w| w.view())))
     }
 }
 
@@ -703,19 +707,19 @@ mod tests {
         assert_eq!(f.transform(&x).expect("t"), array![[-1.0], [1.0]]);
         // Weights 3:1 on 1 and 3: mean 1.5, var (3·0.25 + 2.25)/4 = 0.75.
         let f = StandardScaler::new()
-            .fit_weighted(&x, &array![3.0, 1.0])
+            .fit_weighted(&x, Some(&array![3.0, 1.0]))
             .expect("fit");
         assert_eq!(f.mean()[0], 1.5);
         assert!((f.var()[0] - 0.75).abs() < 1e-15);
         assert_eq!(f.n_samples_seen(), 4.0);
         assert!(
             StandardScaler::new()
-                .fit_weighted(&x, &array![-1.0, 1.0])
+                .fit_weighted(&x, Some(&array![-1.0, 1.0]))
                 .is_err()
         );
         assert!(
             StandardScaler::new()
-                .fit_weighted(&x, &array![1.0])
+                .fit_weighted(&x, Some(&array![1.0]))
                 .is_err()
         );
         let empty = Array2::<f64>::zeros((0, 2));

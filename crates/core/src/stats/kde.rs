@@ -321,9 +321,7 @@ impl<F: Float> FittedKernelDensity<F> {
                             }
                             e.push(-0.5 * s);
                         }
-                        let m = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                        let sum: f64 = e.iter().map(|v| (v - m).exp()).sum();
-                        m + sum.ln() - ln_n - ln_h - 0.5 * df * LN_2PI
+                        crate::numeric::log_sum_exp(&e) - ln_n - ln_h - 0.5 * df * LN_2PI
                     }
                     KdeKernel::Tophat | KdeKernel::Box => {
                         let mut count = 0usize;

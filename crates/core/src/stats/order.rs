@@ -249,7 +249,7 @@ pub fn weighted_percentiles<F: Float>(
         .zip(w)
         .map(|(v, &wi)| if v.is_nan() { F::zero() } else { wi })
         .collect();
-    Ok(weighted_percentiles_slices(&xs, &ws, ranks, average)?)
+    weighted_percentiles_slices(&xs, &ws, ranks, average)
 }
 
 /// [`weighted_percentiles`] on slices with validated weights (no shape checks).
@@ -276,7 +276,7 @@ pub fn weighted_percentiles_slices<F: Float>(
         cdf.push(acc);
     }
     let total = acc;
-    if !(total > F::zero()) {
+    if total.is_nan() || total <= F::zero() {
         return Err(Error::invalid_param(
             "sample_weight",
             "the weights of the (non-NaN) values sum to zero: no percentile is defined",

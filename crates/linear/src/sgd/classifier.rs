@@ -3,8 +3,8 @@
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
-    Error, FeatureImportances, Fit, Float, Labels, PartialFit, Predict, PredictProba, Result,
-    random,
+    Error, FeatureImportances, Fit, FitWeighted, Float, Labels, PartialFit, Predict, PredictProba,
+    Result, random,
 };
 
 use super::engine::{self, Problem, State, Validation};
@@ -190,23 +190,6 @@ impl SGDClassifier {
             ndlearn_core::validate::check_at_least("n_classes", k, 2)?;
         }
         Ok(())
-    }
-
-    /// Fits with per-sample weights (length `N`, finite, ≥ 0, positive sum), multiplied by the
-    /// class weights.
-    ///
-    /// # Errors
-    /// As [`Fit::fit`], plus invalid weights.
-    pub fn fit_weighted<F: Float>(
-        &self,
-        x: &ArrayRef2<F>,
-        y: &Labels,
-        sample_weight: &ArrayRef1<F>,
-    ) -> Result<FittedSGDClassifier<F>> {
-        self.validate()?;
-        let k = check_classification_input(x, y, 2, "SGDClassifier::fit")?;
-        ndlearn_core::validate::check_sample_weight(sample_weight, x.nrows())?;
-        self.run(x, y, sample_weight.to_vec(), None, k, false)
     }
 
     /// Fits for `max_iter` epochs, or continues `model` for one (`streaming`).
@@ -431,6 +414,28 @@ impl<F: Float> Fit<F> for SGDClassifier {
     }
 }
 
+impl<F: Float> FitWeighted<F> for SGDClassifier {
+    /// Fits with per-sample weights (length `N`, finite, ≥ 0, positive sum), multiplied by the
+    /// class weights.
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &Labels,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedSGDClassifier<F>> {
+        self.validate()?;
+        let k = check_classification_input(x, y, 2, "SGDClassifier::fit")?;
+        let w = match sample_weight {
+            Some(w) => {
+                ndlearn_core::validate::check_sample_weight(w, x.nrows())?;
+                w.to_vec()
+            }
+            None => vec![F::one(); x.nrows()],
+        };
+        self.run(x, y, w, None, k, false)
+    }
+}
+
 impl<F: Float> PartialFit<F> for SGDClassifier {
     type Target = Labels;
     type Model = FittedSGDClassifier<F>;
@@ -583,7 +588,7 @@ impl<F: Float> PredictProba<F> for FittedSGDClassifier<F> {
     /// [`Error::InvalidParam`] for the other losses; input errors as `predict`.
     fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         let link: fn(F) -> F = match self.params.loss {
-            SgdLoss::LogLoss => |v| F::one() / (F::one() + (-v).exp()),
+            SgdLoss::LogLoss => ndlearn_core::numeric::sigmoid,
             SgdLoss::ModifiedHuber => {
                 |v| (v.max(-F::one()).min(F::one()) + F::one()) / F::cast(2.0)
             }

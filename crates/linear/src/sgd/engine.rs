@@ -1,12 +1,13 @@
 //! The plain SGD loop shared by [`super::SGDClassifier`] and [`super::SGDRegressor`]: one binary
-//! (or regression) problem, one pass over the rows per epoch, the losses, the learning-rate
-//! schedules, the scaled weight vector and the truncated-gradient L1 step.
+//! (or regression) problem, one pass over the rows per epoch (losses from
+//! [`ndlearn_core::loss`]), the learning-rate schedules, the scaled weight vector and the truncated-gradient L1 step.
 //!
 //! The arithmetic follows scikit-learn's `_plain_sgd` operation by operation (same order of
 //! additions in every dot product, same scalar precision: scalars in `f64`, weights in the
 //! input precision), so that with `shuffle = false` the results agree with scikit-learn's to
 //! rounding.
 
+use ndlearn_core::loss::Loss;
 use ndlearn_core::{Error, Float, Result, random};
 
 use super::{LearningRate, SgdPenalty};
@@ -16,154 +17,6 @@ const MAX_DLOSS: f64 = 1e12;
 
 /// Rows gathered at once in a shuffled epoch.
 const BLOCK: usize = 64;
-
-/// One loss `ℓ(y, p)` of the raw prediction `p = wᵀx + b`, with its derivative in `p`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Loss {
-    /// `max(0, θ − yp)`, `y ∈ {−1, 1}` (θ = 1 hinge, θ = 0 perceptron).
-    Hinge(f64),
-    /// `max(0, θ − yp)²`.
-    SquaredHinge(f64),
-    /// `max(0, 1 − yp)²` for `yp ≥ −1`, `−4yp` below.
-    ModifiedHuber,
-    /// `log(1 + e^p) − yp`, `y ∈ {0, 1}`.
-    Log,
-    /// `½(p − y)²`.
-    SquaredError,
-    /// `½r²` for `|r| ≤ δ`, `δ(|r| − δ/2)` beyond (`r = y − p`).
-    Huber(f64),
-    /// `max(0, |y − p| − ε)`.
-    EpsilonInsensitive(f64),
-    /// `max(0, |y − p| − ε)²`.
-    SquaredEpsilonInsensitive(f64),
-}
-
-/// `log(1 + eˣ)` without overflow (the same cut-offs as scikit-learn's `log1pexp`).
-#[inline]
-fn log1pexp(x: f64) -> f64 {
-    if x <= -37.0 {
-        x.exp()
-    } else if x <= -2.0 {
-        x.exp().ln_1p()
-    } else if x <= 18.0 {
-        (1.0 + x.exp()).ln()
-    } else if x <= 33.3 {
-        x + (-x).exp()
-    } else {
-        x
-    }
-}
-
-impl Loss {
-    /// `ℓ(y, p)`.
-    #[inline]
-    pub(crate) fn loss(self, y: f64, p: f64) -> f64 {
-        match self {
-            Loss::Hinge(th) => {
-                let z = p * y;
-                if z <= th { th - z } else { 0.0 }
-            }
-            Loss::SquaredHinge(th) => {
-                let z = th - p * y;
-                if z > 0.0 { z * z } else { 0.0 }
-            }
-            Loss::ModifiedHuber => {
-                let z = p * y;
-                if z >= 1.0 {
-                    0.0
-                } else if z >= -1.0 {
-                    (1.0 - z) * (1.0 - z)
-                } else {
-                    -4.0 * z
-                }
-            }
-            Loss::Log => log1pexp(p) - y * p,
-            Loss::SquaredError => 0.5 * (p - y) * (p - y),
-            Loss::Huber(delta) => {
-                let a = (y - p).abs();
-                if a <= delta {
-                    0.5 * (a * a)
-                } else {
-                    delta * (a - 0.5 * delta)
-                }
-            }
-            Loss::EpsilonInsensitive(eps) => {
-                let r = (y - p).abs() - eps;
-                if r > 0.0 { r } else { 0.0 }
-            }
-            Loss::SquaredEpsilonInsensitive(eps) => {
-                let r = (y - p).abs() - eps;
-                if r > 0.0 { r * r } else { 0.0 }
-            }
-        }
-    }
-
-    /// `∂ℓ/∂p (y, p)`.
-    #[inline]
-    pub(crate) fn dloss(self, y: f64, p: f64) -> f64 {
-        match self {
-            Loss::Hinge(th) => {
-                if p * y <= th {
-                    -y
-                } else {
-                    0.0
-                }
-            }
-            Loss::SquaredHinge(th) => {
-                let z = th - p * y;
-                if z > 0.0 { -2.0 * y * z } else { 0.0 }
-            }
-            Loss::ModifiedHuber => {
-                let z = p * y;
-                if z >= 1.0 {
-                    0.0
-                } else if z >= -1.0 {
-                    2.0 * (1.0 - z) * -y
-                } else {
-                    -4.0 * y
-                }
-            }
-            Loss::Log => {
-                if p > -37.0 {
-                    let e = (-p).exp();
-                    ((1.0 - y) - y * e) / (1.0 + e)
-                } else {
-                    p.exp() - y
-                }
-            }
-            Loss::SquaredError => p - y,
-            Loss::Huber(delta) => {
-                let r = p - y;
-                if r.abs() <= delta {
-                    r
-                } else if r >= 0.0 {
-                    delta
-                } else {
-                    -delta
-                }
-            }
-            Loss::EpsilonInsensitive(eps) => {
-                if y - p > eps {
-                    -1.0
-                } else if p - y > eps {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-            Loss::SquaredEpsilonInsensitive(eps) => {
-                let z = y - p;
-                if z > eps {
-                    -2.0 * (z - eps)
-                } else if z < -eps {
-                    2.0 * (-z - eps)
-                } else {
-                    0.0
-                }
-            }
-        }
-    }
-}
 
 /// The weights of one problem between calls: the plain iterate and (when averaging) the
 /// running average.
@@ -341,7 +194,7 @@ impl<F: Float> WeightVector<'_, F> {
 /// size `1/√α` would need; `ℓ'(1, −τ) < 0` for every loss, so `η₀ = τ`).
 pub(crate) fn optimal_init(loss: Loss, alpha: f64) -> f64 {
     let typw = (1.0 / alpha.sqrt()).sqrt();
-    let initial_eta0 = typw / f64::max(1.0, loss.dloss(1.0, -typw));
+    let initial_eta0 = typw / f64::max(1.0, loss.gradient(1.0, -typw));
     1.0 / (initial_eta0 * alpha)
 }
 
@@ -475,7 +328,7 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
                     LearningRate::Constant | LearningRate::Adaptive => {}
                 }
                 if track {
-                    objective_sum += loss.loss(yi, pred);
+                    objective_sum += loss.value(yi, pred);
                     if penalised {
                         let norm = w.sq_norm.sqrt();
                         objective_sum +=
@@ -483,7 +336,7 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
                     }
                 }
                 let class_weight = if yi > 0.0 { weight_pos } else { weight_neg };
-                let dloss = loss.dloss(yi, pred).clamp(-MAX_DLOSS, MAX_DLOSS);
+                let dloss = loss.gradient(yi, pred).clamp(-MAX_DLOSS, MAX_DLOSS);
                 let mut update = -eta * dloss;
                 update *= (class_weight * sample_weight[i]).to_f64_lossless();
                 if decay {
@@ -593,66 +446,6 @@ fn scores_stay_finite<F: Float>(x: &[F], d: usize, w: &[F], b: f64) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn derivatives_match_finite_differences() {
-        let losses = [
-            Loss::Hinge(1.0),
-            Loss::SquaredHinge(1.0),
-            Loss::ModifiedHuber,
-            Loss::Log,
-            Loss::SquaredError,
-            Loss::Huber(0.7),
-            Loss::EpsilonInsensitive(0.2),
-            Loss::SquaredEpsilonInsensitive(0.2),
-        ];
-        let h = 1e-6;
-        for loss in losses {
-            for &(y, p) in &[(1.0, 0.3), (-1.0, 0.4), (1.0, -2.5), (0.0, 1.3), (2.0, 0.1)] {
-                if loss == Loss::Log && y < 0.0 {
-                    continue;
-                }
-                let fd = (loss.loss(y, p + h) - loss.loss(y, p - h)) / (2.0 * h);
-                assert!(
-                    (fd - loss.dloss(y, p)).abs() < 1e-5,
-                    "{loss:?} at y={y}, p={p}: {fd} vs {}",
-                    loss.dloss(y, p)
-                );
-            }
-        }
-        // Hand values: hinge at the margin, log loss at 0, Huber linear part.
-        assert_eq!(Loss::Hinge(1.0).loss(1.0, 0.25), 0.75);
-        assert!((Loss::Log.loss(1.0, 0.0) - std::f64::consts::LN_2).abs() < 1e-15);
-        assert!((Loss::Log.dloss(1.0, 0.0) + 0.5).abs() < 1e-15);
-        assert_eq!(Loss::Huber(1.0).loss(0.0, 3.0), 2.5);
-        assert_eq!(Loss::ModifiedHuber.loss(1.0, -3.0), 12.0);
-        // log1pexp agrees with the naive formula where that is exact enough.
-        for z in [-40.0f64, -5.0, 0.0, 10.0, 20.0, 40.0] {
-            assert!((log1pexp(z) - (1.0 + z.exp()).ln()).abs() <= 1e-12 * (1.0 + z.abs()));
-        }
-    }
-
-    /// The notes' worked examples. Huber (catalog L-07): `h_{λ,μ}` with `μ = ½` is
-    /// `½z²` below `λ` and `λ(|z| − λ/2)` beyond, i.e. this Huber with `ε = λ`; at `λ = 2` the
-    /// threshold is 2 and both branches give `h(2) = 2`. Hinge (S-03): slack `ξ = max(0, 1 − yp)`
-    /// is 0 outside the margin, in (0, 1) inside it on the right side, ≥ 1 when misclassified,
-    /// and the subgradient is `−y` exactly on the margin-violating side.
-    #[test]
-    fn notes_worked_examples() {
-        let huber = Loss::Huber(2.0);
-        assert_eq!(huber.loss(0.0, 2.0), 2.0);
-        assert!((huber.loss(0.0, 2.0 - 1e-12) - 2.0).abs() < 1e-11);
-        assert_eq!(huber.loss(3.0, 0.0), 2.0 * (3.0 - 1.0));
-        assert_eq!(huber.dloss(0.0, 5.0), 2.0);
-        let hinge = Loss::Hinge(1.0);
-        assert_eq!(hinge.loss(1.0, 1.5), 0.0);
-        assert_eq!(hinge.loss(1.0, 0.25), 0.75);
-        assert!(hinge.loss(-1.0, 0.5) >= 1.0);
-        assert_eq!(hinge.dloss(-1.0, 0.5), 1.0);
-        assert_eq!(hinge.dloss(1.0, 2.0), 0.0);
-        // Squared hinge (L2-SVM) is the square of the slack.
-        assert_eq!(Loss::SquaredHinge(1.0).loss(1.0, 0.25), 0.75 * 0.75);
-    }
 
     #[test]
     fn wscale_representation_is_exact_in_value() {

@@ -195,6 +195,7 @@ pub use classifier::{FittedSGDClassifier, SGDClassifier};
 pub use regressor::{FittedSGDRegressor, SGDRegressor};
 
 use crate::model::classes_from_scores;
+use ndlearn_core::loss::Loss;
 use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
 use ndlearn_core::{Error, Float, Result, random};
 
@@ -235,17 +236,17 @@ impl SgdLoss {
         )
     }
 
-    fn engine(self, epsilon: f64) -> engine::Loss {
+    fn engine(self, epsilon: f64) -> Loss {
         match self {
-            SgdLoss::Hinge => engine::Loss::Hinge(1.0),
-            SgdLoss::Perceptron => engine::Loss::Hinge(0.0),
-            SgdLoss::SquaredHinge => engine::Loss::SquaredHinge(1.0),
-            SgdLoss::ModifiedHuber => engine::Loss::ModifiedHuber,
-            SgdLoss::LogLoss => engine::Loss::Log,
-            SgdLoss::SquaredError => engine::Loss::SquaredError,
-            SgdLoss::Huber => engine::Loss::Huber(epsilon),
-            SgdLoss::EpsilonInsensitive => engine::Loss::EpsilonInsensitive(epsilon),
-            SgdLoss::SquaredEpsilonInsensitive => engine::Loss::SquaredEpsilonInsensitive(epsilon),
+            SgdLoss::Hinge => Loss::Hinge { threshold: 1.0 },
+            SgdLoss::Perceptron => Loss::Hinge { threshold: 0.0 },
+            SgdLoss::SquaredHinge => Loss::SquaredHinge { threshold: 1.0 },
+            SgdLoss::ModifiedHuber => Loss::ModifiedHuber,
+            SgdLoss::LogLoss => Loss::LogLoss,
+            SgdLoss::SquaredError => Loss::SquaredError,
+            SgdLoss::Huber => Loss::Huber { delta: epsilon },
+            SgdLoss::EpsilonInsensitive => Loss::EpsilonInsensitive { epsilon },
+            SgdLoss::SquaredEpsilonInsensitive => Loss::SquaredEpsilonInsensitive { epsilon },
         }
     }
 }

@@ -2,7 +2,9 @@
 
 use ndarray::{Array1, ArrayRef1, ArrayRef2};
 use ndlearn_core::validate::{check_predict_input, check_regression_input};
-use ndlearn_core::{Error, FeatureImportances, Fit, Float, PartialFit, Predict, Result, random};
+use ndlearn_core::{
+    Error, FeatureImportances, Fit, FitWeighted, Float, PartialFit, Predict, Result, random,
+};
 
 use super::classifier::setters;
 use super::engine::{self, Problem, State, Validation};
@@ -160,22 +162,6 @@ impl SGDRegressor {
         Ok(())
     }
 
-    /// Fits with per-sample weights (length `N`, finite, ≥ 0, positive sum).
-    ///
-    /// # Errors
-    /// As [`Fit::fit`], plus invalid weights.
-    pub fn fit_weighted<F: Float>(
-        &self,
-        x: &ArrayRef2<F>,
-        y: &ArrayRef1<F>,
-        sample_weight: &ArrayRef1<F>,
-    ) -> Result<FittedSGDRegressor<F>> {
-        self.validate()?;
-        check_regression_input(x, y, 1, "SGDRegressor::fit")?;
-        ndlearn_core::validate::check_sample_weight(sample_weight, x.nrows())?;
-        self.run(x, y, sample_weight.to_vec(), None, self.max_iter)
-    }
-
     fn run<F: Float>(
         &self,
         x: &ArrayRef2<F>,
@@ -329,6 +315,27 @@ impl<F: Float> Fit<F> for SGDRegressor {
     }
 }
 
+impl<F: Float> FitWeighted<F> for SGDRegressor {
+    /// Fits with per-sample weights (length `N`, finite, ≥ 0, positive sum).
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedSGDRegressor<F>> {
+        self.validate()?;
+        check_regression_input(x, y, 1, "SGDRegressor::fit")?;
+        let w = match sample_weight {
+            Some(w) => {
+                ndlearn_core::validate::check_sample_weight(w, x.nrows())?;
+                w.to_vec()
+            }
+            None => vec![F::one(); x.nrows()],
+        };
+        self.run(x, y, w, None, self.max_iter)
+    }
+}
+
 impl<F: Float> PartialFit<F> for SGDRegressor {
     type Target = ArrayRef1<F>;
     type Model = FittedSGDRegressor<F>;
@@ -472,7 +479,7 @@ mod tests {
         ));
         assert!(
             SGDRegressor::default()
-                .fit_weighted(&x, &y, &array![1.0, -1.0, 1.0])
+                .fit_weighted(&x, &y, Some(&array![1.0, -1.0, 1.0]))
                 .is_err()
         );
         // Overflow is an error, not a panic or a NaN model.

@@ -274,10 +274,8 @@ impl Dirichlet {
     /// One draw (a point of the simplex).
     pub fn sample(&self, rng: &mut Rng) -> Array1<f64> {
         let lg = self.alpha.mapv(|a| ln_standard_gamma(rng, a));
-        let m = lg.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let w = lg.mapv(|v| (v - m).exp());
-        let s = w.sum();
-        w / s
+        // A Dirichlet draw is the softmax of log-gamma draws (stable for tiny alphas).
+        Array1::from(crate::numeric::softmax(&lg.to_vec()))
     }
 
     /// `n` draws (rows) from `random::rng(seed)`.
