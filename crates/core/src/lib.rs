@@ -8,6 +8,7 @@
 //! | [`traits`] | [`Estimator`] (the hyperparameter contract), [`Fit`], [`FitWeighted`], [`FitUnsupervised`], [`FitUnsupervisedWeighted`], [`Predict`], [`PredictProba`], [`DecisionFunction`], [`OutlierDetector`], [`PredictWithNoise`], [`Transform`], [`InverseTransform`], [`PartialFit`], [`NFeaturesIn`], [`FeatureImportances`]; the [`setters!`] macro |
 //! | [`numeric`] | stable sigmoid, log1pexp/softplus, log-sum-exp, softmax, log-softmax, argmax (one tie and NaN rule) |
 //! | [`loss`] | pointwise losses of a raw score with gradient and hessian (squared, absolute, Huber, pinball, ε-insensitive, hinge, squared hinge, modified Huber, log-loss, exponential, Poisson, gamma, multinomial) |
+//! | [`training`] | learning-rate schedules (scikit-learn's constant / optimal / invscaling / adaptive), early-stopping rules, validation split |
 //! | [`calibration`] | Platt and temperature scaling, isotonic regression, `CalibratedClassifierCV` |
 //! | [`Error`] | the one error type of the workspace |
 //! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights) |
@@ -60,6 +61,7 @@ mod macros;
 
 pub mod active_learning;
 pub mod calibration;
+pub mod class_weight;
 pub mod distance;
 mod error;
 pub mod feature_selection;
@@ -82,9 +84,11 @@ pub mod registry;
 pub mod resampling;
 pub mod stats;
 pub mod tensor;
+pub mod training;
 pub mod traits;
 pub mod validate;
 
+pub use class_weight::ClassWeight;
 pub use error::{Error, LinalgErrorKind, Result};
 pub use float::Float;
 pub use traits::{

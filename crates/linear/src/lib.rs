@@ -116,15 +116,15 @@ pub use huber::{
 };
 pub use inference::{OlsInference, PredictionIntervals, ResidualSummary};
 pub use lasso::{ElasticNet, EnetSolver, FittedElasticNet, FittedLasso, Lasso, Precompute};
-pub use logistic::{
-    ClassWeight, FittedLogisticRegression, LogisticPenalty, LogisticRegression, LogisticSolver,
-};
+pub use logistic::{FittedLogisticRegression, LogisticPenalty, LogisticRegression, LogisticSolver};
 pub use ls_classifier::{FittedLeastSquaresClassifier, LeastSquaresClassifier, LsTargets};
 pub use multiclass::{
     CodeDecoding, FittedOneVsOneClassifier, FittedOneVsRestClassifier, FittedProbaScore,
     FittedRandomBipartitionClassifier, OneVsOneClassifier, OneVsRestClassifier, ProbaScore,
     RandomBipartitionClassifier,
 };
+/// Class weights of the classifiers (core's one [`ndlearn_core::ClassWeight`]).
+pub use ndlearn_core::ClassWeight;
 pub use ols::{FittedLinearRegression, LinearRegression, OlsSolver};
 pub use path::{EnetPath, PathOptions, alpha_grid, enet_path, lasso_path};
 pub use perceptron::{

@@ -79,7 +79,7 @@
 //! # Class and sample weights
 //!
 //! [`ClassWeight::Balanced`] gives class `k` the weight `S / (K · S_k)` (`S_k` = the total sample
-//! weight of class `k`), scikit-learn's `"balanced"`; [`ClassWeight::Custom`] takes one weight
+//! weight of class `k`), scikit-learn's `"balanced"`; [`ClassWeight::Explicit`] (e.g. [`ClassWeight::per_class`]) takes one weight
 //! per class. [`LogisticRegression::fit_weighted`] takes per-sample weights; the two multiply.
 //!
 //! # Hyperparameters
@@ -150,8 +150,8 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
-    DecisionFunction, Error, FeatureImportances, Fit, FitWeighted, Float, Labels, Predict,
-    PredictProba, Result,
+    ClassWeight, DecisionFunction, Error, FeatureImportances, Fit, FitWeighted, Float, Labels,
+    Predict, PredictProba, Result,
 };
 
 use crate::logistic_loss::{LogLoss, irls, prox_newton};
@@ -224,21 +224,6 @@ impl LogisticPenalty {
     }
 }
 
-/// Class weights of [`LogisticRegression`].
-#[derive(Debug, Clone, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-#[non_exhaustive]
-pub enum ClassWeight {
-    /// Every class weighs 1.
-    #[default]
-    None,
-    /// `S / (K · S_k)`: classes weigh inversely to their (weighted) frequency.
-    Balanced,
-    /// One weight per class `0..K`.
-    Custom(Vec<f64>),
-}
-
 /// Penalised logistic regression (L2, L1, elastic net or none), binary or multinomial
 /// (scikit-learn's `LogisticRegression`). See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
@@ -275,7 +260,7 @@ impl Default for LogisticRegression {
             max_iter: 100,
             tol: 1e-4,
             solver: LogisticSolver::Lbfgs,
-            class_weight: ClassWeight::None,
+            class_weight: ClassWeight::Uniform,
         }
     }
 }
@@ -336,11 +321,7 @@ impl LogisticRegression {
         if let LogisticPenalty::ElasticNet { l1_ratio } = self.penalty {
             ndlearn_core::validate::check_in_range("l1_ratio", l1_ratio, 0.0, 1.0)?;
         }
-        if let ClassWeight::Custom(w) = &self.class_weight {
-            for &v in w {
-                check_non_negative("class_weight", v)?;
-            }
-        }
+        self.class_weight.validate_not_subsample()?;
         Ok(())
     }
 
@@ -357,7 +338,9 @@ impl LogisticRegression {
             Some(w) => w.to_owned(),
             None => Array1::from_elem(n, F::one()),
         };
-        let cw = class_weights(&self.class_weight, y, &sw, n_classes)?;
+        // scikit-learn's compute_class_weight, with the sample weights for "balanced".
+        let sw64 = sw.mapv(|v| v.to_f64_lossless());
+        let cw = self.class_weight.for_classes(y, n_classes, Some(&sw64))?;
         for (w, &label) in sw.iter_mut().zip(y.iter()) {
             *w *= F::cast(cw[label]);
         }
@@ -467,48 +450,6 @@ impl<F: Float> FitWeighted<F> for LogisticRegression {
             ndlearn_core::validate::check_sample_weight(w, x.nrows())?;
         }
         self.fit_impl(x, y, sample_weight)
-    }
-}
-
-/// The weight of every class `0..K`.
-fn class_weights<F: Float>(
-    cw: &ClassWeight,
-    y: &Labels,
-    sw: &Array1<F>,
-    n_classes: usize,
-) -> Result<Vec<f64>> {
-    match cw {
-        ClassWeight::None => Ok(vec![1.0; n_classes]),
-        ClassWeight::Custom(w) => {
-            if w.len() != n_classes {
-                return Err(Error::ShapeMismatch {
-                    context: "class_weight",
-                    expected: format!("one weight per class ({n_classes})"),
-                    found: format!("{} weights", w.len()),
-                });
-            }
-            Ok(w.clone())
-        }
-        ClassWeight::Balanced => {
-            let mut per = vec![0.0f64; n_classes];
-            for (&label, &w) in y.iter().zip(sw.iter()) {
-                per[label] += w.to_f64_lossless();
-            }
-            let total: f64 = per.iter().sum();
-            per.iter()
-                .enumerate()
-                .map(|(k, &s)| {
-                    if s > 0.0 {
-                        Ok(total / (n_classes as f64 * s))
-                    } else {
-                        Err(Error::invalid_param(
-                            "class_weight",
-                            format!("\"balanced\" needs every class 0..{n_classes} present; class {k} has no (weighted) sample"),
-                        ))
-                    }
-                })
-                .collect()
-        }
     }
 }
 
@@ -645,7 +586,8 @@ impl<F: Float> FeatureImportances<F> for FittedLogisticRegression<F> {
 /// `penalty=elasticnet l1_ratio=0.3`.
 #[cfg(feature = "serde")]
 mod serde_repr {
-    use super::{ClassWeight, LogisticPenalty, LogisticRegression, LogisticSolver};
+    use super::{LogisticPenalty, LogisticRegression, LogisticSolver};
+    use ndlearn_core::ClassWeight;
 
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(rename_all = "snake_case")]
@@ -856,7 +798,7 @@ mod tests {
         // Class weights = sample weights per class.
         let cw = LogisticRegression::default()
             .tol(1e-10)
-            .class_weight(ClassWeight::Custom(vec![2.0, 0.5]))
+            .class_weight(ClassWeight::per_class(&[2.0, 0.5]))
             .fit(&x, &y)
             .expect("fit");
         let sw = y.mapv(|c| if c == 0 { 2.0 } else { 0.5 });
@@ -882,12 +824,28 @@ mod tests {
             LogisticRegression::default().fit(&x, &Array1::from_elem(8, 1)),
             Err(Error::TooFewClasses { .. })
         ));
+        // scikit-learn's dict rule: keys outside the classes are an error while a class is
+        // missing from the map; negative weights are invalid.
+        assert!(
+            LogisticRegression::default()
+                .class_weight(ClassWeight::Explicit(
+                    [(0, 1.0), (5, 2.0)].into_iter().collect()
+                ))
+                .fit(&x, &y)
+                .is_err()
+        );
         assert!(matches!(
             LogisticRegression::default()
-                .class_weight(ClassWeight::Custom(vec![1.0]))
+                .class_weight(ClassWeight::per_class(&[1.0, -1.0]))
                 .fit(&x, &y),
-            Err(Error::ShapeMismatch { .. })
+            Err(Error::InvalidParam { .. })
         ));
+        assert!(
+            LogisticRegression::default()
+                .class_weight(ClassWeight::BalancedSubsample)
+                .fit(&x, &y)
+                .is_err()
+        );
         let (x3, mut y3) = three();
         y3[9] = 4; // class 3 absent
         assert!(

@@ -19,8 +19,10 @@ fn estimator(case: &Case) -> LogisticRegression {
     };
     let cw = match case.string("class_weight_mode") {
         "balanced" => ClassWeight::Balanced,
-        "custom" => ClassWeight::Custom(case.vector("class_weight").to_vec()),
-        _ => ClassWeight::None,
+        "custom" => {
+            ClassWeight::per_class(case.vector("class_weight").as_slice().expect("contiguous"))
+        }
+        _ => ClassWeight::Uniform,
     };
     LogisticRegression::new(case.scalar("c"))
         .penalty(penalty)

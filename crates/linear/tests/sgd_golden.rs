@@ -121,8 +121,10 @@ fn classifier(case: &Case) -> SGDClassifier {
         est = est.power_t(pt);
     }
     if case.has("class_weight_custom") {
-        est = est.class_weight(ClassWeight::Custom(
-            case.vector("class_weight_custom").to_vec(),
+        est = est.class_weight(ClassWeight::per_class(
+            case.vector("class_weight_custom")
+                .as_slice()
+                .expect("contiguous"),
         ));
     } else if case.has("class_weight") {
         assert_eq!(case.string("class_weight"), "balanced");

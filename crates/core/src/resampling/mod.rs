@@ -55,11 +55,10 @@
 //! 16. The balanced class weight `n / (n_classes · n_c)` is King & Zeng (2001) as used by
 //! scikit-learn.
 
-mod class_weight;
 mod naive;
 mod smote;
 
-pub use class_weight::{ClassWeight, compute_class_weight, compute_sample_weight};
+pub use crate::class_weight::{ClassWeight, compute_class_weight, compute_sample_weight};
 pub use naive::{RandomOverSampler, RandomUnderSampler};
 pub use smote::Smote;
 

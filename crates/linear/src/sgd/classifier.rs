@@ -9,7 +9,7 @@ use ndlearn_core::{
 
 use super::engine::{self, Problem, State, Validation};
 use super::{CommonParams, LearningRate, SgdLoss, SgdPenalty, classes_from_scores, row_major};
-use crate::ClassWeight;
+use ndlearn_core::ClassWeight;
 
 /// A linear classifier (SVM, logistic regression, …) trained by SGD, scikit-learn's
 /// `SGDClassifier`. See the [module docs](super) for the losses, schedules and penalties.
@@ -98,7 +98,7 @@ impl Default for SGDClassifier {
             early_stopping: false,
             validation_fraction: 0.1,
             n_iter_no_change: 5,
-            class_weight: ClassWeight::None,
+            class_weight: ClassWeight::Uniform,
             average: 0,
             n_classes: None,
         }
@@ -181,11 +181,7 @@ impl SGDClassifier {
     /// [`Error::InvalidParam`] naming the field.
     pub fn validate(&self) -> Result<()> {
         self.common().validate()?;
-        if let ClassWeight::Custom(w) = &self.class_weight {
-            for &v in w {
-                ndlearn_core::validate::check_non_negative("class_weight", v)?;
-            }
-        }
+        self.class_weight.validate_not_subsample()?;
         if let Some(k) = self.n_classes {
             ndlearn_core::validate::check_at_least("n_classes", k, 2)?;
         }
@@ -322,49 +318,17 @@ impl SGDClassifier {
         })
     }
 
-    /// The weight of every class `0..K` (scikit-learn's `compute_class_weight`).
+    /// The weight of every class `0..K` (scikit-learn's `compute_class_weight` on the labels,
+    /// without sample weights, as scikit-learn's SGD).
     fn class_weights(&self, y: &Labels, k: usize, streaming: bool) -> Result<Vec<f64>> {
-        match &self.class_weight {
-            ClassWeight::None => Ok(vec![1.0; k]),
-            ClassWeight::Custom(w) => {
-                if w.len() != k {
-                    return Err(Error::ShapeMismatch {
-                        context: "class_weight",
-                        expected: format!("one weight per class ({k})"),
-                        found: format!("{} weights", w.len()),
-                    });
-                }
-                Ok(w.clone())
-            }
-            ClassWeight::Balanced => {
-                if streaming {
-                    return Err(Error::invalid_param(
-                        "class_weight",
-                        "Balanced is not supported with partial_fit: compute the weights from a \
-                         large enough sample of the labels and pass them as Custom",
-                    ));
-                }
-                let mut count = vec![0usize; k];
-                for &c in y.iter() {
-                    count[c] += 1;
-                }
-                let n = y.len() as f64;
-                count
-                    .iter()
-                    .enumerate()
-                    .map(|(c, &m)| {
-                        if m == 0 {
-                            Err(Error::invalid_param(
-                                "class_weight",
-                                format!("Balanced needs every class 0..{k} present; class {c} has no sample"),
-                            ))
-                        } else {
-                            Ok(n / (k as f64 * m as f64))
-                        }
-                    })
-                    .collect()
-            }
+        if streaming && self.class_weight == ClassWeight::Balanced {
+            return Err(Error::invalid_param(
+                "class_weight",
+                "Balanced is not supported with partial_fit: compute the weights from a large \
+                 enough sample of the labels and pass them explicitly",
+            ));
         }
+        self.class_weight.for_classes(y, k, None)
     }
 }
 
@@ -675,7 +639,7 @@ mod tests {
                 "n_iter_no_change",
             ),
             (
-                SGDClassifier::default().class_weight(ClassWeight::Custom(vec![1.0, -1.0])),
+                SGDClassifier::default().class_weight(ClassWeight::per_class(&[1.0, -1.0])),
                 "class_weight",
             ),
             (SGDClassifier::default().n_classes(Some(1)), "n_classes"),
@@ -698,12 +662,14 @@ mod tests {
             SGDClassifier::default().fit(&x, &Array1::from_elem(8, 1)),
             Err(Error::TooFewClasses { .. })
         ));
-        assert!(matches!(
+        assert!(
             SGDClassifier::default()
-                .class_weight(ClassWeight::Custom(vec![1.0]))
-                .fit(&x, &y),
-            Err(Error::ShapeMismatch { .. })
-        ));
+                .class_weight(ClassWeight::Explicit(
+                    [(0, 1.0), (7, 2.0)].into_iter().collect()
+                ))
+                .fit(&x, &y)
+                .is_err()
+        );
     }
 
     /// The first step by hand: hinge, L2, optimal schedule, w = 0, b = 0. The prediction is 0,

@@ -10,7 +10,9 @@
 use ndlearn_core::loss::Loss;
 use ndlearn_core::{Error, Float, Result, random};
 
-use super::{LearningRate, SgdPenalty};
+use ndlearn_core::training::{EarlyStopping, LearningRate, Schedule};
+
+use super::SgdPenalty;
 
 /// Gradients are clipped to `±MAX_DLOSS` (scikit-learn's guard against overflow).
 const MAX_DLOSS: f64 = 1e12;
@@ -189,15 +191,6 @@ impl<F: Float> WeightVector<'_, F> {
     }
 }
 
-/// The initial `t₀` of the "optimal" schedule: `η = 1/(α(t₀ + t − 1))` starts at scikit-learn's
-/// heuristic `η₀ = τ / max(1, ℓ'(1, −τ))` with `τ = α^{−1/4}` (the step a typical weight of
-/// size `1/√α` would need; `ℓ'(1, −τ) < 0` for every loss, so `η₀ = τ`).
-pub(crate) fn optimal_init(loss: Loss, alpha: f64) -> f64 {
-    let typw = (1.0 / alpha.sqrt()).sqrt();
-    let initial_eta0 = typw / f64::max(1.0, loss.gradient(1.0, -typw));
-    1.0 / (initial_eta0 * alpha)
-}
-
 /// Runs up to `max_iter` epochs from `state` at step counter `t0`.
 ///
 /// # Errors
@@ -240,12 +233,12 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
     let early = validation.is_some();
     // The training objective is only needed for the tol stop (and progress reports).
     let track = (tol.is_some() && !early) || observed;
-    let optimal = if learning_rate == LearningRate::Optimal {
-        optimal_init(loss, alpha)
+    let mut schedule = if learning_rate == LearningRate::Optimal {
+        Schedule::optimal(&loss, alpha)?
     } else {
-        0.0
+        Schedule::new(learning_rate, eta0, power_t)
     };
-    let tol_v = tol.unwrap_or(f64::NEG_INFINITY);
+    let mut plateau = EarlyStopping::sgd(n_iter_no_change, tol).tracker();
     let (sq0, l10) = if track {
         (
             state.w.iter().map(|&v| (v * v).to_f64_lossless()).sum(),
@@ -287,11 +280,7 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
         Some(v) => v.mask.iter().filter(|&&m| !m).count(),
         None => n,
     } as f64;
-    let mut eta = eta0;
     let mut t = t0;
-    let mut best_objective = f64::INFINITY;
-    let mut best_score = f64::NEG_INFINITY;
-    let mut no_improvement = 0usize;
     let mut epoch = 0usize;
     let mut stopped = false;
     let average_f = average as f64;
@@ -322,11 +311,7 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
                 }
                 let yi = y[i].to_f64_lossless();
                 let pred = w.dot(row) + *intercept;
-                match learning_rate {
-                    LearningRate::Optimal => eta = 1.0 / (alpha * (optimal + t - 1.0)),
-                    LearningRate::InvScaling => eta = eta0 / t.powf(power_t),
-                    LearningRate::Constant | LearningRate::Adaptive => {}
-                }
+                let eta = schedule.eta(t);
                 if track {
                     objective_sum += loss.value(yi, pred);
                     if penalised {
@@ -369,28 +354,17 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
             });
         }
         let objective = objective_sum / train_count;
-        if let Some(v) = &validation {
-            let s = F::cast(w.wscale);
-            let scaled: Vec<F> = w.v.iter().map(|&a| a * s).collect();
-            let score = (v.score)(&scaled, *intercept);
-            if tol_v > f64::NEG_INFINITY && score < best_score + tol_v {
-                no_improvement += 1;
-            } else {
-                no_improvement = 0;
+        // Early stopping on the validation score, or on the training objective (higher is
+        // better for the tracker, so the objective enters negated).
+        let score = match &validation {
+            Some(v) => {
+                let s = F::cast(w.wscale);
+                let scaled: Vec<F> = w.v.iter().map(|&a| a * s).collect();
+                (v.score)(&scaled, *intercept)
             }
-            if score > best_score {
-                best_score = score;
-            }
-        } else {
-            if tol_v > f64::NEG_INFINITY && objective > best_objective - tol_v {
-                no_improvement += 1;
-            } else {
-                no_improvement = 0;
-            }
-            if objective < best_objective {
-                best_objective = objective;
-            }
-        }
+            None => -objective,
+        };
+        let fired = plateau.update(score);
         epoch += 1;
         if observed {
             let mut prog = ndlearn_core::observe::Progress::new(name, epoch).max_iter(max_iter);
@@ -401,10 +375,9 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
                 break;
             }
         }
-        if no_improvement >= n_iter_no_change {
-            if learning_rate == LearningRate::Adaptive && eta > 1e-6 {
-                eta /= 5.0;
-                no_improvement = 0;
+        if fired {
+            if schedule.on_plateau() {
+                plateau.reset_count();
             } else {
                 stopped = true;
                 break;

@@ -197,7 +197,7 @@ pub use regressor::{FittedSGDRegressor, SGDRegressor};
 use crate::model::classes_from_scores;
 use ndlearn_core::loss::Loss;
 use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
-use ndlearn_core::{Error, Float, Result, random};
+use ndlearn_core::{Error, Float, Result};
 
 /// The loss of [`SGDClassifier`] / [`SGDRegressor`] (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,22 +269,8 @@ pub enum SgdPenalty {
     ElasticNet,
 }
 
-/// The learning-rate schedule `η(t)` (see the [module docs](self)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-#[non_exhaustive]
-pub enum LearningRate {
-    /// `η = eta0`.
-    Constant,
-    /// `η = 1/(α(t₀ + t − 1))` with Bottou's `t₀`.
-    Optimal,
-    /// `η = eta0 / t^power_t` (scikit-learn's `"invscaling"`).
-    #[cfg_attr(feature = "serde", serde(rename = "invscaling"))]
-    InvScaling,
-    /// `η = eta0`, divided by 5 whenever the stopping rule fires.
-    Adaptive,
-}
+/// The learning-rate schedule `η(t)`: core's one schedule type (see the [module docs](self)).
+pub use ndlearn_core::training::LearningRate;
 
 /// The hyperparameters both estimators share, checked in one place.
 struct CommonParams {
@@ -340,92 +326,12 @@ fn row_major<F: Float>(x: &ndarray::ArrayRef2<F>) -> std::borrow::Cow<'_, [F]> {
 /// Random task index of the validation split (the shuffles use the problem index `0..K`).
 const SPLIT_TASK: u64 = 1 << 40;
 
-/// The held-out rows for early stopping: `ceil(fraction · N)` rows, stratified by `strata`
-/// when given (each class contributes in proportion, largest remainders first).
+/// The held-out rows for early stopping (core's split, with this crate's random task).
 fn validation_mask(
     n: usize,
     strata: Option<&[usize]>,
     fraction: f64,
     seed: u64,
 ) -> Result<Vec<bool>> {
-    let n_val = (fraction * n as f64).ceil() as usize;
-    if n_val == 0 || n_val >= n {
-        return Err(Error::invalid_param(
-            "validation_fraction",
-            format!(
-                "splitting {n} samples with validation_fraction = {fraction} leaves an empty \
-                 training or validation set; change it or disable early_stopping"
-            ),
-        ));
-    }
-    let mut rng = random::stream(seed, SPLIT_TASK);
-    let mut mask = vec![false; n];
-    match strata {
-        None => {
-            let perm = random::permutation(&mut rng, n);
-            for &i in &perm[..n_val] {
-                mask[i] = true;
-            }
-        }
-        Some(labels) => {
-            let k = labels.iter().copied().max().map_or(0, |m| m + 1);
-            let mut groups: Vec<Vec<usize>> = vec![Vec::new(); k];
-            for (i, &c) in labels.iter().enumerate() {
-                groups[c].push(i);
-            }
-            let exact: Vec<f64> = groups
-                .iter()
-                .map(|g| g.len() as f64 * n_val as f64 / n as f64)
-                .collect();
-            let mut take: Vec<usize> = exact.iter().map(|e| e.floor() as usize).collect();
-            let mut rest = n_val - take.iter().sum::<usize>();
-            let mut by_remainder: Vec<usize> = (0..k).collect();
-            by_remainder.sort_by(|&a, &b| {
-                (exact[b] - exact[b].floor())
-                    .total_cmp(&(exact[a] - exact[a].floor()))
-                    .then(a.cmp(&b))
-            });
-            for &c in &by_remainder {
-                if rest == 0 {
-                    break;
-                }
-                if take[c] < groups[c].len() {
-                    take[c] += 1;
-                    rest -= 1;
-                }
-            }
-            for (g, &m) in groups.iter_mut().zip(&take) {
-                random::shuffle(&mut rng, g);
-                for &i in &g[..m] {
-                    mask[i] = true;
-                }
-            }
-        }
-    }
-    Ok(mask)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn validation_split_sizes_and_strata() {
-        let labels: Vec<usize> = (0..100).map(|i| usize::from(i >= 70)).collect();
-        let m = validation_mask(100, Some(&labels), 0.1, 3).expect("split");
-        assert_eq!(m.iter().filter(|&&v| v).count(), 10);
-        let ones = m
-            .iter()
-            .zip(&labels)
-            .filter(|&(&v, &l)| v && l == 1)
-            .count();
-        assert_eq!(ones, 3, "30 % of the held-out rows are class 1");
-        assert_eq!(
-            m,
-            validation_mask(100, Some(&labels), 0.1, 3).expect("split")
-        );
-        let plain = validation_mask(50, None, 0.25, 1).expect("split");
-        assert_eq!(plain.iter().filter(|&&v| v).count(), 13);
-        assert!(validation_mask(1, None, 0.5, 1).is_err());
-    }
+    ndlearn_core::training::validation_mask(n, strata, fraction, seed, SPLIT_TASK)
 }

@@ -1,5 +1,22 @@
-//! Class weights and per-sample weights for imbalanced classes ("class weight based models",
-//! the notes 004 L1428-1430).
+//! Class weights and per-sample weights for imbalanced classes: the one [`ClassWeight`] every
+//! classifier of the workspace takes (scikit-learn's `class_weight`), and scikit-learn's
+//! `compute_class_weight` / `compute_sample_weight`.
+//!
+//! | value | scikit-learn | weight of class `c` |
+//! |---|---|---|
+//! | [`ClassWeight::Uniform`] | `None` | 1 |
+//! | [`ClassWeight::Balanced`] | `"balanced"` | `Σᵢ sᵢ / (K · Σ_{i: yᵢ = c} sᵢ)` (sample weights `sᵢ` where the estimator passes them) |
+//! | [`ClassWeight::BalancedSubsample`] | `"balanced_subsample"` (forests) | balanced, on each tree's bootstrap sample |
+//! | [`ClassWeight::Explicit`] | `{c: w}` | `w`, or 1 for classes not in the map |
+//!
+//! In JSON (model files, `--param class_weight=...`): `null` (uniform), `"balanced"`,
+//! `"balanced_subsample"`, an object `{"0": 1.0, "2": 5.0}` or a list `[1.0, 5.0]` (one weight per
+//! class).
+//!
+//! # References
+//!
+//! G. King, L. Zeng, "Logistic regression in rare events data", Political Analysis 9, 2001 (the
+//! balanced weights); scikit-learn's `sklearn.utils.class_weight`.
 
 use std::collections::BTreeMap;
 
@@ -7,9 +24,8 @@ use ndarray::{Array1, ArrayRef1};
 
 use crate::{Error, Float, Result};
 
-/// How to weight classes (scikit-learn's `class_weight`).
+/// How to weight classes (scikit-learn's `class_weight`; see the [module docs](self)).
 #[derive(Debug, Clone, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum ClassWeight {
     /// Every class weight 1 (scikit-learn's `None`).
@@ -17,8 +33,139 @@ pub enum ClassWeight {
     Uniform,
     /// `w_c = n / (n_classes · n_c)`: every class gets the same total weight (`"balanced"`).
     Balanced,
+    /// Balanced weights computed on each bootstrap sample (random forests only).
+    BalancedSubsample,
     /// Explicit weights per class; classes not in the map get weight 1.
     Explicit(BTreeMap<usize, f64>),
+}
+
+impl ClassWeight {
+    /// Explicit weights `w[c]` for the classes `0..w.len()`.
+    pub fn per_class(w: &[f64]) -> Self {
+        ClassWeight::Explicit(w.iter().copied().enumerate().collect())
+    }
+
+    /// Checks explicit weights: finite and `≥ 0`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming `class_weight`.
+    pub fn validate(&self) -> Result<()> {
+        if let ClassWeight::Explicit(map) = self
+            && let Some((&c, &w)) = map.iter().find(|(_, w)| !(w.is_finite() && **w >= 0.0))
+        {
+            return Err(Error::invalid_param(
+                "class_weight",
+                format!("weights must be finite and >= 0; class {c} has {w}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the weights and rejects `BalancedSubsample`, which only forests accept.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`].
+    pub fn validate_not_subsample(&self) -> Result<()> {
+        if *self == ClassWeight::BalancedSubsample {
+            return Err(Error::invalid_param(
+                "class_weight",
+                "\"balanced_subsample\" is for forests (balanced on each bootstrap sample); use \"balanced\"",
+            ));
+        }
+        self.validate()
+    }
+
+    /// The weight of every class `0..n_classes` for labels `y` (and, for `Balanced`, sample
+    /// weights `sample_weight`): [`compute_class_weight`] with the classes `0..n_classes`.
+    /// `BalancedSubsample` counts as `Balanced` here.
+    ///
+    /// # Errors
+    /// As [`compute_class_weight`].
+    pub fn for_classes(
+        &self,
+        y: &ArrayRef1<usize>,
+        n_classes: usize,
+        sample_weight: Option<&ArrayRef1<f64>>,
+    ) -> Result<Vec<f64>> {
+        let classes: Vec<usize> = (0..n_classes).collect();
+        Ok(compute_class_weight(self, &classes, y, sample_weight)?.to_vec())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for ClassWeight {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            ClassWeight::Uniform => s.serialize_none(),
+            ClassWeight::Balanced => s.serialize_str("balanced"),
+            ClassWeight::BalancedSubsample => s.serialize_str("balanced_subsample"),
+            ClassWeight::Explicit(map) => {
+                let mut m = s.serialize_map(Some(map.len()))?;
+                for (k, v) in map {
+                    m.serialize_entry(&k.to_string(), v)?;
+                }
+                m.end()
+            }
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for ClassWeight {
+    /// Accepts `null`, `"none"`, `"uniform"`, `"balanced"`, `"balanced_subsample"`, a map of
+    /// class → weight, a list of weights, and the older forms `{"custom": [..]}`,
+    /// `{"explicit": {..}}` (any case).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let v = serde_json::Value::deserialize(d)?;
+        from_json(&v).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(feature = "serde")]
+fn from_json(v: &serde_json::Value) -> std::result::Result<ClassWeight, String> {
+    use serde_json::Value;
+    const EXPECTED: &str = "expected null, \"balanced\", \"balanced_subsample\", a map {\"class\": weight} or a list of weights";
+    let weight = |w: &Value| {
+        w.as_f64()
+            .ok_or_else(|| format!("class weight {w} is not a number"))
+    };
+    match v {
+        Value::Null => Ok(ClassWeight::Uniform),
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
+            "none" | "uniform" => Ok(ClassWeight::Uniform),
+            "balanced" => Ok(ClassWeight::Balanced),
+            "balanced_subsample" | "balancedsubsample" => Ok(ClassWeight::BalancedSubsample),
+            other => Err(format!("unknown class weight `{other}`, {EXPECTED}")),
+        },
+        Value::Array(a) => Ok(ClassWeight::Explicit(
+            a.iter()
+                .enumerate()
+                .map(|(c, w)| Ok((c, weight(w)?)))
+                .collect::<std::result::Result<_, String>>()?,
+        )),
+        Value::Object(o) => {
+            if o.len() == 1
+                && let Some((key, inner)) = o.iter().next()
+                && matches!(key.to_ascii_lowercase().as_str(), "custom" | "explicit")
+            {
+                return from_json(inner);
+            }
+            Ok(ClassWeight::Explicit(
+                o.iter()
+                    .map(|(k, w)| {
+                        let c: usize = k
+                            .trim()
+                            .parse()
+                            .map_err(|_| format!("class `{k}` is not a class index"))?;
+                        Ok((c, weight(w)?))
+                    })
+                    .collect::<std::result::Result<_, String>>()?,
+            ))
+        }
+        other => Err(format!("invalid class weight {other}, {EXPECTED}")),
+    }
 }
 
 /// The weight of each class in `classes` (scikit-learn's `compute_class_weight`).
@@ -34,7 +181,7 @@ pub enum ClassWeight {
 ///
 /// ```
 /// use ndlearn_core::ndarray::array;
-/// use ndlearn_core::resampling::{ClassWeight, compute_class_weight};
+/// use ndlearn_core::class_weight::{ClassWeight, compute_class_weight};
 ///
 /// // 6 samples, 2 classes: class 0 has 4 (weight 6 / (2·4) = 0.75), class 1 has 2 (1.5).
 /// let y = array![0usize, 0, 1, 0, 1, 0];
@@ -67,7 +214,7 @@ pub fn compute_class_weight(
     }
     match class_weight {
         ClassWeight::Uniform => Ok(Array1::ones(classes.len())),
-        ClassWeight::Balanced => {
+        ClassWeight::Balanced | ClassWeight::BalancedSubsample => {
             crate::validate::check_min_samples(y.len(), 1, "compute_class_weight")?;
             let mut totals = vec![0.0f64; sorted.len()];
             match sample_weight {
@@ -145,7 +292,7 @@ pub fn compute_class_weight(
 ///
 /// ```
 /// use ndlearn_core::ndarray::array;
-/// use ndlearn_core::resampling::{ClassWeight, compute_sample_weight};
+/// use ndlearn_core::class_weight::{ClassWeight, compute_sample_weight};
 ///
 /// let y = array![0usize, 0, 1, 0, 1, 0];
 /// let w: ndarray::Array1<f64> = compute_sample_weight(&ClassWeight::Balanced, &y, None)?;
@@ -166,7 +313,10 @@ pub fn compute_sample_weight<F: Float>(
     let per_class: Vec<f64> = match indices {
         None => compute_class_weight(class_weight, &classes, y, None)?.to_vec(),
         Some(idx) => {
-            if *class_weight != ClassWeight::Balanced {
+            if !matches!(
+                class_weight,
+                ClassWeight::Balanced | ClassWeight::BalancedSubsample
+            ) {
                 return Err(Error::invalid_param(
                     "class_weight",
                     "the only valid class weight with subsample indices is Balanced",
@@ -242,6 +392,43 @@ mod tests {
         assert!(compute_class_weight(&ClassWeight::Explicit(map), &[0, 1], &y, None).is_err());
         let map: BTreeMap<usize, f64> = [(1, f64::NAN)].into_iter().collect();
         assert!(compute_class_weight(&ClassWeight::Explicit(map), &[0, 1], &y, None).is_err());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn json_forms() {
+        let cw: ClassWeight = serde_json::from_str("null").expect("null");
+        assert_eq!(cw, ClassWeight::Uniform);
+        assert_eq!(serde_json::to_string(&cw).expect("json"), "null");
+        for (text, want) in [
+            ("\"balanced\"", ClassWeight::Balanced),
+            ("\"none\"", ClassWeight::Uniform),
+            ("\"Balanced\"", ClassWeight::Balanced),
+            ("\"balanced_subsample\"", ClassWeight::BalancedSubsample),
+            ("[1.0, 2.5]", ClassWeight::per_class(&[1.0, 2.5])),
+            (
+                "{\"1\": 2.5}",
+                ClassWeight::Explicit([(1, 2.5)].into_iter().collect()),
+            ),
+            (
+                "{\"custom\": [1.0, 2.5]}",
+                ClassWeight::per_class(&[1.0, 2.5]),
+            ),
+        ] {
+            let got: ClassWeight = serde_json::from_str(text).expect(text);
+            assert_eq!(got, want, "{text}");
+            let back: ClassWeight =
+                serde_json::from_str(&serde_json::to_string(&got).expect("json")).expect("back");
+            assert_eq!(back, got);
+        }
+        assert!(serde_json::from_str::<ClassWeight>("\"heavy\"").is_err());
+        assert!(serde_json::from_str::<ClassWeight>("{\"a\": 1}").is_err());
+        assert!(ClassWeight::per_class(&[1.0, -1.0]).validate().is_err());
+        assert!(
+            ClassWeight::BalancedSubsample
+                .validate_not_subsample()
+                .is_err()
+        );
     }
 
     #[test]
