@@ -11,6 +11,9 @@
 //! * [`Kernel::diag`]: `k(xᵢ, xᵢ)` for every row in `O(n d)`;
 //! * [`Kernel::is_mercer_on`]: is the Gram matrix on the given rows symmetric positive
 //!   semi-definite?
+//! * [`PreparedKernel`]: a kernel bound to its training rows (validated once, norms and
+//!   diagonal cached) for solvers that ask for kernel rows many times (SMO), and
+//!   [`kernel_expansion`] `K(Z, X) c` for their predictions.
 //!
 //! # Kernels
 //!
@@ -160,6 +163,7 @@
 
 mod feature_map;
 mod gram;
+mod prepared;
 #[cfg(test)]
 mod tests;
 
@@ -170,6 +174,7 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1, s};
 use crate::validate::{check_finite_1d, check_finite_2d};
 use crate::{Error, Float, Result, linalg};
 
+pub use prepared::{PreparedKernel, kernel_expansion};
 pub use feature_map::{
     inhomogeneous_polynomial_feature_map, polynomial_feature_count, polynomial_feature_map,
     rbf_taylor_error_bound, rbf_taylor_feature_map,
