@@ -50,6 +50,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::{check_classification_input, check_fit_input, check_n_features};
 use ndlearn_core::{Error, Fit, Float, Labels, PartialFit, Result, par};
 
@@ -134,6 +135,15 @@ macro_rules! count_nb_params {
             pub n_classes: Option<usize>,
         }
 
+        impl ndlearn_core::Estimator for $name {
+            /// Checks `alpha` (finite, `≥ 0`), the class priors and `n_classes ≥ 1`.
+            fn validate(&self) -> Result<()> {
+                check_alpha(self.alpha)?;
+                crate::framework::check_priors_values("class_prior", self.class_prior.as_deref())?;
+                crate::framework::check_n_classes(self.n_classes)
+            }
+        }
+
         impl $name {
             /// Sets `alpha`.
             pub fn alpha(mut self, a: f64) -> Self {
@@ -215,7 +225,7 @@ macro_rules! count_fit {
             type Model = $fitted<F>;
 
             fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-                check_alpha(self.alpha)?;
+                self.validate()?;
                 let k = first_fit_classes(y, x, self.n_classes)?;
                 check_non_negative_x(x, stringify!($name))?;
                 self.finish(Counts::add(None, x, y, k)?)
@@ -232,7 +242,7 @@ macro_rules! count_fit {
                 x: &ArrayRef2<F>,
                 y: &Labels,
             ) -> Result<Self::Model> {
-                check_alpha(self.alpha)?;
+                self.validate()?;
                 let existing = model.as_ref().map(|m| m.counts.class_count.len());
                 let k = stream_check(x, y, self.n_classes, existing)?;
                 check_non_negative_x(x, stringify!($name))?;
@@ -292,6 +302,12 @@ pub struct FittedMultinomialNB<F: Float> {
     counts: Counts<F>,
     feature_log_prob: Array2<F>,
     class_log_prior: Array1<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedMultinomialNB<F> {
+    fn n_features_in(&self) -> usize {
+        self.feature_log_prob.ncols()
+    }
 }
 
 impl<F: Float> FittedMultinomialNB<F> {
@@ -377,6 +393,15 @@ pub struct ComplementNB {
     pub n_classes: Option<usize>,
 }
 
+impl ndlearn_core::Estimator for ComplementNB {
+    /// Checks `alpha` (finite, `≥ 0`), the class priors and `n_classes ≥ 1`.
+    fn validate(&self) -> Result<()> {
+        check_alpha(self.alpha)?;
+        crate::framework::check_priors_values("class_prior", self.class_prior.as_deref())?;
+        crate::framework::check_n_classes(self.n_classes)
+    }
+}
+
 impl Default for ComplementNB {
     fn default() -> Self {
         Self {
@@ -450,6 +475,12 @@ pub struct FittedComplementNB<F: Float> {
     counts: Counts<F>,
     feature_log_prob: Array2<F>,
     class_log_prior: Array1<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedComplementNB<F> {
+    fn n_features_in(&self) -> usize {
+        self.feature_log_prob.ncols()
+    }
 }
 
 impl<F: Float> FittedComplementNB<F> {
@@ -603,12 +634,26 @@ impl BernoulliNB {
     }
 }
 
+impl ndlearn_core::Estimator for BernoulliNB {
+    /// Checks `alpha` (finite, `≥ 0`), the class priors and `n_classes ≥ 1`.
+    fn validate(&self) -> Result<()> {
+        check_alpha(self.alpha)?;
+        crate::framework::check_priors_values("class_prior", self.class_prior.as_deref())?;
+        if let Some(t) = self.binarize
+            && !t.is_finite()
+        {
+            return Err(Error::invalid_param("binarize", "must be finite"));
+        }
+        crate::framework::check_n_classes(self.n_classes)
+    }
+}
+
 impl<F: Float> Fit<F> for BernoulliNB {
     type Target = Labels;
     type Model = FittedBernoulliNB<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-        check_alpha(self.alpha)?;
+        self.validate()?;
         let k = first_fit_classes(y, x, self.n_classes)?;
         let xb = self.binary(x)?;
         self.finish(Counts::add(None, &xb, y, k)?)
@@ -625,7 +670,7 @@ impl<F: Float> PartialFit<F> for BernoulliNB {
         x: &ArrayRef2<F>,
         y: &Labels,
     ) -> Result<Self::Model> {
-        check_alpha(self.alpha)?;
+        self.validate()?;
         let existing = model.as_ref().map(|m| m.counts.class_count.len());
         let k = stream_check(x, y, self.n_classes, existing)?;
         let xb = self.binary(x)?;
@@ -642,6 +687,12 @@ pub struct FittedBernoulliNB<F: Float> {
     feature_log_prob: Array2<F>,
     neg_log_prob: Array2<F>,
     class_log_prior: Array1<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedBernoulliNB<F> {
+    fn n_features_in(&self) -> usize {
+        self.feature_log_prob.ncols()
+    }
 }
 
 impl<F: Float> FittedBernoulliNB<F> {
@@ -755,7 +806,7 @@ impl CategoricalNB {
         y: &Labels,
         k: usize,
     ) -> Result<FittedCategoricalNB<F>> {
-        check_alpha(self.alpha)?;
+        self.validate()?;
         let codes = category_codes(x)?;
         let d = x.ncols();
         let (mut class_count, mut counts) = match prev {
@@ -829,6 +880,18 @@ fn category_codes<F: Float>(x: &ArrayRef2<F>) -> Result<Array2<usize>> {
     Ok(out)
 }
 
+impl ndlearn_core::Estimator for CategoricalNB {
+    /// Checks `alpha` (finite, `≥ 0`), the class priors and `n_classes ≥ 1`.
+    fn validate(&self) -> Result<()> {
+        check_alpha(self.alpha)?;
+        crate::framework::check_priors_values("class_prior", self.class_prior.as_deref())?;
+        if self.min_categories == Some(0) {
+            return Err(Error::invalid_param("min_categories", "must be >= 1"));
+        }
+        crate::framework::check_n_classes(self.n_classes)
+    }
+}
+
 impl<F: Float> Fit<F> for CategoricalNB {
     type Target = Labels;
     type Model = FittedCategoricalNB<F>;
@@ -864,6 +927,12 @@ pub struct FittedCategoricalNB<F: Float> {
     category_count: Vec<Array2<F>>,
     feature_log_prob: Vec<Array2<F>>,
     class_log_prior: Array1<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedCategoricalNB<F> {
+    fn n_features_in(&self) -> usize {
+        self.category_count.len()
+    }
 }
 
 impl<F: Float> FittedCategoricalNB<F> {

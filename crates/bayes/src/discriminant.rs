@@ -58,6 +58,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
 use ndlearn_core::stats::symmetrize;
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
@@ -264,11 +265,10 @@ impl LinearDiscriminantAnalysis {
     }
 }
 
-impl<F: Float> Fit<F> for LinearDiscriminantAnalysis {
-    type Target = Labels;
-    type Model = FittedLinearDiscriminantAnalysis<F>;
-
-    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+impl Estimator for LinearDiscriminantAnalysis {
+    /// Checks `tol > 0`, a shrinkage in `[0, 1]` with a solver that supports it, the priors and
+    /// `n_components ≥ 1`.
+    fn validate(&self) -> Result<()> {
         ndlearn_core::validate::check_positive("tol", self.tol)?;
         self.shrinkage.check()?;
         if self.solver == LdaSolver::Svd && self.shrinkage != Shrinkage::None {
@@ -277,6 +277,19 @@ impl<F: Float> Fit<F> for LinearDiscriminantAnalysis {
                 "the svd solver does not support shrinkage; use lsqr or eigen",
             ));
         }
+        if self.n_components == Some(0) {
+            return Err(Error::invalid_param("n_components", "must be >= 1"));
+        }
+        crate::framework::check_priors_values("priors", self.priors.as_deref())
+    }
+}
+
+impl<F: Float> Fit<F> for LinearDiscriminantAnalysis {
+    type Target = Labels;
+    type Model = FittedLinearDiscriminantAnalysis<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        self.validate()?;
         let k = check_classification_input(x, y, 2, "LinearDiscriminantAnalysis::fit")?;
         let (n, d) = x.dim();
         if n <= k {
@@ -378,6 +391,12 @@ pub struct FittedLinearDiscriminantAnalysis<F: Float> {
     explained_variance_ratio: Array1<F>,
     covariance: Option<Array2<F>>,
     n_components: usize,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedLinearDiscriminantAnalysis<F> {
+    fn n_features_in(&self) -> usize {
+        self.means.ncols()
+    }
 }
 
 impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
@@ -505,20 +524,6 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
         self.scalings.as_ref()
     }
 
-    /// `x βᵀ + γ`: `n × C`, or the `n × 1` log-odds of class 1 for two classes (scikit-learn's
-    /// `decision_function`).
-    ///
-    /// # Errors
-    /// Wrong feature count or non-finite input.
-    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        let s = self.scores(x)?;
-        if s.ncols() == 2 {
-            let d = &s.column(1) - &s.column(0);
-            return Ok(d.insert_axis(Axis(1)));
-        }
-        Ok(s)
-    }
-
     fn scores(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         check_predict_input(
             x,
@@ -527,6 +532,22 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
         )?;
         let mut s = x.dot(&self.beta.t());
         s += &self.gamma;
+        Ok(s)
+    }
+}
+
+impl<F: Float> ndlearn_core::DecisionFunction<F> for FittedLinearDiscriminantAnalysis<F> {
+    /// `x βᵀ + γ`: `n × C`, or the `n × 1` log-odds of class 1 for two classes (scikit-learn's
+    /// `decision_function`).
+    ///
+    /// # Errors
+    /// Wrong feature count or non-finite input.
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let s = self.scores(x)?;
+        if s.ncols() == 2 {
+            let d = &s.column(1) - &s.column(0);
+            return Ok(d.insert_axis(Axis(1)));
+        }
         Ok(s)
     }
 }
@@ -634,11 +655,10 @@ impl QuadraticDiscriminantAnalysis {
     }
 }
 
-impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
-    type Target = Labels;
-    type Model = FittedQuadraticDiscriminantAnalysis<F>;
-
-    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+impl Estimator for QuadraticDiscriminantAnalysis {
+    /// Checks `reg_param ∈ [0, 1]`, a shrinkage in `[0, 1]` with a solver that supports it,
+    /// `tol ≥ 0` and the priors.
+    fn validate(&self) -> Result<()> {
         ndlearn_core::validate::check_in_range("reg_param", self.reg_param, 0.0, 1.0)?;
         if self.solver == QdaSolver::Svd && self.shrinkage != Shrinkage::None {
             return Err(Error::invalid_param(
@@ -648,6 +668,16 @@ impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
         }
         self.shrinkage.check()?;
         ndlearn_core::validate::check_non_negative("tol", self.tol)?;
+        crate::framework::check_priors_values("priors", self.priors.as_deref())
+    }
+}
+
+impl<F: Float> Fit<F> for QuadraticDiscriminantAnalysis {
+    type Target = Labels;
+    type Model = FittedQuadraticDiscriminantAnalysis<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        self.validate()?;
         let k = check_classification_input(x, y, 2, "QuadraticDiscriminantAnalysis::fit")?;
         let d = x.ncols();
         let (means, counts) = class_means(x, y, k);
@@ -722,6 +752,12 @@ pub struct FittedQuadraticDiscriminantAnalysis<F: Float> {
     scalings: Vec<Array1<F>>,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedQuadraticDiscriminantAnalysis<F> {
+    fn n_features_in(&self) -> usize {
+        self.means.ncols()
+    }
+}
+
 impl<F: Float> FittedQuadraticDiscriminantAnalysis<F> {
     /// The hyperparameters.
     pub fn params(&self) -> &QuadraticDiscriminantAnalysis {
@@ -743,13 +779,15 @@ impl<F: Float> FittedQuadraticDiscriminantAnalysis<F> {
             .map(|(v, s)| (v * s).dot(&v.t()))
             .collect()
     }
+}
 
+impl<F: Float> ndlearn_core::DecisionFunction<F> for FittedQuadraticDiscriminantAnalysis<F> {
     /// The discriminant scores `log π_c − ½ log|Σ_c| − ½ (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c)`
     /// (scikit-learn's `decision_function` for more than two classes).
     ///
     /// # Errors
     /// Wrong feature count or non-finite input.
-    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         self.joint_log_likelihood(x)
     }
 }
@@ -926,6 +964,12 @@ pub struct FittedFisherDiscriminant<F: Float> {
     eigenvalues: Array1<F>,
     two_class: Option<Array1<F>>,
     means: Array2<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedFisherDiscriminant<F> {
+    fn n_features_in(&self) -> usize {
+        self.means.ncols()
+    }
 }
 
 impl<F: Float> FittedFisherDiscriminant<F> {

@@ -101,6 +101,50 @@ fn zero_likelihood(row: usize) -> Error {
     )
 }
 
+/// Checks given class priors before the data are seen: finite, non-negative, summing to 1
+/// (within 1e-8). The count is checked against the classes at fit ([`check_priors`]).
+///
+/// # Errors
+/// [`Error::InvalidParam`] naming `name`.
+pub fn check_priors_values(name: &'static str, priors: Option<&[f64]>) -> Result<()> {
+    let Some(priors) = priors else {
+        return Ok(());
+    };
+    if priors.is_empty() || priors.iter().any(|p| !p.is_finite() || *p < 0.0) {
+        return Err(Error::invalid_param(
+            name,
+            "must be non-empty, finite and non-negative",
+        ));
+    }
+    let s: f64 = priors.iter().sum();
+    if (s - 1.0).abs() > 1e-8 {
+        return Err(Error::invalid_param(
+            name,
+            format!("must sum to 1, sum to {s}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks an optional class count for streaming fits (`≥ 1`).
+///
+/// # Errors
+/// [`Error::InvalidParam`].
+pub fn check_n_classes(n_classes: Option<usize>) -> Result<()> {
+    match n_classes {
+        Some(0) => Err(Error::invalid_param("n_classes", "must be >= 1")),
+        _ => Ok(()),
+    }
+}
+
+/// Checks a smoothing parameter: finite and `≥ 0`.
+///
+/// # Errors
+/// [`Error::InvalidParam`].
+pub fn check_smoothing(name: &'static str, v: f64) -> Result<()> {
+    ndlearn_core::validate::check_non_negative(name, v)
+}
+
 /// Checks given class priors: one per class, finite, non-negative, summing to 1 (within
 /// 1e-8). Returns their logarithms.
 ///

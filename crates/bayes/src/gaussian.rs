@@ -37,7 +37,7 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::validate::{
     check_classification_input, check_fit_input, check_predict_input, check_sample_weight,
 };
-use ndlearn_core::{Error, Fit, FitWeighted, Float, Labels, PartialFit, Result, par};
+use ndlearn_core::{Error, Estimator, Fit, FitWeighted, Float, Labels, PartialFit, Result, par};
 
 use crate::framework::{JointLogLikelihood, bayes_predict, check_priors, stream_classes};
 
@@ -85,14 +85,6 @@ impl GaussianNB {
         self
     }
 
-    fn check(&self) -> Result<()> {
-        ndlearn_core::validate::check_non_negative("var_smoothing", self.var_smoothing)?;
-        if !self.var_smoothing.is_finite() {
-            return Err(Error::invalid_param("var_smoothing", "must be finite"));
-        }
-        Ok(())
-    }
-
     /// One streaming step (a fit is one step from nothing).
     fn update<F: Float>(
         &self,
@@ -102,7 +94,7 @@ impl GaussianNB {
         w: Option<&ArrayRef1<F>>,
         n_classes: usize,
     ) -> Result<FittedGaussianNB<F>> {
-        self.check()?;
+        self.validate()?;
         if let Some(w) = w {
             check_sample_weight(w, x.nrows())?;
         }
@@ -297,6 +289,16 @@ fn class_stats<F: Float>(
     }
 }
 
+impl Estimator for GaussianNB {
+    /// Checks `var_smoothing` (finite, `≥ 0`), the priors (finite, non-negative, summing to 1)
+    /// and `n_classes ≥ 1`.
+    fn validate(&self) -> Result<()> {
+        crate::framework::check_smoothing("var_smoothing", self.var_smoothing)?;
+        crate::framework::check_priors_values("priors", self.priors.as_deref())?;
+        crate::framework::check_n_classes(self.n_classes)
+    }
+}
+
 impl<F: Float> Fit<F> for GaussianNB {
     type Target = Labels;
     type Model = FittedGaussianNB<F>;
@@ -315,6 +317,7 @@ impl<F: Float> FitWeighted<F> for GaussianNB {
         y: &Labels,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Result<FittedGaussianNB<F>> {
+        self.validate()?;
         let n_classes = check_classification_input(x, y, 1, "GaussianNB::fit")?;
         let n_classes = n_classes.max(self.n_classes.unwrap_or(0));
         self.update(None, x, y, sample_weight, n_classes)
@@ -351,6 +354,12 @@ pub struct FittedGaussianNB<F: Float> {
     class_count: Array1<F>,
     class_prior: Array1<F>,
     epsilon: F,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedGaussianNB<F> {
+    fn n_features_in(&self) -> usize {
+        self.theta.ncols()
+    }
 }
 
 impl<F: Float> FittedGaussianNB<F> {

@@ -46,7 +46,7 @@
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::stats::kde::{Bandwidth, FittedKernelDensity, KdeKernel, KernelDensity};
 use ndlearn_core::validate::{check_classification_input, check_n_features, check_predict_input};
-use ndlearn_core::{Error, Fit, FitUnsupervised, Float, Labels, Result};
+use ndlearn_core::{Error, Estimator, Fit, FitUnsupervised, Float, Labels, Result};
 
 use crate::framework::{JointLogLikelihood, bayes_predict, check_priors};
 
@@ -172,13 +172,41 @@ fn check_no_infinity<F: Float>(x: &ArrayRef2<F>) -> Result<()> {
     Ok(())
 }
 
+/// A feature model's own parameters (a KDE bandwidth).
+fn check_feature_model(m: &FeatureModel) -> Result<()> {
+    match m {
+        FeatureModel::Kde { kernel, bandwidth } => KernelDensity::default()
+            .kernel(*kernel)
+            .bandwidth(*bandwidth)
+            .validate(),
+        _ => Ok(()),
+    }
+}
+
+impl Estimator for MixedNB {
+    /// Checks `alpha` and `var_smoothing` (finite, `≥ 0`), at least one feature model with valid
+    /// bandwidths, and the priors. (The number of models against the columns is checked at
+    /// fit.)
+    fn validate(&self) -> Result<()> {
+        ndlearn_core::validate::check_non_negative("alpha", self.alpha)?;
+        ndlearn_core::validate::check_non_negative("var_smoothing", self.var_smoothing)?;
+        if self.features.is_empty() {
+            return Err(Error::invalid_param(
+                "features",
+                "needs one feature model per column or a single one for all",
+            ));
+        }
+        self.features.iter().try_for_each(check_feature_model)?;
+        crate::framework::check_priors_values("priors", self.priors.as_deref())
+    }
+}
+
 impl<F: Float> Fit<F> for MixedNB {
     type Target = Labels;
     type Model = FittedMixedNB<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-        ndlearn_core::validate::check_non_negative("alpha", self.alpha)?;
-        ndlearn_core::validate::check_non_negative("var_smoothing", self.var_smoothing)?;
+        self.validate()?;
         let d = x.ncols();
         if self.features.len() != 1 && self.features.len() != d {
             return Err(Error::invalid_param(
@@ -335,6 +363,12 @@ pub struct FittedMixedNB<F: Float> {
     log_priors: Vec<F>,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedMixedNB<F> {
+    fn n_features_in(&self) -> usize {
+        self.fits.len()
+    }
+}
+
 impl<F: Float> FittedMixedNB<F> {
     /// The hyperparameters.
     pub fn params(&self) -> &MixedNB {
@@ -452,11 +486,22 @@ impl KdeClassifier {
     }
 }
 
+impl Estimator for KdeClassifier {
+    /// Checks the bandwidth (`> 0` for a fixed bandwidth or factor).
+    fn validate(&self) -> Result<()> {
+        check_feature_model(&FeatureModel::Kde {
+            kernel: self.kernel,
+            bandwidth: self.bandwidth,
+        })
+    }
+}
+
 impl<F: Float> Fit<F> for KdeClassifier {
     type Target = Labels;
     type Model = FittedKdeClassifier<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        self.validate()?;
         let k = check_classification_input(x, y, 1, "KdeClassifier::fit")?;
         let est = KernelDensity::default()
             .kernel(self.kernel)
@@ -491,6 +536,12 @@ pub struct FittedKdeClassifier<F: Float> {
     kdes: Vec<Option<FittedKernelDensity<F>>>,
     log_priors: Vec<F>,
     n_features: usize,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKdeClassifier<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features
+    }
 }
 
 impl<F: Float> JointLogLikelihood<F> for FittedKdeClassifier<F> {

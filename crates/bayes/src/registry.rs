@@ -19,38 +19,63 @@ pub fn registry() -> Vec<Entry> {
         Entry::probabilistic_classifier::<GaussianNB>(
             "gaussian_nb",
             "Gaussian naive Bayes (MLE variances plus var_smoothing)",
-        ),
+        )
+        .sklearn("GaussianNB")
+        .weighted()
+        .partial_fit(true)
+        .into(),
         Entry::probabilistic_classifier::<MultinomialNB>(
             "multinomial_nb",
             "multinomial naive Bayes for counts (Lidstone smoothing alpha)",
-        ),
+        )
+        .sklearn("MultinomialNB")
+        .partial_fit(true)
+        .into(),
         Entry::probabilistic_classifier::<ComplementNB>(
             "complement_nb",
             "complement naive Bayes for counts (imbalanced classes)",
-        ),
+        )
+        .sklearn("ComplementNB")
+        .partial_fit(true)
+        .into(),
         Entry::probabilistic_classifier::<BernoulliNB>(
             "bernoulli_nb",
             "Bernoulli naive Bayes for binary features (threshold binarize)",
-        ),
+        )
+        .sklearn("BernoulliNB")
+        .partial_fit(true)
+        .into(),
         Entry::probabilistic_classifier::<CategoricalNB>(
             "categorical_nb",
             "categorical naive Bayes for category codes 0, 1, 2, …",
-        ),
+        )
+        .sklearn("CategoricalNB")
+        .partial_fit(true)
+        .into(),
         Entry::probabilistic_classifier::<LinearDiscriminantAnalysis>(
             "lda",
             "linear discriminant analysis (shared covariance; svd, lsqr, eigen; shrinkage)",
-        ),
+        )
+        .sklearn("LinearDiscriminantAnalysis")
+        .decision()
+        .into(),
         Entry::probabilistic_classifier::<QuadraticDiscriminantAnalysis>(
             "qda",
             "quadratic discriminant analysis (one covariance per class, reg_param)",
-        ),
+        )
+        .sklearn("QuadraticDiscriminantAnalysis")
+        .decision()
+        .into(),
         Entry::probabilistic_classifier::<MixedNB>(
             "mixed_nb",
             "naive Bayes with a model per feature (Gaussian, categorical, Bernoulli, KDE); NaN = missing",
-        ),
+        )
+        .missing_values()
+        .into(),
         Entry::probabilistic_classifier::<KdeClassifier>(
             "kde_classifier",
             "kernel density estimate per class times the class prior",
-        ),
+        )
+        .into(),
     ]
 }

@@ -7,6 +7,7 @@ use ndlearn_bayes::{
     BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, LdaSolver, LinearDiscriminantAnalysis,
     MultinomialNB, QuadraticDiscriminantAnalysis, Shrinkage,
 };
+use ndlearn_core::DecisionFunction;
 use ndlearn_core::Fit;
 use ndlearn_core::FitWeighted;
 use ndlearn_core::{PartialFit, Predict, PredictProba, Transform};

@@ -563,12 +563,40 @@ fn predict(
                 }
             }
             Output::Matrix(z) => {
-                let names: Vec<String> = (0..z.ncols()).map(|k| format!("component_{k}")).collect();
+                let names: Vec<String> = (0..z.ncols())
+                    .map(|k| {
+                        if file.kind == Kind::Regressor {
+                            format!("prediction_{k}")
+                        } else {
+                            format!("component_{k}")
+                        }
+                    })
+                    .collect();
                 w.write_record(&names).map_err(csv_err)?;
                 for row in z.rows() {
                     w.write_record(row.iter().map(|v| format_float(*v)))
                         .map_err(csv_err)?;
                 }
+            }
+            // Outlier detectors' ±1 and clusters with −1 for noise (scikit-learn's labels).
+            Output::Signed(v) => {
+                w.write_record(["prediction"]).map_err(csv_err)?;
+                for k in v {
+                    w.write_record([k.to_string()]).map_err(csv_err)?;
+                }
+            }
+            Output::Indicators(m) => {
+                let names: Vec<String> = (0..m.ncols()).map(|k| format!("label_{k}")).collect();
+                w.write_record(&names).map_err(csv_err)?;
+                for row in m.rows() {
+                    w.write_record(row.iter().map(|&b| if b { "1" } else { "0" }))
+                        .map_err(csv_err)?;
+                }
+            }
+            _ => {
+                return Err(CliError::runtime(
+                    "this model returned an output the command line cannot write",
+                ));
             }
         }
     }

@@ -29,10 +29,49 @@ pub type Score = (&'static str, f64);
 fn labels_of(out: Output, what: &str) -> Result<Array1<usize>, CliError> {
     match out {
         Output::Labels(l) => Ok(l),
+        // Noise (−1) becomes a label of its own, after every cluster.
+        Output::Signed(s) => {
+            let noise = s
+                .iter()
+                .copied()
+                .max()
+                .map_or(0, |m| (m.max(-1) + 1) as usize);
+            Ok(s.mapv(|v| usize::try_from(v).unwrap_or(noise)))
+        }
         _ => Err(CliError::runtime(format!(
             "{what}: the model did not return labels"
         ))),
     }
+}
+
+/// The metrics of an outlier detector: the share of rows flagged `−1` and the mean normality
+/// score (with a binary 0/1 target, also the ROC AUC of the score against "inlier").
+pub fn outlier_scores(
+    model: &dyn DynModel,
+    x: &Data,
+    target: Option<&Array1<usize>>,
+) -> Result<Vec<Score>, CliError> {
+    let Output::Signed(pred) = model.predict(x)? else {
+        return Err(CliError::runtime(
+            "the outlier detector returned no ±1 labels",
+        ));
+    };
+    let n = pred.len().max(1) as f64;
+    let mut s = vec![(
+        "outlier_fraction",
+        pred.iter().filter(|&&v| v < 0).count() as f64 / n,
+    )];
+    if let Some(scores) = model.score_samples(x).transpose()? {
+        s.push(("mean_score_samples", scores.mean().unwrap_or(f64::NAN)));
+        if let Some(y) = target
+            && y.iter().all(|&c| c < 2)
+            && y.iter().any(|&c| c == 0)
+            && y.iter().any(|&c| c == 1)
+        {
+            s.push(("roc_auc", m::roc_auc_score(y, &scores, None)?));
+        }
+    }
+    Ok(s)
 }
 
 fn values_of(out: Output) -> Result<Array1<f64>, CliError> {
@@ -237,6 +276,16 @@ pub fn eval(
             }
             clusterer_scores(&table.x, &pred, reference.as_ref(), json)?
         }
+        Kind::OutlierDetector => {
+            if plot.is_some() {
+                return Err(CliError::input("--plot is for classifiers and regressors"));
+            }
+            let reference = match &table.target {
+                ndlearn_datasets::Target::Classes { y, .. } => Some(y.clone()),
+                _ => None,
+            };
+            outlier_scores(model.as_ref(), &x, reference.as_ref())?
+        }
         Kind::Transformer => {
             if plot.is_some() {
                 return Err(CliError::input("--plot is for classifiers and regressors"));
@@ -334,6 +383,17 @@ pub fn measure(
                     first_of(&s, &["silhouette"])?
                 }
             }
+        }
+        Kind::OutlierDetector => {
+            let Output::Signed(pred) = out else {
+                return Err(CliError::runtime(
+                    "the outlier detector returned no ±1 labels",
+                ));
+            };
+            (
+                "outlier_fraction",
+                pred.iter().filter(|&&v| v < 0).count() as f64 / pred.len().max(1) as f64,
+            )
         }
         Kind::Transformer => {
             let Output::Matrix(z) = out else {

@@ -19,6 +19,9 @@ fn bits(o: &Output) -> Vec<u64> {
         Output::Labels(l) => l.iter().map(|&k| k as u64).collect(),
         Output::Values(v) => v.iter().map(|x| x.to_bits()).collect(),
         Output::Matrix(m) => m.iter().map(|x| x.to_bits()).collect(),
+        Output::Signed(s) => s.iter().map(|&k| k as u64).collect(),
+        Output::Indicators(m) => m.iter().map(|&b| u64::from(b)).collect(),
+        other => panic!("an output this test does not know: {other:?}"),
     }
 }
 

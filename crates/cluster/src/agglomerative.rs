@@ -58,6 +58,7 @@
 use std::fmt::Write as _;
 
 use ndarray::{Array1, Array2, ArrayRef2};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
 use ndlearn_core::validate::check_fit_input;
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
@@ -782,18 +783,6 @@ impl Agglomerative {
         self
     }
 
-    fn check(&self) -> Result<()> {
-        match (self.n_clusters, self.distance_threshold) {
-            (Some(0), _) => Err(Error::invalid_param("n_clusters", "must be >= 1")),
-            (Some(_), None) => Ok(()),
-            (None, Some(t)) => ndlearn_core::validate::check_non_negative("distance_threshold", t),
-            _ => Err(Error::invalid_param(
-                "n_clusters",
-                "set exactly one of n_clusters and distance_threshold",
-            )),
-        }
-    }
-
     fn finish<F: Float>(
         &self,
         dendrogram: Dendrogram,
@@ -841,9 +830,25 @@ impl Agglomerative {
     /// # Errors
     /// As [`linkage_precomputed`], and for invalid settings.
     pub fn fit_precomputed<F: Float>(&self, d: &ArrayRef2<F>) -> Result<FittedAgglomerative<F>> {
-        self.check()?;
+        self.validate()?;
         let dendrogram = linkage_precomputed(d, self.linkage)?;
         self.finish(dendrogram, None)
+    }
+}
+
+impl Estimator for Agglomerative {
+    /// Checks exactly one of `n_clusters ≥ 1` and `distance_threshold ≥ 0`, and the metric.
+    fn validate(&self) -> Result<()> {
+        self.metric.validate()?;
+        match (self.n_clusters, self.distance_threshold) {
+            (Some(0), _) => Err(Error::invalid_param("n_clusters", "must be >= 1")),
+            (Some(_), None) => Ok(()),
+            (None, Some(t)) => ndlearn_core::validate::check_non_negative("distance_threshold", t),
+            _ => Err(Error::invalid_param(
+                "n_clusters",
+                "set exactly one of n_clusters and distance_threshold",
+            )),
+        }
     }
 }
 
@@ -851,7 +856,7 @@ impl<F: Float> FitUnsupervised<F> for Agglomerative {
     type Model = FittedAgglomerative<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
-        self.check()?;
+        self.validate()?;
         let dendrogram = linkage(x, self.linkage, &self.metric)?;
         self.finish(dendrogram, Some(x.to_owned()))
     }
@@ -866,6 +871,12 @@ pub struct FittedAgglomerative<F: Float> {
     labels: Array1<usize>,
     n_clusters: usize,
     train: Option<Array2<F>>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedAgglomerative<F> {
+    fn n_features_in(&self) -> usize {
+        self.train.as_ref().map_or(0, |t| t.ncols())
+    }
 }
 
 impl<F: Float> FittedAgglomerative<F> {

@@ -29,6 +29,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result};
 
@@ -116,10 +117,28 @@ struct Node<F> {
     label: usize,
 }
 
+impl Estimator for BisectingKMeans {
+    /// Checks `n_clusters`, `n_init` and `max_iter` (`≥ 1`) and an initialisation from rows
+    /// (given centres do not apply to bisections).
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("n_init", self.n_init, 1)?;
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)?;
+        if matches!(self.init, KMeansInit::Centers(_)) {
+            return Err(Error::invalid_param(
+                "init",
+                "bisections start from random rows or k-means++, not given centres",
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for BisectingKMeans {
     type Model = FittedBisectingKMeans<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "BisectingKMeans::fit")?;
         let (n, d) = x.dim();
         let k = self.n_clusters;
@@ -238,6 +257,12 @@ pub struct FittedBisectingKMeans<F: Float> {
     centers: Array2<F>,
     labels: Array1<usize>,
     inertia: F,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedBisectingKMeans<F> {
+    fn n_features_in(&self) -> usize {
+        self.centers.ncols()
+    }
 }
 
 impl<F: Float> FittedBisectingKMeans<F> {

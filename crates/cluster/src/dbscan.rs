@@ -35,6 +35,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, NeighborIndex};
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
@@ -86,19 +87,26 @@ impl Dbscan {
     }
 }
 
-impl<F: Float> FitUnsupervised<F> for Dbscan {
-    type Model = FittedDbscan<F>;
-
-    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+impl Estimator for Dbscan {
+    /// Checks `eps` (finite, `> 0`), `min_samples ≥ 1`, `leaf_size ≥ 1` and the metric.
+    fn validate(&self) -> Result<()> {
         if !(self.eps > 0.0 && self.eps.is_finite()) {
             return Err(Error::invalid_param(
                 "eps",
                 format!("must be finite and > 0, got {}", self.eps),
             ));
         }
-        if self.min_samples == 0 {
-            return Err(Error::invalid_param("min_samples", "must be >= 1"));
-        }
+        ndlearn_core::validate::check_at_least("min_samples", self.min_samples, 1)?;
+        ndlearn_core::validate::check_at_least("leaf_size", self.leaf_size, 1)?;
+        self.metric.validate()
+    }
+}
+
+impl<F: Float> FitUnsupervised<F> for Dbscan {
+    type Model = FittedDbscan<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "Dbscan::fit")?;
         let data = x.as_standard_layout().into_owned();
         let index = NeighborIndex::build(
@@ -164,6 +172,12 @@ pub struct FittedDbscan<F: Float> {
     core_labels: Vec<usize>,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedDbscan<F> {
+    fn n_features_in(&self) -> usize {
+        self.core_samples.ncols()
+    }
+}
+
 impl<F: Float> FittedDbscan<F> {
     /// The hyperparameters.
     pub fn params(&self) -> &Dbscan {
@@ -211,5 +225,15 @@ impl<F: Float> Predict<F> for FittedDbscan<F> {
             .zip(idx.column(0))
             .map(|(&d, &i)| if d <= eps { self.core_labels[i] } else { noise })
             .collect())
+    }
+}
+
+impl<F: Float> ndlearn_core::PredictWithNoise<F> for FittedDbscan<F> {
+    /// As [`Predict::predict`] with noise as `−1` (scikit-learn's label).
+    fn predict_with_noise(&self, x: &ArrayRef2<F>) -> Result<Array1<i64>> {
+        let noise = self.n_clusters;
+        Ok(self
+            .predict(x)?
+            .mapv(|c| if c == noise { -1 } else { c as i64 }))
     }
 }

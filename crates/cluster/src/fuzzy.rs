@@ -31,6 +31,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::random;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
@@ -144,10 +145,23 @@ fn sse<F: Float>(xs: &[F], d: usize, centers: &Array2<F>, u: &Array2<F>, p: F) -
         .sum()
 }
 
+impl Estimator for FuzzyCMeans {
+    /// Checks `n_clusters ≥ 1`, a finite fuzzifier `m > 1`, `max_iter ≥ 1` and `tol ≥ 0`.
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        if self.fuzzifier.is_nan() || self.fuzzifier <= 1.0 || !self.fuzzifier.is_finite() {
+            return Err(Error::invalid_param("fuzzifier", "must be finite and > 1"));
+        }
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)?;
+        ndlearn_core::validate::check_non_negative("tol", self.tol)
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for FuzzyCMeans {
     type Model = FittedFuzzyCMeans<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "FuzzyCMeans::fit")?;
         let (n, d) = x.dim();
         let c = self.n_clusters;
@@ -209,6 +223,12 @@ pub struct FittedFuzzyCMeans<F: Float> {
     sse_history: Vec<F>,
     n_iter: usize,
     converged: bool,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedFuzzyCMeans<F> {
+    fn n_features_in(&self) -> usize {
+        self.centers.ncols()
+    }
 }
 
 impl<F: Float> FittedFuzzyCMeans<F> {

@@ -32,6 +32,7 @@
 use std::ops::RangeInclusive;
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
 
@@ -77,12 +78,20 @@ fn dist<F: Float>(a: ndarray::ArrayView1<'_, F>, b: ndarray::ArrayView1<'_, F>) 
         .sqrt()
 }
 
+impl Estimator for KCenter {
+    /// Checks `n_clusters ≥ 1`.
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        Ok(())
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for KCenter {
     type Model = FittedKCenter<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         let k = self.n_clusters;
-        crate::common::check_n_clusters("n_clusters", k, usize::MAX)?;
         check_fit_input(x, 1, "KCenter::fit")?;
         let n = x.nrows();
         crate::common::check_n_clusters("n_clusters", k, n)?;
@@ -143,6 +152,12 @@ pub struct FittedKCenter<F: Float> {
     center_rows: Vec<usize>,
     labels: Array1<usize>,
     radius: F,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKCenter<F> {
+    fn n_features_in(&self) -> usize {
+        self.centers.ncols()
+    }
 }
 
 impl<F: Float> FittedKCenter<F> {

@@ -53,6 +53,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::random::{self, Rng};
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, Transform, par};
@@ -914,19 +915,26 @@ fn bounded_pass<F: Float>(
         .collect()
 }
 
-impl<F: Float> FitUnsupervised<F> for KMeans {
-    type Model = FittedKMeans<F>;
-
-    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
-        let k = self.n_clusters;
-        crate::common::check_n_clusters("n_clusters", k, usize::MAX)?;
-        if self.max_iter == 0 {
-            return Err(Error::invalid_param("max_iter", "must be >= 1"));
-        }
+impl Estimator for KMeans {
+    /// Checks `n_clusters ≥ 1`, `max_iter ≥ 1`, `tol ≥ 0`, `n_init ≥ 1` (given centres are
+    /// checked against the data at fit).
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)?;
         ndlearn_core::validate::check_non_negative("tol", self.tol)?;
         if self.restarts() == 0 {
             return Err(Error::invalid_param("n_init", "must be >= 1"));
         }
+        Ok(())
+    }
+}
+
+impl<F: Float> FitUnsupervised<F> for KMeans {
+    type Model = FittedKMeans<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
+        let k = self.n_clusters;
         check_fit_input(x, 1, "KMeans::fit")?;
         let (n, d) = x.dim();
         crate::common::check_n_clusters("n_clusters", k, n)?;
@@ -1023,6 +1031,12 @@ pub struct FittedKMeans<F: Float> {
     n_iter: usize,
     converged: bool,
     inertia_history: Vec<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKMeans<F> {
+    fn n_features_in(&self) -> usize {
+        self.centers.ncols()
+    }
 }
 
 impl<F: Float> FittedKMeans<F> {

@@ -41,6 +41,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
 use ndlearn_core::random;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
@@ -377,12 +378,22 @@ impl KMedoids {
     }
 }
 
+impl Estimator for KMedoids {
+    /// Checks `n_clusters ≥ 1`, `max_iter ≥ 1` and the metric (given medoid indices are
+    /// checked against the data at fit).
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)?;
+        self.metric.validate()
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for KMedoids {
     type Model = FittedKMedoids<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "KMedoids::fit")?;
-        self.metric.validate()?;
         let d = dissimilarities(x, &self.metric)?;
         let r = self.run(&d)?;
         let centers = x.select(Axis(0), &r.medoids);
@@ -404,6 +415,12 @@ pub struct FittedKMedoids<F: Float> {
     labels: Array1<usize>,
     cost: f64,
     n_iter: usize,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKMedoids<F> {
+    fn n_features_in(&self) -> usize {
+        self.medoids.as_ref().map_or(0, |m| m.ncols())
+    }
 }
 
 impl<F: Float> FittedKMedoids<F> {
@@ -541,12 +558,26 @@ impl Clara {
     }
 }
 
+impl Estimator for Clara {
+    /// Checks `n_clusters`, `n_samplings`, `max_iter` (`≥ 1`), a sample size of at least one row
+    /// and the metric.
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("n_samplings", self.n_samplings, 1)?;
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)?;
+        if self.sample_size == Some(0) {
+            return Err(Error::invalid_param("sample_size", "must be >= 1"));
+        }
+        self.metric.validate()
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for Clara {
     type Model = FittedKMedoids<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "Clara::fit")?;
-        self.metric.validate()?;
         let n = x.nrows();
         let k = self.n_clusters;
         crate::common::check_n_clusters("n_clusters", k, n)?;

@@ -28,6 +28,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::random;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
@@ -125,10 +126,20 @@ fn mode_of<F: Float>(values: &mut [F]) -> Option<F> {
     best.map(|b| b.0)
 }
 
+impl Estimator for KModes {
+    /// Checks `n_clusters`, `n_init` and `max_iter` (`≥ 1`).
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("n_init", self.n_init, 1)?;
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for KModes {
     type Model = FittedKModes<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "KModes::fit")?;
         let (n, d) = x.dim();
         let k = self.n_clusters;
@@ -196,6 +207,12 @@ pub struct FittedKModes<F: Float> {
     labels: Array1<usize>,
     cost: usize,
     n_iter: usize,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKModes<F> {
+    fn n_features_in(&self) -> usize {
+        self.modes.ncols()
+    }
 }
 
 impl<F: Float> FittedKModes<F> {

@@ -50,6 +50,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::random::{self, Rng};
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, PartialFit, Predict, Result, Transform};
@@ -230,6 +231,12 @@ pub struct FittedMiniBatchKMeans<F: Float> {
     since_reassign: usize,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedMiniBatchKMeans<F> {
+    fn n_features_in(&self) -> usize {
+        self.centers.ncols()
+    }
+}
+
 impl<F: Float> FittedMiniBatchKMeans<F> {
     /// The hyperparameters.
     pub fn params(&self) -> &MiniBatchKMeans {
@@ -335,10 +342,29 @@ impl<F: Float> FittedMiniBatchKMeans<F> {
     }
 }
 
+impl Estimator for MiniBatchKMeans {
+    /// Checks `n_clusters`, `batch_size`, `max_iter`, `n_init` (all `≥ 1`), `tol` and
+    /// `reassignment_ratio` (`≥ 0`).
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("batch_size", self.batch_size, 1)?;
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)?;
+        if self.n_init == Some(0) {
+            return Err(Error::invalid_param("n_init", "must be >= 1"));
+        }
+        if self.init_size == Some(0) {
+            return Err(Error::invalid_param("init_size", "must be >= 1"));
+        }
+        ndlearn_core::validate::check_non_negative("tol", self.tol)?;
+        ndlearn_core::validate::check_non_negative("reassignment_ratio", self.reassignment_ratio)
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for MiniBatchKMeans {
     type Model = FittedMiniBatchKMeans<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "MiniBatchKMeans::fit")?;
         let (n, d) = x.dim();
         self.check(n, d)?;

@@ -37,7 +37,7 @@
 //! ```
 //! use ndlearn_cluster::GaussianMixture;
 //! use ndlearn_core::ndarray::array;
-//! use ndlearn_core::{FitUnsupervised, Predict};
+//! use ndlearn_core::{FitUnsupervised, Predict, PredictProba};
 //!
 //! let x = array![[0.0f64, 0.1], [0.2, -0.1], [-0.1, 0.0], [5.0, 5.1], [5.2, 4.9], [4.9, 5.0]];
 //! let gm = GaussianMixture::new(2).reg_covar(1e-3).fit(&x)?;
@@ -51,6 +51,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, Array3, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::CholeskyFactor;
 use ndlearn_core::random::{self, Rng};
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
@@ -670,10 +671,23 @@ impl GaussianMixture {
     }
 }
 
+impl Estimator for GaussianMixture {
+    /// Checks `n_components`, `max_iter`, `n_init` (`≥ 1`), `tol` and `reg_covar` (`≥ 0`);
+    /// given initial parameters are checked against the data at fit.
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_components", self.n_components, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("max_iter", self.max_iter, 1)?;
+        ndlearn_core::validate::check_at_least("n_init", self.n_init, 1)?;
+        ndlearn_core::validate::check_non_negative("tol", self.tol)?;
+        ndlearn_core::validate::check_non_negative("reg_covar", self.reg_covar)
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for GaussianMixture {
     type Model = FittedGaussianMixture<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "GaussianMixture::fit")?;
         let (n, d) = x.dim();
         self.check(n, d)?;
@@ -725,6 +739,12 @@ pub struct FittedGaussianMixture<F: Float> {
     history: Vec<F>,
     n_iter: usize,
     converged: bool,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedGaussianMixture<F> {
+    fn n_features_in(&self) -> usize {
+        self.means.ncols()
+    }
 }
 
 impl<F: Float> FittedGaussianMixture<F> {
@@ -783,14 +803,6 @@ impl<F: Float> FittedGaussianMixture<F> {
         let mut w = weighted_log_prob(&minus_row(x, &self.center.view()), &self.p);
         let lse = normalise(&mut w);
         Ok((w, lse))
-    }
-
-    /// Component membership probabilities `γ_ik` (`n × k`, rows sum to 1).
-    ///
-    /// # Errors
-    /// Wrong feature count or non-finite input.
-    pub fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        Ok(self.log_resp(x)?.0.mapv(|v| v.exp()))
     }
 
     /// `ln p(x_i)` of every row (scikit-learn's `score_samples`).
@@ -881,6 +893,16 @@ impl<F: Float> FittedGaussianMixture<F> {
             }
         }
         Ok((out, labels))
+    }
+}
+
+impl<F: Float> ndlearn_core::PredictProba<F> for FittedGaussianMixture<F> {
+    /// Component membership probabilities `γ_ik` (`n × k`, rows sum to 1).
+    ///
+    /// # Errors
+    /// Wrong feature count or non-finite input.
+    fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        Ok(self.log_resp(x)?.0.mapv(|v| v.exp()))
     }
 }
 

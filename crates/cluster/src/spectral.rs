@@ -40,6 +40,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
 use ndlearn_core::linalg;
 use ndlearn_core::neighbors::{
@@ -438,10 +439,41 @@ fn relabel(labels: &Array1<usize>) -> Array1<usize> {
         .collect()
 }
 
+impl Estimator for SpectralClustering {
+    /// Checks `n_clusters ≥ 1`, `n_init ≥ 1`, the Fiedler split with two clusters, a positive
+    /// number of components and the affinity's scale (`sigma`, `eps` `> 0`, `n_neighbors ≥ 1`);
+    /// counts against the rows are checked at fit.
+    fn validate(&self) -> Result<()> {
+        crate::common::check_n_clusters("n_clusters", self.n_clusters, usize::MAX)?;
+        ndlearn_core::validate::check_at_least("n_init", self.n_init, 1)?;
+        if self.assign == SpectralAssign::FiedlerSign && self.n_clusters != 2 {
+            return Err(Error::invalid_param(
+                "assign",
+                "the Fiedler sign split gives exactly two clusters (n_clusters = 2)",
+            ));
+        }
+        if self.components() == 0 {
+            return Err(Error::invalid_param("n_components", "must be >= 1"));
+        }
+        match self.affinity {
+            Affinity::Knn { n_neighbors, sigma } => {
+                ndlearn_core::validate::check_at_least("n_neighbors", n_neighbors, 1)?;
+                match sigma {
+                    Some(s) => ndlearn_core::validate::check_positive("sigma", s),
+                    None => Ok(()),
+                }
+            }
+            Affinity::Epsilon { eps } => ndlearn_core::validate::check_positive("eps", eps),
+            Affinity::Gaussian { sigma } => ndlearn_core::validate::check_positive("sigma", sigma),
+        }
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for SpectralClustering {
     type Model = FittedSpectralClustering<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "SpectralClustering::fit")?;
         self.check(x.nrows())?;
         self.check_affinity(x.nrows())?;
@@ -466,6 +498,12 @@ pub struct FittedSpectralClustering<F: Float> {
     eigenvalues: Array1<F>,
     embedding: Array2<F>,
     train: Option<Array2<F>>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedSpectralClustering<F> {
+    fn n_features_in(&self) -> usize {
+        self.train.as_ref().map_or(0, |t| t.ncols())
+    }
 }
 
 impl<F: Float> FittedSpectralClustering<F> {

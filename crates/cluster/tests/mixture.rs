@@ -8,6 +8,7 @@ mod common;
 
 use ndarray::{Array3, Axis, array};
 use ndlearn_cluster::{CovarianceType, GaussianMixture, GmmInit};
+use ndlearn_core::PredictProba;
 use ndlearn_core::{FitUnsupervised, Predict};
 use ndlearn_testkit::conformance::Battery;
 use ndlearn_testkit::{Case, Golden, assert_close};

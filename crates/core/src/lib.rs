@@ -92,7 +92,8 @@ pub use class_weight::ClassWeight;
 pub use error::{Error, LinalgErrorKind, Result};
 pub use float::Float;
 pub use traits::{
-    DecisionFunction, Estimator, FeatureImportances, Fit, FitUnsupervised, FitUnsupervisedWeighted,
-    FitWeighted, InverseTransform, Labels, NFeaturesIn, OutlierDetector, PartialFit, Predict,
-    PredictProba, PredictWithNoise, Transform,
+    DecisionFunction, Estimator, FeatureImportances, Fit, FitMultiLabel, FitMultiOutput,
+    FitUnsupervised, FitUnsupervisedWeighted, FitWeighted, InverseTransform, Labels, NFeaturesIn,
+    OutlierDetector, PartialFit, Predict, PredictMultiLabel, PredictMultiOutput, PredictProba,
+    PredictWithNoise, Transform,
 };

@@ -198,6 +198,48 @@ pub trait PredictWithNoise<F: Float> {
     fn predict_with_noise(&self, x: &ArrayRef2<F>) -> Result<ndarray::Array1<i64>>;
 }
 
+/// A supervised estimator that also fits several real targets at once (multi-output
+/// regression): one column of `y` per output.
+pub trait FitMultiOutput<F: Float>: Fit<F> {
+    /// Fits on `x` (`n × d`) and `y` (`n × k`).
+    ///
+    /// # Errors
+    /// As [`Fit::fit`], with `y` checked as a matrix.
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<Self::Model>;
+}
+
+/// A fitted model of one or several real outputs.
+pub trait PredictMultiOutput<F: Float> {
+    /// The number of outputs `k` it was fitted on (1 after a single-target fit).
+    fn n_outputs(&self) -> usize;
+    /// Predictions `n × k` (one column per output; `n × 1` for a single-target fit).
+    ///
+    /// # Errors
+    /// As [`Predict::predict`].
+    fn predict_multi(&self, x: &ArrayRef2<F>) -> Result<Array2<F>>;
+}
+
+/// A classifier that also fits multi-label targets: an indicator matrix, `y[i, k] = true` when
+/// sample `i` carries label `k` (scikit-learn's multilabel-indicator format).
+pub trait FitMultiLabel<F: Float>: Fit<F> {
+    /// Fits on `x` (`n × d`) and the indicator matrix `y` (`n × k`).
+    ///
+    /// # Errors
+    /// As [`Fit::fit`], with `y` checked as an indicator matrix.
+    fn fit_multilabel(&self, x: &ArrayRef2<F>, y: &ArrayRef2<bool>) -> Result<Self::Model>;
+}
+
+/// A fitted classifier that may predict label sets.
+pub trait PredictMultiLabel<F: Float> {
+    /// Whether the model was fitted on an indicator matrix.
+    fn is_multilabel(&self) -> bool;
+    /// The predicted indicator matrix (`n × k`).
+    ///
+    /// # Errors
+    /// As [`Predict::predict`]; a model fitted on single labels.
+    fn predict_multilabel(&self, x: &ArrayRef2<F>) -> Result<Array2<bool>>;
+}
+
 /// A fitted model that scores its input features, for embedded feature selection
 /// (`SelectFromModel`, recursive feature elimination) and reporting.
 ///

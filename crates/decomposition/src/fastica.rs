@@ -113,6 +113,7 @@
 //! cover ICA (catalog D-13): every choice here follows scikit-learn.
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform, random};
@@ -270,12 +271,14 @@ impl FastIca {
         self.seed = s;
         self
     }
+}
 
+impl ndlearn_core::Estimator for FastIca {
     /// Checks the hyperparameters that do not depend on the data.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] naming the first field out of range.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.n_components == Some(0) {
             return Err(Error::invalid_param(
                 "n_components",
@@ -426,6 +429,12 @@ pub struct FittedFastIca<F: Float> {
     whitening: Option<Array2<F>>,
     n_iter: usize,
     converged: bool,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedFastIca<F> {
+    fn n_features_in(&self) -> usize {
+        self.components.ncols()
+    }
 }
 
 impl<F: Float> FittedFastIca<F> {

@@ -44,6 +44,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, concatenate, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{
@@ -81,13 +82,15 @@ impl IncrementalPca {
         self.batch_size = Some(b);
         self
     }
+}
 
+impl ndlearn_core::Estimator for IncrementalPca {
     /// Checks the hyperparameters that do not depend on the data (`fit` and `partial_fit` call
     /// it first).
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for `n_components = Some(0)` or `batch_size = Some(0)`.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.n_components == Some(0) {
             return Err(Error::invalid_param("n_components", "must be at least 1"));
         }
@@ -111,6 +114,12 @@ pub struct FittedIncrementalPca<F: Float> {
     explained_variance: Array1<F>,
     explained_variance_ratio: Array1<F>,
     noise_variance: F,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedIncrementalPca<F> {
+    fn n_features_in(&self) -> usize {
+        self.mean.len()
+    }
 }
 
 impl<F: Float> FittedIncrementalPca<F> {

@@ -57,6 +57,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::kernel::Kernel;
 use ndlearn_core::linalg;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
@@ -158,12 +159,27 @@ impl KernelPca {
         self
     }
 
+    /// The solver `Auto` resolves to for `n` rows and `k` components.
+    pub fn resolve_solver(&self, n: usize, k: Option<usize>) -> KernelPcaSolver {
+        match (self.solver, k) {
+            (KernelPcaSolver::Auto, Some(k))
+                if n > 500 && 5 * k <= n && self.kernel.is_guaranteed_psd() =>
+            {
+                KernelPcaSolver::Subspace
+            }
+            (KernelPcaSolver::Auto, _) => KernelPcaSolver::Dense,
+            (other, _) => other,
+        }
+    }
+}
+
+impl ndlearn_core::Estimator for KernelPca {
     /// Checks the hyperparameters that do not depend on the data (`fit` calls it first).
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for `n_components = Some(0)`, a negative or non-finite `alpha`
     /// with `fit_inverse_transform`, `max_iter = 0`, or an invalid kernel.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.n_components == Some(0) {
             return Err(Error::invalid_param("n_components", "must be at least 1"));
         }
@@ -177,19 +193,6 @@ impl KernelPca {
             return Err(Error::invalid_param("max_iter", "must be at least 1"));
         }
         self.kernel.validate()
-    }
-
-    /// The solver `Auto` resolves to for `n` rows and `k` components.
-    pub fn resolve_solver(&self, n: usize, k: Option<usize>) -> KernelPcaSolver {
-        match (self.solver, k) {
-            (KernelPcaSolver::Auto, Some(k))
-                if n > 500 && 5 * k <= n && self.kernel.is_guaranteed_psd() =>
-            {
-                KernelPcaSolver::Subspace
-            }
-            (KernelPcaSolver::Auto, _) => KernelPcaSolver::Dense,
-            (other, _) => other,
-        }
     }
 }
 
@@ -333,6 +336,12 @@ pub struct FittedKernelPca<F: Float> {
     scaled_alphas: Array2<F>,
     /// (training scores, dual coefficients) of the pre-image regression.
     inverse: Option<(Array2<F>, Array2<F>)>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKernelPca<F> {
+    fn n_features_in(&self) -> usize {
+        self.x_fit.ncols()
+    }
 }
 
 impl<F: Float> FittedKernelPca<F> {

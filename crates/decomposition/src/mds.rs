@@ -122,6 +122,7 @@ mod classical;
 mod solvers;
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::validate::{
     check_finite_2d, check_fit_input, check_min_samples, check_predict_input,
@@ -331,33 +332,6 @@ impl Mds {
         self
     }
 
-    /// Checks the hyperparameters (`fit` calls it first).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the offending field.
-    pub fn validate(&self) -> Result<()> {
-        if self.n_components == 0 {
-            return Err(Error::invalid_param("n_components", "must be >= 1, got 0"));
-        }
-        if self.n_init == 0 {
-            return Err(Error::invalid_param("n_init", "must be >= 1, got 0"));
-        }
-        if self.max_iter == 0 {
-            return Err(Error::invalid_param("max_iter", "must be >= 1, got 0"));
-        }
-        ndlearn_core::validate::check_non_negative("eps", self.eps)?;
-        if self.loss == MdsLoss::SquaredStress && self.solver == MdsSolver::Smacof {
-            return Err(Error::invalid_param(
-                "loss",
-                "the squared stress has no Guttman transform: use MdsSolver::GradientDescent",
-            ));
-        }
-        if let MdsDissimilarity::Metric(m) = &self.dissimilarity {
-            m.validate()?;
-        }
-        Ok(())
-    }
-
     /// The dissimilarity matrix of the training input (checked) and the rows kept for
     /// `transform`.
     fn dissimilarities<F: Float>(
@@ -470,6 +444,35 @@ impl Mds {
     }
 }
 
+impl ndlearn_core::Estimator for Mds {
+    /// Checks the hyperparameters (`fit` calls it first).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the offending field.
+    fn validate(&self) -> Result<()> {
+        if self.n_components == 0 {
+            return Err(Error::invalid_param("n_components", "must be >= 1, got 0"));
+        }
+        if self.n_init == 0 {
+            return Err(Error::invalid_param("n_init", "must be >= 1, got 0"));
+        }
+        if self.max_iter == 0 {
+            return Err(Error::invalid_param("max_iter", "must be >= 1, got 0"));
+        }
+        ndlearn_core::validate::check_non_negative("eps", self.eps)?;
+        if self.loss == MdsLoss::SquaredStress && self.solver == MdsSolver::Smacof {
+            return Err(Error::invalid_param(
+                "loss",
+                "the squared stress has no Guttman transform: use MdsSolver::GradientDescent",
+            ));
+        }
+        if let MdsDissimilarity::Metric(m) = &self.dissimilarity {
+            m.validate()?;
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for Mds {
     type Model = FittedMds<F>;
 
@@ -521,6 +524,12 @@ pub struct FittedMds<F: Float> {
     radii: Array1<F>,
     scale: F,
     pinv: Array2<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedMds<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_input
+    }
 }
 
 impl<F: Float> FittedMds<F> {

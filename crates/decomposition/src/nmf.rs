@@ -107,6 +107,7 @@
 //! The course notes do not cover NMF (catalog D-13): every choice here follows scikit-learn.
 
 use ndarray::{Array1, Array2, ArrayRef2, Zip, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform, random};
@@ -267,11 +268,27 @@ impl Nmf {
         self
     }
 
+    /// The scaled penalties `(l1_W, l1_H, l2_W, l2_H)` for `n × d` data (scikit-learn's
+    /// `_compute_regularization`).
+    fn penalties(&self, n: usize, d: usize) -> Penalties {
+        let aw = self.alpha_w;
+        let ah = self.alpha_h.unwrap_or(aw);
+        let (n, d) = (n as f64, d as f64);
+        Penalties {
+            l1_w: d * aw * self.l1_ratio,
+            l1_h: n * ah * self.l1_ratio,
+            l2_w: d * aw * (1.0 - self.l1_ratio),
+            l2_h: n * ah * (1.0 - self.l1_ratio),
+        }
+    }
+}
+
+impl ndlearn_core::Estimator for Nmf {
     /// Checks the hyperparameters that do not depend on the data.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] naming the first field out of range.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.n_components == Some(0) {
             return Err(Error::invalid_param(
                 "n_components",
@@ -286,20 +303,6 @@ impl Nmf {
         }
         ndlearn_core::validate::check_in_range("l1_ratio", self.l1_ratio, 0.0, 1.0)?;
         Ok(())
-    }
-
-    /// The scaled penalties `(l1_W, l1_H, l2_W, l2_H)` for `n × d` data (scikit-learn's
-    /// `_compute_regularization`).
-    fn penalties(&self, n: usize, d: usize) -> Penalties {
-        let aw = self.alpha_w;
-        let ah = self.alpha_h.unwrap_or(aw);
-        let (n, d) = (n as f64, d as f64);
-        Penalties {
-            l1_w: d * aw * self.l1_ratio,
-            l1_h: n * ah * self.l1_ratio,
-            l2_w: d * aw * (1.0 - self.l1_ratio),
-            l2_h: n * ah * (1.0 - self.l1_ratio),
-        }
     }
 }
 
@@ -365,6 +368,12 @@ pub struct FittedNmf<F: Float> {
     reconstruction_err: F,
     n_iter: usize,
     converged: bool,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedNmf<F> {
+    fn n_features_in(&self) -> usize {
+        self.components.ncols()
+    }
 }
 
 impl<F: Float> FittedNmf<F> {

@@ -62,6 +62,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
 use ndlearn_core::validate::{check_finite_2d, check_fit_shape, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
@@ -318,10 +319,45 @@ fn spectrum_from_eigh<F: Float>(
     (s, vecs.t().to_owned())
 }
 
+impl Estimator for Pca {
+    /// Checks a positive count of components or a variance fraction in `(0, 1)`, a count for the
+    /// randomized and power-iteration solvers, and `n_iter ≥ 1` (counts against the data are
+    /// checked at fit).
+    fn validate(&self) -> Result<()> {
+        match self.n_components {
+            NComponents::Count(0) => {
+                return Err(Error::invalid_param("n_components", "must be >= 1"));
+            }
+            NComponents::Variance(t) if !(t > 0.0 && t < 1.0) => {
+                return Err(Error::invalid_param(
+                    "n_components",
+                    format!("a variance fraction must lie in (0, 1), got {t}"),
+                ));
+            }
+            _ => {}
+        }
+        if matches!(
+            self.solver,
+            PcaSolver::Randomized | PcaSolver::PowerIteration
+        ) && !matches!(self.n_components, NComponents::Count(_))
+        {
+            return Err(Error::invalid_param(
+                "solver",
+                "the randomized and power-iteration solvers need a count of components",
+            ));
+        }
+        if self.n_iter == Some(0) {
+            return Err(Error::invalid_param("n_iter", "must be >= 1"));
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for Pca {
     type Model = FittedPca<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_shape(x, 2, "Pca::fit")?;
         let (n, d) = x.dim();
         let m = n.min(d);
@@ -575,6 +611,12 @@ pub struct FittedPca<F: Float> {
     explained_variance_ratio: Array1<F>,
     singular_values: Array1<F>,
     noise_variance: F,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedPca<F> {
+    fn n_features_in(&self) -> usize {
+        self.mean.len()
+    }
 }
 
 impl<F: Float> FittedPca<F> {

@@ -73,6 +73,7 @@
 //! spectral clustering* (2004).
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::kernel::Kernel;
 use ndlearn_core::linalg::{self, pairwise_sq_euclidean};
@@ -168,12 +169,14 @@ impl SpectralEmbedding {
         self.affinity = a;
         self
     }
+}
 
+impl ndlearn_core::Estimator for SpectralEmbedding {
     /// Checks the hyperparameters (`fit` calls it first).
     ///
     /// # Errors
     /// [`Error::InvalidParam`] naming the offending field.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.n_components == 0 {
             return Err(Error::invalid_param("n_components", "must be >= 1, got 0"));
         }
@@ -339,6 +342,12 @@ pub struct FittedSpectralEmbedding<F: Float> {
     n_connected: usize,
     affinity: Resolved,
     train: Option<Array2<F>>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedSpectralEmbedding<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_input
+    }
 }
 
 impl<F: Float> FittedSpectralEmbedding<F> {

@@ -32,6 +32,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
@@ -92,10 +93,18 @@ impl TruncatedSvd {
     }
 }
 
+impl Estimator for TruncatedSvd {
+    /// Checks `n_components ≥ 1` (at most `min(n, d)` is checked at fit).
+    fn validate(&self) -> Result<()> {
+        ndlearn_core::validate::check_at_least("n_components", self.n_components, 1)
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for TruncatedSvd {
     type Model = FittedTruncatedSvd<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 1, "TruncatedSvd::fit")?;
         let (n, d) = x.dim();
         let k = self.n_components;
@@ -153,6 +162,12 @@ pub struct FittedTruncatedSvd<F: Float> {
     singular_values: Array1<F>,
     explained_variance: Array1<F>,
     explained_variance_ratio: Array1<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedTruncatedSvd<F> {
+    fn n_features_in(&self) -> usize {
+        self.components.ncols()
+    }
 }
 
 impl<F: Float> FittedTruncatedSvd<F> {

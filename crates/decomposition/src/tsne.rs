@@ -59,6 +59,7 @@
 //! ```
 
 use ndarray::{Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::neighbors::{Algorithm, NeighborIndex};
 use ndlearn_core::random::{standard_normal, stream};
@@ -274,15 +275,6 @@ impl Tsne {
         self
     }
 
-    /// Checks the hyperparameters that do not depend on the data (`fit` calls it first, then
-    /// the checks against the number of rows).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the first field out of range.
-    pub fn validate(&self) -> Result<()> {
-        self.validate_for(usize::MAX)
-    }
-
     fn validate_for(&self, n: usize) -> Result<()> {
         if self.min_grad_norm.is_nan() || self.min_grad_norm < 0.0 {
             return Err(Error::invalid_param(
@@ -353,6 +345,17 @@ impl Tsne {
             });
         }
         Ok(())
+    }
+}
+
+impl ndlearn_core::Estimator for Tsne {
+    /// Checks the hyperparameters that do not depend on the data (`fit` calls it first, then
+    /// the checks against the number of rows).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the first field out of range.
+    fn validate(&self) -> Result<()> {
+        self.validate_for(usize::MAX)
     }
 }
 
@@ -897,6 +900,7 @@ impl<F: Float> FitUnsupervised<F> for Tsne {
     type Model = FittedTsne<F>;
 
     fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_fit_input(x, 2, "Tsne::fit")?;
         let (n, _) = x.dim();
         self.validate_for(n)?;
@@ -1074,6 +1078,12 @@ pub struct FittedTsne<F: Float> {
     kl_divergence: F,
     n_iter: usize,
     learning_rate: f64,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedTsne<F> {
+    fn n_features_in(&self) -> usize {
+        self.x_fit.ncols()
+    }
 }
 
 impl<F: Float> FittedTsne<F> {

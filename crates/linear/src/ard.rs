@@ -80,6 +80,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::CholeskyFactor;
 use ndlearn_core::validate::{check_finite_2d, check_predict_input};
 use ndlearn_core::{Error, Fit, Float, Result};
@@ -179,13 +180,15 @@ impl ArdRegression {
         self.fit_intercept = v;
         self
     }
+}
 
+impl ndlearn_core::Estimator for ArdRegression {
     /// Checks the hyperparameters.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for `max_iter = 0`, a negative or non-finite `tol` or Gamma
     /// parameter, or a `threshold_lambda` that is not `> 0` (infinity allowed).
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         use ndlearn_core::validate::{check_at_least, check_non_negative};
         check_at_least("max_iter", self.max_iter, 1)?;
         check_non_negative("tol", self.tol)?;

@@ -145,6 +145,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, CholeskyFactor};
 use ndlearn_core::validate::{check_finite_2d, check_predict_input};
 use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result, random};
@@ -199,13 +200,58 @@ impl GaussianPrior {
         }
     }
 
+    /// Number of weights the prior is for (`None` for the spherical prior, which fits any).
+    fn len(&self) -> Option<usize> {
+        match self {
+            Self::Spherical { .. } => None,
+            Self::Diagonal { mean, .. } | Self::Full { mean, .. } => Some(mean.len()),
+        }
+    }
+
+    /// The prior precision `Σ₀⁻¹` and `Σ₀⁻¹μ₀` for `d` features.
+    fn precision<F: Float>(&self, d: usize) -> Result<(Array2<F>, Array1<F>)> {
+        if let Some(len) = self.len()
+            && len != d
+        {
+            return Err(Error::ShapeMismatch {
+                context: "BayesianLinearRegression::fit: prior length",
+                expected: format!("a prior for {d} features"),
+                found: format!("a prior of length {len}"),
+            });
+        }
+        let inv = |v: f64| if v.is_infinite() { 0.0 } else { 1.0 / v };
+        match self {
+            Self::Spherical { variance } => {
+                let p = inv(*variance);
+                Ok((Array2::from_diag_elem(d, F::cast(p)), Array1::zeros(d)))
+            }
+            Self::Diagonal { mean, variance } => {
+                let p: Array1<f64> = variance.iter().map(|&v| inv(v)).collect();
+                let pm: Array1<F> = p.iter().zip(mean).map(|(a, b)| F::cast(a * b)).collect();
+                Ok((Array2::from_diag(&p.mapv(F::cast)), pm))
+            }
+            Self::Full { mean, covariance } => {
+                let c = Array2::from_shape_fn((d, d), |(i, j)| covariance[i][j]);
+                let chol = CholeskyFactor::new(&c).map_err(|_| {
+                    Error::invalid_param("prior", "the prior covariance must be positive definite")
+                })?;
+                let mut p = chol.inverse()?;
+                design::symmetrize(&mut p);
+                let pm = p.dot(&Array1::from(mean.clone()));
+                Ok((p.mapv(F::cast), pm.mapv(F::cast)))
+            }
+        }
+    }
+}
+
+impl ndlearn_core::Estimator for GaussianPrior {
     /// Checks the prior on its own (lengths against the data are checked at fit).
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a variance that is not in `(0, ∞]`, a non-finite mean, a
     /// covariance that is not square, not symmetric, non-finite or not positive definite, or
     /// mean and variance of different lengths.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         let check_var = |v: f64| {
             if v > 0.0 && !v.is_nan() {
                 Ok(())
@@ -279,49 +325,6 @@ impl GaussianPrior {
             }
         }
     }
-
-    /// Number of weights the prior is for (`None` for the spherical prior, which fits any).
-    fn len(&self) -> Option<usize> {
-        match self {
-            Self::Spherical { .. } => None,
-            Self::Diagonal { mean, .. } | Self::Full { mean, .. } => Some(mean.len()),
-        }
-    }
-
-    /// The prior precision `Σ₀⁻¹` and `Σ₀⁻¹μ₀` for `d` features.
-    fn precision<F: Float>(&self, d: usize) -> Result<(Array2<F>, Array1<F>)> {
-        if let Some(len) = self.len()
-            && len != d
-        {
-            return Err(Error::ShapeMismatch {
-                context: "BayesianLinearRegression::fit: prior length",
-                expected: format!("a prior for {d} features"),
-                found: format!("a prior of length {len}"),
-            });
-        }
-        let inv = |v: f64| if v.is_infinite() { 0.0 } else { 1.0 / v };
-        match self {
-            Self::Spherical { variance } => {
-                let p = inv(*variance);
-                Ok((Array2::from_diag_elem(d, F::cast(p)), Array1::zeros(d)))
-            }
-            Self::Diagonal { mean, variance } => {
-                let p: Array1<f64> = variance.iter().map(|&v| inv(v)).collect();
-                let pm: Array1<F> = p.iter().zip(mean).map(|(a, b)| F::cast(a * b)).collect();
-                Ok((Array2::from_diag(&p.mapv(F::cast)), pm))
-            }
-            Self::Full { mean, covariance } => {
-                let c = Array2::from_shape_fn((d, d), |(i, j)| covariance[i][j]);
-                let chol = CholeskyFactor::new(&c).map_err(|_| {
-                    Error::invalid_param("prior", "the prior covariance must be positive definite")
-                })?;
-                let mut p = chol.inverse()?;
-                design::symmetrize(&mut p);
-                let pm = p.dot(&Array1::from(mean.clone()));
-                Ok((p.mapv(F::cast), pm.mapv(F::cast)))
-            }
-        }
-    }
 }
 
 /// Bayesian linear regression with a Gaussian prior and a known noise precision `β`
@@ -375,13 +378,15 @@ impl BayesianLinearRegression {
         self.fit_intercept = v;
         self
     }
+}
 
+impl ndlearn_core::Estimator for BayesianLinearRegression {
     /// Checks the hyperparameters.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a non-positive or non-finite `beta` or an invalid prior
     /// ([`GaussianPrior::validate`]).
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         ndlearn_core::validate::check_positive("beta", self.beta)?;
         self.prior.validate()
     }
@@ -620,28 +625,6 @@ impl BayesianRidge {
         self
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] for `max_iter = 0`, a negative or non-finite `tol` or Gamma
-    /// parameter, or a non-positive / non-finite `alpha_init` or `lambda_init`.
-    pub fn validate(&self) -> Result<()> {
-        use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
-        check_at_least("max_iter", self.max_iter, 1)?;
-        check_non_negative("tol", self.tol)?;
-        check_non_negative("alpha_1", self.alpha_1)?;
-        check_non_negative("alpha_2", self.alpha_2)?;
-        check_non_negative("lambda_1", self.lambda_1)?;
-        check_non_negative("lambda_2", self.lambda_2)?;
-        if let Some(a) = self.alpha_init {
-            check_positive("alpha_init", a)?;
-        }
-        if let Some(l) = self.lambda_init {
-            check_positive("lambda_init", l)?;
-        }
-        Ok(())
-    }
-
     /// Log marginal likelihood (with the hyperprior terms) at `(α, λ)`.
     #[allow(clippy::too_many_arguments)]
     fn log_marginal<F: Float>(
@@ -668,6 +651,30 @@ impl BayesianRidge {
                     - lambda * coef.dot(coef)
                     + logdet_sigma
                     - nf * two_pi.ln())
+    }
+}
+
+impl ndlearn_core::Estimator for BayesianRidge {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for `max_iter = 0`, a negative or non-finite `tol` or Gamma
+    /// parameter, or a non-positive / non-finite `alpha_init` or `lambda_init`.
+    fn validate(&self) -> Result<()> {
+        use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
+        check_at_least("max_iter", self.max_iter, 1)?;
+        check_non_negative("tol", self.tol)?;
+        check_non_negative("alpha_1", self.alpha_1)?;
+        check_non_negative("alpha_2", self.alpha_2)?;
+        check_non_negative("lambda_1", self.lambda_1)?;
+        check_non_negative("lambda_2", self.lambda_2)?;
+        if let Some(a) = self.alpha_init {
+            check_positive("alpha_init", a)?;
+        }
+        if let Some(l) = self.lambda_init {
+            check_positive("lambda_init", l)?;
+        }
+        Ok(())
     }
 }
 

@@ -50,6 +50,7 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
+use ndlearn_core::Estimator;
 use std::ops::Range;
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
@@ -128,11 +129,22 @@ impl ElasticNetCV {
         self
     }
 
+    fn enet(&self, l1_ratio: f64, alpha: f64) -> ElasticNet {
+        ElasticNet::new(alpha, l1_ratio)
+            .fit_intercept(self.fit_intercept)
+            .max_iter(self.max_iter)
+            .tol(self.tol)
+            .positive(self.positive)
+            .precompute(self.precompute)
+    }
+}
+
+impl ndlearn_core::Estimator for ElasticNetCV {
     /// Checks the hyperparameters.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] naming the field.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.l1_ratios.is_empty() {
             return Err(Error::invalid_param(
                 "l1_ratios",
@@ -151,15 +163,6 @@ impl ElasticNetCV {
             self.enet(r, 1.0).validate()?;
         }
         Ok(())
-    }
-
-    fn enet(&self, l1_ratio: f64, alpha: f64) -> ElasticNet {
-        ElasticNet::new(alpha, l1_ratio)
-            .fit_intercept(self.fit_intercept)
-            .max_iter(self.max_iter)
-            .tol(self.tol)
-            .positive(self.positive)
-            .precompute(self.precompute)
     }
 }
 
@@ -435,12 +438,14 @@ impl LassoCV {
             precompute: self.precompute,
         }
     }
+}
 
+impl ndlearn_core::Estimator for LassoCV {
     /// Checks the hyperparameters.
     ///
     /// # Errors
     /// As [`ElasticNetCV::validate`].
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         self.as_elastic_net_cv().validate()
     }
 }

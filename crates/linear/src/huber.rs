@@ -120,6 +120,7 @@
 //! ```
 
 use ndarray::{Array1, ArrayRef1, ArrayRef2, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::optim::{self, LbfgsOptions, Objective, StopCriteria};
 use ndlearn_core::validate::check_regression_input;
 use ndlearn_core::{Error, Fit, Float, Result};
@@ -253,12 +254,22 @@ impl HuberRegressor {
         self
     }
 
+    /// `(ε, fixed σ)` of the objective: `(epsilon, None)` or `(λ/2, Some(1/μ))`.
+    fn eps_scale(&self) -> (f64, Option<f64>) {
+        match self.loss {
+            HuberLoss::Joint => (self.epsilon, None),
+            HuberLoss::Notes { lambda, mu } => (lambda / 2.0, Some(1.0 / mu)),
+        }
+    }
+}
+
+impl ndlearn_core::Estimator for HuberRegressor {
     /// Checks the hyperparameters.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] naming the field: `epsilon < 1` or not finite, `alpha < 0`,
     /// `max_iter = 0`, `tol < 0`, a non-positive `lambda` or `mu`.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
         if !(self.epsilon.is_finite() && self.epsilon >= 1.0) {
             return Err(Error::invalid_param(
@@ -274,14 +285,6 @@ impl HuberRegressor {
             check_positive("mu", mu)?;
         }
         Ok(())
-    }
-
-    /// `(ε, fixed σ)` of the objective: `(epsilon, None)` or `(λ/2, Some(1/μ))`.
-    fn eps_scale(&self) -> (f64, Option<f64>) {
-        match self.loss {
-            HuberLoss::Joint => (self.epsilon, None),
-            HuberLoss::Notes { lambda, mu } => (lambda / 2.0, Some(1.0 / mu)),
-        }
     }
 }
 

@@ -90,6 +90,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2};
+use ndlearn_core::Estimator;
 use ndlearn_core::optim::StepSize;
 use ndlearn_core::{Error, Fit, Float, Result};
 
@@ -239,38 +240,6 @@ impl ElasticNet {
         self
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the field (see the table in the [module docs](self)).
-    pub fn validate(&self) -> Result<()> {
-        use ndlearn_core::validate::{check_at_least, check_in_range, check_non_negative};
-        check_non_negative("alpha", self.alpha)?;
-        check_in_range("l1_ratio", self.l1_ratio, 0.0, 1.0)?;
-        check_at_least("max_iter", self.max_iter, 1)?;
-        check_non_negative("tol", self.tol)?;
-        match self.solver {
-            EnetSolver::CoordinateDescent => {}
-            EnetSolver::Subgradient { step } => {
-                if step.is_backtracking() {
-                    return Err(Error::invalid_param(
-                        "step",
-                        "the subgradient method needs a fixed schedule (Constant, InverseT or InverseSqrtT)",
-                    ));
-                }
-                step.validate()?;
-            }
-            EnetSolver::Ista | EnetSolver::Fista => {}
-        }
-        if self.positive && self.solver != EnetSolver::CoordinateDescent {
-            return Err(Error::invalid_param(
-                "positive",
-                "the positivity constraint needs the coordinate-descent solver",
-            ));
-        }
-        Ok(())
-    }
-
     /// Fits every column of `y` (`N × k`) independently.
     ///
     /// # Errors
@@ -299,6 +268,40 @@ impl ElasticNet {
     }
 }
 
+impl ndlearn_core::Estimator for ElasticNet {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the field (see the table in the [module docs](self)).
+    fn validate(&self) -> Result<()> {
+        use ndlearn_core::validate::{check_at_least, check_in_range, check_non_negative};
+        check_non_negative("alpha", self.alpha)?;
+        check_in_range("l1_ratio", self.l1_ratio, 0.0, 1.0)?;
+        check_at_least("max_iter", self.max_iter, 1)?;
+        check_non_negative("tol", self.tol)?;
+        match self.solver {
+            EnetSolver::CoordinateDescent => {}
+            EnetSolver::Subgradient { step } => {
+                if step.is_backtracking() {
+                    return Err(Error::invalid_param(
+                        "step",
+                        "the subgradient method needs a fixed schedule (Constant, InverseT or InverseSqrtT)",
+                    ));
+                }
+                step.validate()?;
+            }
+            EnetSolver::Ista | EnetSolver::Fista => {}
+        }
+        if self.positive && self.solver != EnetSolver::CoordinateDescent {
+            return Err(Error::invalid_param(
+                "positive",
+                "the positivity constraint needs the coordinate-descent solver",
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for ElasticNet {
     type Target = ArrayRef1<F>;
     type Model = FittedElasticNet<F>;
@@ -306,6 +309,13 @@ impl<F: Float> Fit<F> for ElasticNet {
     /// Fits the elastic net from `w = 0` (see the [module docs](self)).
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<FittedElasticNet<F>> {
         fit_enet(self, x, as_column(y), None, false).map(FittedElasticNet::from)
+    }
+}
+
+impl<F: Float> ndlearn_core::FitMultiOutput<F> for ElasticNet {
+    /// Fits every column of `y` (see [`ElasticNet::fit_multi`]).
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<FittedElasticNet<F>> {
+        ElasticNet::fit_multi(self, x, y)
     }
 }
 
@@ -374,14 +384,6 @@ impl Lasso {
         }
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// As [`ElasticNet::validate`].
-    pub fn validate(&self) -> Result<()> {
-        self.as_elastic_net().validate()
-    }
-
     /// Fits every column of `y` (`N × k`) independently.
     ///
     /// # Errors
@@ -409,6 +411,16 @@ impl Lasso {
     }
 }
 
+impl ndlearn_core::Estimator for Lasso {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// As [`ElasticNet::validate`].
+    fn validate(&self) -> Result<()> {
+        self.as_elastic_net().validate()
+    }
+}
+
 impl<F: Float> Fit<F> for Lasso {
     type Target = ArrayRef1<F>;
     type Model = FittedLasso<F>;
@@ -416,6 +428,13 @@ impl<F: Float> Fit<F> for Lasso {
     /// Fits the lasso from `w = 0` (see the [module docs](self)).
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<FittedLasso<F>> {
         fit_enet(&self.as_elastic_net(), x, as_column(y), None, false).map(FittedLasso::from)
+    }
+}
+
+impl<F: Float> ndlearn_core::FitMultiOutput<F> for Lasso {
+    /// Fits every column of `y` (see [`Lasso::fit_multi`]).
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<FittedLasso<F>> {
+        Lasso::fit_multi(self, x, y)
     }
 }
 

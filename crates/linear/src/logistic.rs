@@ -147,6 +147,7 @@
 
 use crate::model::classes_from_scores;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
@@ -309,22 +310,6 @@ impl LogisticRegression {
         self
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the field.
-    pub fn validate(&self) -> Result<()> {
-        use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
-        check_positive("c", self.c)?;
-        check_at_least("max_iter", self.max_iter, 1)?;
-        check_non_negative("tol", self.tol)?;
-        if let LogisticPenalty::ElasticNet { l1_ratio } = self.penalty {
-            ndlearn_core::validate::check_in_range("l1_ratio", l1_ratio, 0.0, 1.0)?;
-        }
-        self.class_weight.validate_not_subsample()?;
-        Ok(())
-    }
-
     fn fit_impl<F: Float>(
         &self,
         x: &ArrayRef2<F>,
@@ -427,6 +412,24 @@ impl LogisticRegression {
     }
 }
 
+impl ndlearn_core::Estimator for LogisticRegression {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the field.
+    fn validate(&self) -> Result<()> {
+        use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
+        check_positive("c", self.c)?;
+        check_at_least("max_iter", self.max_iter, 1)?;
+        check_non_negative("tol", self.tol)?;
+        if let LogisticPenalty::ElasticNet { l1_ratio } = self.penalty {
+            ndlearn_core::validate::check_in_range("l1_ratio", l1_ratio, 0.0, 1.0)?;
+        }
+        self.class_weight.validate_not_subsample()?;
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for LogisticRegression {
     type Target = Labels;
     type Model = FittedLogisticRegression<F>;
@@ -465,6 +468,12 @@ pub struct FittedLogisticRegression<F: Float> {
     converged: bool,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedLogisticRegression<F> {
+    fn n_features_in(&self) -> usize {
+        self.coef.ncols()
+    }
+}
+
 impl<F: Float> FittedLogisticRegression<F> {
     /// The hyperparameters of the fit.
     pub fn params(&self) -> &LogisticRegression {
@@ -492,21 +501,6 @@ impl<F: Float> FittedLogisticRegression<F> {
         self.converged
     }
 
-    /// Scores `X Wᵀ + b`: `N × 1` (the log-odds of class 1) for two classes, `N × K` otherwise.
-    ///
-    /// # Errors
-    /// A feature count different from the fit, or non-finite input.
-    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        check_predict_input(
-            x,
-            self.coef.ncols(),
-            "decision_function: number of features",
-        )?;
-        let mut z = x.dot(&self.coef.t());
-        z += &self.intercept;
-        Ok(z)
-    }
-
     /// Binary prediction with a custom probability threshold: class 1 when
     /// `p(y = 1 | x) ≥ threshold`.
     ///
@@ -528,6 +522,23 @@ impl<F: Float> FittedLogisticRegression<F> {
         let z = self.decision_function(x)?;
         let t = F::cast(threshold);
         Ok(z.column(0).mapv(|v| usize::from(sigmoid(v) >= t)))
+    }
+}
+
+impl<F: Float> ndlearn_core::DecisionFunction<F> for FittedLogisticRegression<F> {
+    /// Scores `X Wᵀ + b`: `N × 1` (the log-odds of class 1) for two classes, `N × K` otherwise.
+    ///
+    /// # Errors
+    /// A feature count different from the fit, or non-finite input.
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        check_predict_input(
+            x,
+            self.coef.ncols(),
+            "decision_function: number of features",
+        )?;
+        let mut z = x.dot(&self.coef.t());
+        z += &self.intercept;
+        Ok(z)
     }
 }
 
@@ -558,15 +569,6 @@ impl<F: Float> PredictProba<F> for FittedLogisticRegression<F> {
         let mut p = z;
         softmax_rows_inplace(&mut p);
         Ok(p)
-    }
-}
-
-impl<F: Float> DecisionFunction<F> for FittedLogisticRegression<F> {
-    /// The scores `X Wᵀ + b` (the inherent
-    /// [`decision_function`](FittedLogisticRegression::decision_function)): `N × 1` log-odds of
-    /// class 1 for two classes, `N × K` otherwise.
-    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        FittedLogisticRegression::decision_function(self, x)
     }
 }
 

@@ -62,7 +62,7 @@
 //!   classification).
 //!
 //! ```
-//! use ndlearn_core::{Fit, Predict};
+//! use ndlearn_core::{DecisionFunction, Fit, Predict};
 //! use ndlearn_linear::LeastSquaresClassifier;
 //!
 //! let data = ndlearn_datasets::iris();
@@ -77,6 +77,8 @@
 
 use crate::model::classes_from_scores;
 use ndarray::{Array1, Array2, ArrayRef2};
+use ndlearn_core::DecisionFunction;
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{FeatureImportances, Fit, Float, Labels, Predict, Result};
 
@@ -145,14 +147,6 @@ impl LeastSquaresClassifier {
         self
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`ndlearn_core::Error::InvalidParam`] for a negative or non-finite `alpha`.
-    pub fn validate(&self) -> Result<()> {
-        ndlearn_core::validate::check_non_negative("alpha", self.alpha)
-    }
-
     /// The `N × K` (or `N × 1`) target matrix of `y`.
     fn target_matrix<F: Float>(&self, y: &Labels, n_classes: usize) -> Array2<F> {
         let (cols, neg) = match self.targets {
@@ -168,6 +162,16 @@ impl LeastSquaresClassifier {
             }
         }
         t
+    }
+}
+
+impl ndlearn_core::Estimator for LeastSquaresClassifier {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`ndlearn_core::Error::InvalidParam`] for a negative or non-finite `alpha`.
+    fn validate(&self) -> Result<()> {
+        ndlearn_core::validate::check_non_negative("alpha", self.alpha)
     }
 }
 
@@ -211,6 +215,12 @@ pub struct FittedLeastSquaresClassifier<F: Float> {
     n_classes: usize,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedLeastSquaresClassifier<F> {
+    fn n_features_in(&self) -> usize {
+        self.coef.ncols()
+    }
+}
+
 impl<F: Float> FittedLeastSquaresClassifier<F> {
     /// The hyperparameters of the fit.
     pub fn params(&self) -> &LeastSquaresClassifier {
@@ -229,13 +239,15 @@ impl<F: Float> FittedLeastSquaresClassifier<F> {
     pub fn n_classes(&self) -> usize {
         self.n_classes
     }
+}
 
+impl<F: Float> ndlearn_core::DecisionFunction<F> for FittedLeastSquaresClassifier<F> {
     /// The scores `y_k(x) = w_kᵀx + w_k0`: `N × K`, or `N × 1` (the score of class 1) for two
     /// classes with `PlusMinusOne` targets.
     ///
     /// # Errors
     /// A feature count different from the fit, or non-finite input.
-    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         check_predict_input(
             x,
             self.coef.ncols(),

@@ -145,6 +145,28 @@ macro_rules! linear_model_api {
                 self.lin.importances()
             }
         }
+
+        impl<F: ndlearn_core::Float> ndlearn_core::NFeaturesIn for $ty<F> {
+            fn n_features_in(&self) -> usize {
+                self.lin.n_features()
+            }
+        }
+
+        impl<F: ndlearn_core::Float> ndlearn_core::PredictMultiOutput<F> for $ty<F> {
+            fn n_outputs(&self) -> usize {
+                if self.lin.multi_output {
+                    self.lin.coef.nrows()
+                } else {
+                    1
+                }
+            }
+            fn predict_multi(
+                &self,
+                x: &ndarray::ArrayRef2<F>,
+            ) -> ndlearn_core::Result<ndarray::Array2<F>> {
+                self.lin.predict_multi(x)
+            }
+        }
     };
 }
 

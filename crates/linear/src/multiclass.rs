@@ -175,6 +175,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
     DecisionFunction, Error, Fit, Float, Labels, Predict, PredictProba, Result, par, random,
@@ -235,12 +236,15 @@ impl<E> OneVsRestClassifier<E> {
         self.parallel = v;
         self
     }
+}
+
+impl<E> ndlearn_core::Estimator for OneVsRestClassifier<E> {
     /// Checks the hyperparameters of the reduction. It has no constrained field; the base
     /// estimator checks its own hyperparameters when it is fitted.
     ///
     /// # Errors
     /// None at this level.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -281,6 +285,12 @@ pub struct FittedOneVsRestClassifier<E, M> {
     estimators: Vec<M>,
     n_classes: usize,
     n_features: usize,
+}
+
+impl<E, M> ndlearn_core::NFeaturesIn for FittedOneVsRestClassifier<E, M> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<E, M> FittedOneVsRestClassifier<E, M> {
@@ -441,12 +451,15 @@ impl<E> OneVsOneClassifier<E> {
         self.parallel = v;
         self
     }
+}
+
+impl<E> ndlearn_core::Estimator for OneVsOneClassifier<E> {
     /// Checks the hyperparameters of the reduction. It has no constrained field; the base
     /// estimator checks its own hyperparameters when it is fitted.
     ///
     /// # Errors
     /// None at this level.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -489,6 +502,12 @@ pub struct FittedOneVsOneClassifier<E, M> {
     estimators: Vec<M>,
     n_classes: usize,
     n_features: usize,
+}
+
+impl<E, M> ndlearn_core::NFeaturesIn for FittedOneVsOneClassifier<E, M> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<E, M> FittedOneVsOneClassifier<E, M> {
@@ -660,17 +679,6 @@ impl<E> RandomBipartitionClassifier<E> {
         self
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] for `n_bipartitions = Some(0)`.
-    pub fn validate(&self) -> Result<()> {
-        if let Some(l) = self.n_bipartitions {
-            ndlearn_core::validate::check_at_least("n_bipartitions", l, 1)?;
-        }
-        Ok(())
-    }
-
     /// The code length used for `n_classes` classes (see [`n_bipartitions`](Self::n_bipartitions)).
     pub fn code_length(&self, n_classes: usize) -> usize {
         let wanted = self
@@ -768,6 +776,19 @@ impl<E> RandomBipartitionClassifier<E> {
     }
 }
 
+impl<E> ndlearn_core::Estimator for RandomBipartitionClassifier<E> {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for `n_bipartitions = Some(0)`.
+    fn validate(&self) -> Result<()> {
+        if let Some(l) = self.n_bipartitions {
+            ndlearn_core::validate::check_at_least("n_bipartitions", l, 1)?;
+        }
+        Ok(())
+    }
+}
+
 impl<F, E> Fit<F> for RandomBipartitionClassifier<E>
 where
     F: Float,
@@ -795,6 +816,12 @@ pub struct FittedRandomBipartitionClassifier<E, M> {
     code: Array2<bool>,
     n_classes: usize,
     n_features: usize,
+}
+
+impl<E, M> ndlearn_core::NFeaturesIn for FittedRandomBipartitionClassifier<E, M> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<E, M> FittedRandomBipartitionClassifier<E, M> {
@@ -955,6 +982,12 @@ where
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FittedProbaScore<M> {
     model: M,
+}
+
+impl<M: ndlearn_core::NFeaturesIn> ndlearn_core::NFeaturesIn for FittedProbaScore<M> {
+    fn n_features_in(&self) -> usize {
+        self.model.n_features_in()
+    }
 }
 
 impl<M> FittedProbaScore<M> {

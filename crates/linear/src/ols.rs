@@ -95,6 +95,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, CholeskyFactor};
 use ndlearn_core::optim::{self, Objective, StepSize, StopCriteria};
 use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result};
@@ -176,19 +177,6 @@ impl LinearRegression {
         self
     }
 
-    /// Checks the solver settings.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] for `GradientDescent` with `max_iter = 0` or a negative or
-    /// non-finite `tol`.
-    pub fn validate(&self) -> Result<()> {
-        if let OlsSolver::GradientDescent { max_iter, tol } = self.solver {
-            ndlearn_core::validate::check_at_least("max_iter", max_iter, 1)?;
-            ndlearn_core::validate::check_non_negative("tol", tol)?;
-        }
-        Ok(())
-    }
-
     /// Fits every column of `y` (`N × k`) as a separate target with one factorisation.
     /// The model predicts with [`FittedLinearRegression::predict_multi`].
     ///
@@ -255,6 +243,21 @@ impl LinearRegression {
     }
 }
 
+impl ndlearn_core::Estimator for LinearRegression {
+    /// Checks the solver settings.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for `GradientDescent` with `max_iter = 0` or a negative or
+    /// non-finite `tol`.
+    fn validate(&self) -> Result<()> {
+        if let OlsSolver::GradientDescent { max_iter, tol } = self.solver {
+            ndlearn_core::validate::check_at_least("max_iter", max_iter, 1)?;
+            ndlearn_core::validate::check_non_negative("tol", tol)?;
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for LinearRegression {
     type Target = ArrayRef1<F>;
     type Model = FittedLinearRegression<F>;
@@ -262,6 +265,13 @@ impl<F: Float> Fit<F> for LinearRegression {
     /// Fits `ŷ = Xw + b` by least squares (see the [module docs](self)).
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<FittedLinearRegression<F>> {
         self.fit_targets(x, as_column(y), false)
+    }
+}
+
+impl<F: Float> ndlearn_core::FitMultiOutput<F> for LinearRegression {
+    /// Fits every column of `y` (see [`LinearRegression::fit_multi`]).
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<FittedLinearRegression<F>> {
+        LinearRegression::fit_multi(self, x, y)
     }
 }
 

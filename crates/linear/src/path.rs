@@ -36,6 +36,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
+use ndlearn_core::Estimator;
 use ndlearn_core::{Error, Float, Result};
 
 use crate::design::{self, as_column, check_xy};

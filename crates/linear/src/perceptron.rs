@@ -140,6 +140,8 @@
 
 use crate::model::classes_from_scores;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
+use ndlearn_core::DecisionFunction;
+use ndlearn_core::Estimator;
 use ndlearn_core::observe::{self, Progress};
 use ndlearn_core::random::{self, Rng};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
@@ -305,32 +307,6 @@ impl Perceptron {
     pub fn batch_size(mut self, v: usize) -> Self {
         self.batch_size = v;
         self
-    }
-
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the field.
-    pub fn validate(&self) -> Result<()> {
-        use ndlearn_core::validate::{
-            check_at_least, check_in_range, check_non_negative, check_positive,
-        };
-        check_non_negative("alpha", self.alpha)?;
-        check_in_range("l1_ratio", self.l1_ratio, 0.0, 1.0)?;
-        check_at_least("max_iter", self.max_iter, 1)?;
-        if let Some(t) = self.tol {
-            check_non_negative("tol", t)?;
-        }
-        check_positive("eta0", self.eta0)?;
-        check_at_least("n_iter_no_change", self.n_iter_no_change, 1)?;
-        if !self.theta.is_finite() {
-            return Err(Error::invalid_param(
-                "theta",
-                format!("must be finite, got {}", self.theta),
-            ));
-        }
-        check_at_least("batch_size", self.batch_size, 1)?;
-        Ok(())
     }
 
     /// One binary problem (`y ∈ {−1, +1}`) with random stream `task`.
@@ -542,6 +518,34 @@ impl Perceptron {
     }
 }
 
+impl ndlearn_core::Estimator for Perceptron {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the field.
+    fn validate(&self) -> Result<()> {
+        use ndlearn_core::validate::{
+            check_at_least, check_in_range, check_non_negative, check_positive,
+        };
+        check_non_negative("alpha", self.alpha)?;
+        check_in_range("l1_ratio", self.l1_ratio, 0.0, 1.0)?;
+        check_at_least("max_iter", self.max_iter, 1)?;
+        if let Some(t) = self.tol {
+            check_non_negative("tol", t)?;
+        }
+        check_positive("eta0", self.eta0)?;
+        check_at_least("n_iter_no_change", self.n_iter_no_change, 1)?;
+        if !self.theta.is_finite() {
+            return Err(Error::invalid_param(
+                "theta",
+                format!("must be finite, got {}", self.theta),
+            ));
+        }
+        check_at_least("batch_size", self.batch_size, 1)?;
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for Perceptron {
     type Target = Labels;
     type Model = FittedPerceptron<F>;
@@ -598,6 +602,12 @@ pub struct FittedPerceptron<F: Float> {
     n_mistakes: Vec<Vec<usize>>,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedPerceptron<F> {
+    fn n_features_in(&self) -> usize {
+        self.coef.ncols()
+    }
+}
+
 impl<F: Float> FittedPerceptron<F> {
     /// The hyperparameters of the fit.
     pub fn params(&self) -> &Perceptron {
@@ -632,14 +642,16 @@ impl<F: Float> FittedPerceptron<F> {
     pub fn n_mistakes(&self) -> &[Vec<usize>] {
         &self.n_mistakes
     }
+}
 
+impl<F: Float> ndlearn_core::DecisionFunction<F> for FittedPerceptron<F> {
     /// Scores `⟨w_k, x⟩ + b_k`: `N × 1` for two classes (the score of class 1), `N × K`
     /// otherwise. Each score is summed over the features in order, as during training, so a
     /// training point's score is the one the learning rule saw (`f64`).
     ///
     /// # Errors
     /// A feature count different from the fit, or non-finite input.
-    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         check_predict_input(
             x,
             self.coef.ncols(),

@@ -106,6 +106,7 @@
 //! invertibility); catalog L-02, L-03, CL-072, erratum E15. C. M. Bishop, *Pattern
 //! Recognition and Machine Learning*, §1.1.
 
+use ndlearn_core::Estimator;
 use std::ops::RangeInclusive;
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
@@ -200,25 +201,6 @@ impl PolynomialRegression {
             .interaction_only(self.interaction_only)
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] for a negative or non-finite `alpha`, or `degree = 0` with
-    /// neither `include_bias` nor `fit_intercept` (an empty model).
-    pub fn validate(&self) -> Result<()> {
-        ndlearn_core::validate::check_non_negative("alpha", self.alpha)?;
-        if self.degree == 0 && !self.include_bias && !self.fit_intercept {
-            return Err(Error::invalid_param(
-                "degree",
-                "degree 0 without include_bias or fit_intercept is an empty model",
-            ));
-        }
-        if self.degree > 0 || self.include_bias {
-            self.features().validate()?;
-        }
-        Ok(())
-    }
-
     /// E15: one input and least squares need `degree + 1` distinct values (`degree`
     /// distinct non-zero values without any constant column).
     fn check_distinct<F: Float>(&self, x: &ArrayRef2<F>) -> Result<()> {
@@ -251,6 +233,27 @@ impl PolynomialRegression {
                     v.len()
                 ),
             ));
+        }
+        Ok(())
+    }
+}
+
+impl ndlearn_core::Estimator for PolynomialRegression {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a negative or non-finite `alpha`, or `degree = 0` with
+    /// neither `include_bias` nor `fit_intercept` (an empty model).
+    fn validate(&self) -> Result<()> {
+        ndlearn_core::validate::check_non_negative("alpha", self.alpha)?;
+        if self.degree == 0 && !self.include_bias && !self.fit_intercept {
+            return Err(Error::invalid_param(
+                "degree",
+                "degree 0 without include_bias or fit_intercept is an empty model",
+            ));
+        }
+        if self.degree > 0 || self.include_bias {
+            self.features().validate()?;
         }
         Ok(())
     }
@@ -324,6 +327,12 @@ pub struct FittedPolynomialRegression<F: Float> {
     coef: Array1<F>,
     intercept: F,
     rank: usize,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedPolynomialRegression<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedPolynomialRegression<F> {

@@ -103,6 +103,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::optim::{LinearProgram, LpStatus};
 use ndlearn_core::validate::check_regression_input;
 use ndlearn_core::{Error, Fit, Float, Result, linalg};
@@ -167,13 +168,15 @@ impl QuantileRegressor {
         self.max_iter = v;
         self
     }
+}
 
+impl ndlearn_core::Estimator for QuantileRegressor {
     /// Checks the hyperparameters.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] naming the field: `quantile` outside `(0, 1)`, `alpha < 0`,
     /// `max_iter = 0`.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if !(self.quantile > 0.0 && self.quantile < 1.0) {
             return Err(Error::invalid_param(
                 "quantile",
@@ -321,13 +324,15 @@ impl LadRegressor {
         self.tol = v;
         self
     }
+}
 
+impl ndlearn_core::Estimator for LadRegressor {
     /// Checks the hyperparameters.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] naming the field: `max_iter` or `irls_max_iter` 0, `delta ≤ 0`,
     /// `tol < 0`.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         use ndlearn_core::validate::{check_at_least, check_non_negative, check_positive};
         check_at_least("max_iter", self.max_iter, 1)?;
         check_at_least("irls_max_iter", self.irls_max_iter, 1)?;

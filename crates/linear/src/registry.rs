@@ -21,94 +21,173 @@ pub fn registry() -> Vec<Entry> {
         Entry::regressor::<LinearRegression>(
             "linear_regression",
             "ordinary least squares (Cholesky on XᵀX with SVD fallback, QR, SVD, gradient descent)",
-        ),
+        )
+        .sklearn("LinearRegression")
+        .importances()
+        .multi_output()
+        .into(),
         Entry::regressor::<Ridge>(
             "ridge",
             "L2-penalised least squares (Cholesky primal/dual, SVD shrinkage, SGD)",
-        ),
+        )
+        .sklearn("Ridge")
+        .importances()
+        .multi_output()
+        .into(),
         Entry::regressor::<RidgeCV>(
             "ridge_cv",
             "ridge with alpha chosen by efficient leave-one-out",
-        ),
+        )
+        .sklearn("RidgeCV")
+        .importances()
+        .multi_output()
+        .into(),
         Entry::regressor::<Lasso>(
             "lasso",
             "L1-penalised least squares by coordinate descent (ISTA/FISTA/subgradient for teaching)",
-        ),
+        )
+        .sklearn("Lasso")
+        .importances()
+        .multi_output()
+        .into(),
         Entry::regressor::<ElasticNet>(
             "elastic_net",
             "L1 + L2-penalised least squares by coordinate descent",
-        ),
-        Entry::regressor::<LassoCV>("lasso_cv", "lasso with alpha chosen by K-fold CV"),
+        )
+        .sklearn("ElasticNet")
+        .importances()
+        .multi_output()
+        .into(),
+        Entry::regressor::<LassoCV>("lasso_cv", "lasso with alpha chosen by K-fold CV")
+        .sklearn("LassoCV")
+        .importances()
+        .into(),
         Entry::regressor::<ElasticNetCV>(
             "elastic_net_cv",
             "elastic net with (l1_ratio, alpha) chosen by K-fold CV",
-        ),
+        )
+        .sklearn("ElasticNetCV")
+        .importances()
+        .into(),
         Entry::regressor::<BayesianRidge>(
             "bayesian_ridge",
             "Bayesian ridge: noise and weight precisions by evidence maximisation (SVD)",
-        ),
+        )
+        .sklearn("BayesianRidge")
+        .importances()
+        .into(),
         Entry::regressor::<ArdRegression>(
             "ard_regression",
             "automatic relevance determination (per-weight precisions by evidence, pruning)",
-        ),
+        )
+        .sklearn("ARDRegression")
+        .importances()
+        .into(),
         Entry::regressor::<BayesianLinearRegression>(
             "bayesian_linear_regression",
             "Gaussian posterior of the weights for a Gaussian prior and known noise precision",
-        ),
+        )
+        .importances()
+        .into(),
         Entry::regressor::<PolynomialRegression>(
             "polynomial_regression",
             "polynomial basis expansion + least squares or ridge (SVD)",
-        ),
+        )
+        .into(),
         Entry::probabilistic_classifier::<LogisticRegression>(
             "logistic_regression",
             "binary / multinomial logistic regression, L2 (L-BFGS, Newton, IRLS), L1 / elastic net (proximal Newton)",
-        ),
+        )
+        .sklearn("LogisticRegression")
+        .decision()
+        .weighted()
+        .importances()
+        .into(),
         Entry::classifier::<Perceptron>(
             "perceptron",
             "perceptron: scikit-learn's SGD rule, the notes' PLA, θ/η and subgradient variants (one-vs-rest)",
-        ),
+        )
+        .sklearn("Perceptron")
+        .decision()
+        .importances()
+        .into(),
         Entry::classifier::<LeastSquaresClassifier>(
             "least_squares_classifier",
             "least-squares linear discriminant (one-hot or ±1 targets, optional ridge alpha, argmax)",
-        ),
+        )
+        .sklearn("RidgeClassifier")
+        .decision()
+        .importances()
+        .into(),
         Entry::regressor::<HuberRegressor>(
             "huber_regressor",
             "Huber-loss regression with joint scale estimate, outlier mask (L-BFGS)",
-        ),
+        )
+        .sklearn("HuberRegressor")
+        .importances()
+        .into(),
         Entry::regressor::<QuantileRegressor>(
             "quantile_regressor",
             "pinball-loss quantile regression with L1 penalty (simplex LP)",
-        ),
+        )
+        .sklearn("QuantileRegressor")
+        .importances()
+        .into(),
         Entry::regressor::<LadRegressor>(
             "lad_regressor",
             "least absolute deviations / Laplace MLE (simplex LP or IRLS)",
-        ),
+        )
+        .importances()
+        .into(),
         Entry::regressor::<TotalLeastSquares>(
             "total_least_squares",
             "orthogonal (errors-in-variables) regression from the SVD of [X y]",
-        ),
+        )
+        .importances()
+        .multi_output()
+        .into(),
         // The reductions are generic over the base estimator; the registry holds them with
         // logistic regression as the base (`estimator={"c":0.5}` sets its hyperparameters).
         Entry::probabilistic_classifier::<OneVsRestClassifier<LogisticRegression>>(
             "one_vs_rest",
             "one-vs-rest reduction over binary logistic regression",
-        ),
+        )
+        .sklearn("OneVsRestClassifier")
+        .decision()
+        .into(),
         Entry::classifier::<OneVsOneClassifier<LogisticRegression>>(
             "one_vs_one",
             "one-vs-one reduction (votes, confidence tie-break) over binary logistic regression",
-        ),
+        )
+        .sklearn("OneVsOneClassifier")
+        .decision()
+        .into(),
         Entry::classifier::<RandomBipartitionClassifier<LogisticRegression>>(
             "random_bipartition",
             "random label bipartitions (output code) over binary logistic regression",
-        ),
+        )
+        .sklearn("OutputCodeClassifier")
+        .decision()
+        .into(),
         Entry::classifier::<SGDClassifier>(
             "sgd_classifier",
             "linear SVM / logistic / modified Huber … by per-sample SGD, one-vs-all",
-        ),
+        )
+        .sklearn("SGDClassifier")
+        .decision()
+        .weighted()
+        .partial_fit(false)
+        .importances()
+        .into(),
         Entry::regressor::<SGDRegressor>(
             "sgd_regressor",
             "least squares / Huber / epsilon-insensitive by per-sample SGD",
-        ),
+        )
+        .sklearn("SGDRegressor")
+        .weighted()
+        .partial_fit(false)
+        .importances()
+        .into(),
     ]
 }
 

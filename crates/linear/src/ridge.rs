@@ -77,6 +77,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, CholeskyFactor};
 use ndlearn_core::optim::{self, StepSize, StochasticObjective, StopCriteria};
 use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result};
@@ -173,34 +174,6 @@ impl Ridge {
         self
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] for a negative or non-finite `alpha` or invalid SGD settings.
-    pub fn validate(&self) -> Result<()> {
-        ndlearn_core::validate::check_non_negative("alpha", self.alpha)?;
-        if let RidgeSolver::Sgd {
-            max_epochs,
-            batch_size,
-            step,
-            ..
-        } = self.solver
-        {
-            ndlearn_core::validate::check_at_least("max_epochs", max_epochs, 1)?;
-            ndlearn_core::validate::check_at_least("batch_size", batch_size, 1)?;
-            if let Some(step) = step {
-                if step.is_backtracking() {
-                    return Err(Error::invalid_param(
-                        "step",
-                        "SGD needs a fixed schedule (Constant, InverseT or InverseSqrtT)",
-                    ));
-                }
-                step.validate()?;
-            }
-        }
-        Ok(())
-    }
-
     /// Fits every column of `y` (`N × k`) with the same `alpha`.
     ///
     /// # Errors
@@ -284,6 +257,36 @@ impl Ridge {
     }
 }
 
+impl ndlearn_core::Estimator for Ridge {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a negative or non-finite `alpha` or invalid SGD settings.
+    fn validate(&self) -> Result<()> {
+        ndlearn_core::validate::check_non_negative("alpha", self.alpha)?;
+        if let RidgeSolver::Sgd {
+            max_epochs,
+            batch_size,
+            step,
+            ..
+        } = self.solver
+        {
+            ndlearn_core::validate::check_at_least("max_epochs", max_epochs, 1)?;
+            ndlearn_core::validate::check_at_least("batch_size", batch_size, 1)?;
+            if let Some(step) = step {
+                if step.is_backtracking() {
+                    return Err(Error::invalid_param(
+                        "step",
+                        "SGD needs a fixed schedule (Constant, InverseT or InverseSqrtT)",
+                    ));
+                }
+                step.validate()?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for Ridge {
     type Target = ArrayRef1<F>;
     type Model = FittedRidge<F>;
@@ -291,6 +294,13 @@ impl<F: Float> Fit<F> for Ridge {
     /// Fits ridge regression (see the [module docs](self)).
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<FittedRidge<F>> {
         self.fit_targets(x, as_column(y), vec![self.alpha], false)
+    }
+}
+
+impl<F: Float> ndlearn_core::FitMultiOutput<F> for Ridge {
+    /// Fits every column of `y` (see [`Ridge::fit_multi`]).
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<FittedRidge<F>> {
+        Ridge::fit_multi(self, x, y)
     }
 }
 

@@ -64,6 +64,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::{Error, Fit, Float, Result, linalg};
 
 use crate::design::{self, as_column, check_xy};
@@ -119,20 +120,6 @@ impl RidgeCV {
     pub fn alpha_per_target(mut self, v: bool) -> Self {
         self.alpha_per_target = v;
         self
-    }
-
-    /// Checks the alphas.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] for an empty list or an alpha that is not finite and > 0.
-    pub fn validate(&self) -> Result<()> {
-        if self.alphas.is_empty() {
-            return Err(Error::invalid_param("alphas", "needs at least one value"));
-        }
-        for &a in &self.alphas {
-            ndlearn_core::validate::check_positive("alphas", a)?;
-        }
-        Ok(())
     }
 
     /// Fits every column of `y` (`N × k`).
@@ -220,6 +207,22 @@ impl RidgeCV {
     }
 }
 
+impl ndlearn_core::Estimator for RidgeCV {
+    /// Checks the alphas.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for an empty list or an alpha that is not finite and > 0.
+    fn validate(&self) -> Result<()> {
+        if self.alphas.is_empty() {
+            return Err(Error::invalid_param("alphas", "needs at least one value"));
+        }
+        for &a in &self.alphas {
+            ndlearn_core::validate::check_positive("alphas", a)?;
+        }
+        Ok(())
+    }
+}
+
 /// Index of the first smallest value (NaN never wins).
 fn argmin<F: Float>(it: impl Iterator<Item = F>) -> usize {
     let mut best = (0, F::infinity());
@@ -290,6 +293,13 @@ impl<F: Float> Fit<F> for RidgeCV {
     /// [module docs](self)).
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<FittedRidgeCV<F>> {
         self.fit_targets(x, as_column(y), false)
+    }
+}
+
+impl<F: Float> ndlearn_core::FitMultiOutput<F> for RidgeCV {
+    /// Fits every column of `y` (see [`RidgeCV::fit_multi`]).
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<FittedRidgeCV<F>> {
+        RidgeCV::fit_multi(self, x, y)
     }
 }
 

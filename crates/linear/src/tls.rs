@@ -82,6 +82,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::check_fit_input;
 use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result, linalg};
 
@@ -110,14 +111,6 @@ impl TotalLeastSquares {
     pub fn fit_intercept(mut self, v: bool) -> Self {
         self.fit_intercept = v;
         self
-    }
-
-    /// Checks the hyperparameters (there is nothing to get wrong; kept for uniformity).
-    ///
-    /// # Errors
-    /// None.
-    pub fn validate(&self) -> Result<()> {
-        Ok(())
     }
 
     /// Fits every column of the `N × K` target `y` jointly (one SVD of `[X Y]`); predict with
@@ -210,6 +203,16 @@ impl TotalLeastSquares {
     }
 }
 
+impl ndlearn_core::Estimator for TotalLeastSquares {
+    /// Checks the hyperparameters (there is nothing to get wrong; kept for uniformity).
+    ///
+    /// # Errors
+    /// None.
+    fn validate(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for TotalLeastSquares {
     type Target = ArrayRef1<F>;
     type Model = FittedTotalLeastSquares<F>;
@@ -218,6 +221,13 @@ impl<F: Float> Fit<F> for TotalLeastSquares {
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<FittedTotalLeastSquares<F>> {
         let yc = as_column(y);
         self.fit_targets(x, &yc, false)
+    }
+}
+
+impl<F: Float> ndlearn_core::FitMultiOutput<F> for TotalLeastSquares {
+    /// Fits every column of `y` (see [`TotalLeastSquares::fit_multi`]).
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<FittedTotalLeastSquares<F>> {
+        TotalLeastSquares::fit_multi(self, x, y)
     }
 }
 

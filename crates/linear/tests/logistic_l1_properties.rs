@@ -200,9 +200,14 @@ fn registry_takes_penalty_and_l1_ratio_by_name() {
     assert!(e.build(&[s("penalty", "elasticnet")]).is_err());
     assert!(e.build(&[s("l1_ratio", "0.5")]).is_err());
     assert!(e.build(&[s("penalty", "lasso")]).is_err());
+    // The registry checks the hyperparameters when it builds the estimator, before any data.
+    assert!(matches!(
+        e.build(&[s("penalty", "elasticnet"), s("l1_ratio", "1.5")]),
+        Err(ndlearn_core::Error::InvalidParam { .. })
+    ));
     let bad = e
-        .build(&[s("penalty", "elasticnet"), s("l1_ratio", "1.5")])
-        .expect("builds");
+        .build_json_unchecked(serde_json::json!({"penalty": "elasticnet", "l1_ratio": 1.5}))
+        .expect("builds unchecked");
     assert!(bad.fit(&Data::F64(x), &Target::Labels(y)).is_err());
 }
 

@@ -4,6 +4,7 @@
 //! `alpha = 0` with `OneHot` targets.
 
 use ndarray::Array2;
+use ndlearn_core::DecisionFunction;
 use ndlearn_core::{Fit, Predict};
 use ndlearn_linear::{FittedLeastSquaresClassifier, LeastSquaresClassifier, LsTargets};
 use ndlearn_testkit::{Case, Golden, assert_close};

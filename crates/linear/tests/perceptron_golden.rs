@@ -3,6 +3,7 @@
 //! coefficients, intercepts, epochs, decision values and predictions.
 
 use ndarray::{Array1, Array2};
+use ndlearn_core::DecisionFunction;
 use ndlearn_core::{Fit, Predict};
 use ndlearn_linear::{FittedPerceptron, Perceptron, PerceptronPenalty, PerceptronSolver};
 use ndlearn_testkit::{Case, Golden, assert_close};

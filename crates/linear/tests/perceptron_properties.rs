@@ -4,6 +4,7 @@
 //! classifier, f32 ≈ f64.
 
 use ndarray::{Array1, Axis};
+use ndlearn_core::DecisionFunction;
 use ndlearn_core::{Fit, Predict};
 use ndlearn_linear::{LeastSquaresClassifier, LsTargets, Perceptron, PerceptronSolver};
 use ndlearn_testkit::{config, separable_blobs};

@@ -13,6 +13,7 @@
 //! later updates of these runs by a few orders of magnitude at most.
 
 use ndarray::{Array1, Array2, Axis, s};
+use ndlearn_core::DecisionFunction;
 use ndlearn_core::FitWeighted;
 use ndlearn_core::{Fit, PartialFit, PredictProba};
 use ndlearn_linear::{

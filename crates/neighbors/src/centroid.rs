@@ -29,7 +29,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
-use ndlearn_core::{Error, Fit, Float, Labels, Predict, Result};
+use ndlearn_core::{Error, Estimator, Fit, Float, Labels, Predict, Result};
 
 /// The distance of [`NearestCentroid`] (which fixes the centroid: mean or median).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -78,17 +78,22 @@ fn median<F: Float>(v: &mut [F]) -> F {
     }
 }
 
+impl Estimator for NearestCentroid {
+    /// Checks the shrink threshold (finite, `≥ 0`).
+    fn validate(&self) -> Result<()> {
+        if let Some(t) = self.shrink_threshold {
+            ndlearn_core::validate::check_non_negative("shrink_threshold", t)?;
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for NearestCentroid {
     type Target = Labels;
     type Model = FittedNearestCentroid<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-        if let Some(t) = self.shrink_threshold {
-            ndlearn_core::validate::check_non_negative("shrink_threshold", t)?;
-            if !t.is_finite() {
-                return Err(Error::invalid_param("shrink_threshold", "must be finite"));
-            }
-        }
+        self.validate()?;
         let n_classes = check_classification_input(x, y, 2, "NearestCentroid::fit")?;
         let (n, d) = x.dim();
         let mut counts = vec![0usize; n_classes];
@@ -189,6 +194,12 @@ pub struct FittedNearestCentroid<F: Float> {
     params: NearestCentroid,
     centroids: Array2<F>,
     present: Vec<bool>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedNearestCentroid<F> {
+    fn n_features_in(&self) -> usize {
+        self.centroids.ncols()
+    }
 }
 
 impl<F: Float> FittedNearestCentroid<F> {

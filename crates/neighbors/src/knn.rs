@@ -56,7 +56,7 @@ use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, KNeighbors};
 use ndlearn_core::validate::{
     check_classification_input, check_finite_2d, check_regression_input, check_target_len,
 };
-use ndlearn_core::{Error, Fit, Float, Labels, Predict, PredictProba, Result};
+use ndlearn_core::{Error, Estimator, Fit, Float, Labels, Predict, PredictProba, Result};
 
 use crate::common::{
     StoredIndex, Weights, argmax, check_k, check_search, search_builders, vote_into, weights_into,
@@ -105,12 +105,21 @@ impl KNeighborsClassifier {
     search_builders!();
 }
 
+impl Estimator for KNeighborsClassifier {
+    /// Checks `n_neighbors ≥ 1`, `leaf_size ≥ 1` and the metric (`n_neighbors ≤ n_samples` is
+    /// checked at fit).
+    fn validate(&self) -> Result<()> {
+        check_search(&self.metric, self.leaf_size)?;
+        ndlearn_core::validate::check_at_least("n_neighbors", self.n_neighbors, 1)
+    }
+}
+
 impl<F: Float> Fit<F> for KNeighborsClassifier {
     type Target = Labels;
     type Model = FittedKNeighborsClassifier<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-        check_search(&self.metric, self.leaf_size)?;
+        self.validate()?;
         let n_classes = check_classification_input(x, y, 1, "KNeighborsClassifier::fit")?;
         check_k(self.n_neighbors, x.nrows())?;
         let index = StoredIndex::build(x, &self.metric, self.algorithm, self.leaf_size)?;
@@ -131,6 +140,12 @@ pub struct FittedKNeighborsClassifier<F: Float> {
     index: StoredIndex<F>,
     labels: Array1<usize>,
     n_classes: usize,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKNeighborsClassifier<F> {
+    fn n_features_in(&self) -> usize {
+        self.index.n_features()
+    }
 }
 
 impl<F: Float> FittedKNeighborsClassifier<F> {
@@ -276,7 +291,7 @@ impl KNeighborsRegressor {
         x: &ArrayRef2<F>,
         targets: Array2<F>,
     ) -> Result<FittedKNeighborsRegressor<F>> {
-        check_search(&self.metric, self.leaf_size)?;
+        self.validate()?;
         ndlearn_core::validate::check_fit_input(x, 1, "KNeighborsRegressor::fit")?;
         check_k(self.n_neighbors, x.nrows())?;
         let index = StoredIndex::build(x, &self.metric, self.algorithm, self.leaf_size)?;
@@ -288,11 +303,20 @@ impl KNeighborsRegressor {
     }
 }
 
+impl Estimator for KNeighborsRegressor {
+    /// Checks `n_neighbors ≥ 1`, `leaf_size ≥ 1` and the metric.
+    fn validate(&self) -> Result<()> {
+        check_search(&self.metric, self.leaf_size)?;
+        ndlearn_core::validate::check_at_least("n_neighbors", self.n_neighbors, 1)
+    }
+}
+
 impl<F: Float> Fit<F> for KNeighborsRegressor {
     type Target = ArrayRef1<F>;
     type Model = FittedKNeighborsRegressor<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_regression_input(x, y, 1, "KNeighborsRegressor::fit")?;
         self.fit_targets(x, y.to_owned().insert_axis(Axis(1)))
     }
@@ -305,6 +329,12 @@ pub struct FittedKNeighborsRegressor<F: Float> {
     params: KNeighborsRegressor,
     index: StoredIndex<F>,
     targets: Array2<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedKNeighborsRegressor<F> {
+    fn n_features_in(&self) -> usize {
+        self.index.n_features()
+    }
 }
 
 /// Weighted means of neighbour targets.
@@ -410,11 +440,19 @@ impl NearestNeighborInterpolator {
     }
 }
 
+impl Estimator for NearestNeighborInterpolator {
+    /// Checks the metric.
+    fn validate(&self) -> Result<()> {
+        self.metric.validate()
+    }
+}
+
 impl<F: Float> Fit<F> for NearestNeighborInterpolator {
     type Target = ArrayRef1<F>;
     type Model = FittedKNeighborsRegressor<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
+        self.validate()?;
         KNeighborsRegressor::new(1)
             .metric(self.metric.clone())
             .algorithm(self.algorithm)

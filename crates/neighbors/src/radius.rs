@@ -36,7 +36,7 @@ use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, RadiusNeighbors};
 use ndlearn_core::validate::{
     check_classification_input, check_finite_2d, check_regression_input, check_target_len,
 };
-use ndlearn_core::{Error, Fit, Float, Labels, Predict, PredictProba, Result};
+use ndlearn_core::{Error, Estimator, Fit, Float, Labels, Predict, PredictProba, Result};
 
 use crate::common::{
     StoredIndex, Weights, argmax, check_radius, check_search, search_builders, vote_into,
@@ -117,13 +117,20 @@ impl RadiusNeighborsClassifier {
     }
 }
 
+impl Estimator for RadiusNeighborsClassifier {
+    /// Checks the radius (finite, `≥ 0`), `leaf_size ≥ 1` and the metric.
+    fn validate(&self) -> Result<()> {
+        check_radius(self.radius)?;
+        check_search(&self.metric, self.leaf_size)
+    }
+}
+
 impl<F: Float> Fit<F> for RadiusNeighborsClassifier {
     type Target = Labels;
     type Model = FittedRadiusNeighborsClassifier<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
-        check_radius(self.radius)?;
-        check_search(&self.metric, self.leaf_size)?;
+        self.validate()?;
         let n_classes = check_classification_input(x, y, 1, "RadiusNeighborsClassifier::fit")?;
         let outlier = match self.outlier_label {
             OutlierLabel::None => None,
@@ -162,6 +169,12 @@ pub struct FittedRadiusNeighborsClassifier<F: Float> {
     labels: Array1<usize>,
     n_classes: usize,
     outlier: Option<usize>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedRadiusNeighborsClassifier<F> {
+    fn n_features_in(&self) -> usize {
+        self.index.n_features()
+    }
 }
 
 impl<F: Float> FittedRadiusNeighborsClassifier<F> {
@@ -328,11 +341,27 @@ impl RadiusNeighborsRegressor {
     }
 }
 
+impl Estimator for RadiusNeighborsRegressor {
+    /// Checks the radius (finite, `≥ 0`), `leaf_size ≥ 1`, the metric and a finite
+    /// `outlier_value`.
+    fn validate(&self) -> Result<()> {
+        check_radius(self.radius)?;
+        check_search(&self.metric, self.leaf_size)?;
+        if let Some(v) = self.outlier_value
+            && !v.is_finite()
+        {
+            return Err(Error::invalid_param("outlier_value", "must be finite"));
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> Fit<F> for RadiusNeighborsRegressor {
     type Target = ArrayRef1<F>;
     type Model = FittedRadiusNeighborsRegressor<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
+        self.validate()?;
         check_regression_input(x, y, 1, "RadiusNeighborsRegressor::fit")?;
         self.fit_targets(x, y.to_owned().insert_axis(Axis(1)))
     }
@@ -345,6 +374,12 @@ pub struct FittedRadiusNeighborsRegressor<F: Float> {
     params: RadiusNeighborsRegressor,
     index: StoredIndex<F>,
     targets: Array2<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedRadiusNeighborsRegressor<F> {
+    fn n_features_in(&self) -> usize {
+        self.index.n_features()
+    }
 }
 
 impl<F: Float> FittedRadiusNeighborsRegressor<F> {

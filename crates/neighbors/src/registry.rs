@@ -19,26 +19,37 @@ pub fn registry() -> Vec<Entry> {
         Entry::probabilistic_classifier::<KNeighborsClassifier>(
             "knn_classifier",
             "k-nearest-neighbour vote (uniform or 1/d weights; brute, k-d tree, ball tree)",
-        ),
+        )
+        .sklearn("KNeighborsClassifier")
+        .into(),
         Entry::regressor::<KNeighborsRegressor>(
             "knn_regressor",
             "mean target of the k nearest neighbours (uniform or 1/d weights)",
-        ),
+        )
+        .sklearn("KNeighborsRegressor")
+        .into(),
         Entry::probabilistic_classifier::<RadiusNeighborsClassifier>(
             "radius_neighbors_classifier",
             "vote of every training point within a radius",
-        ),
+        )
+        .sklearn("RadiusNeighborsClassifier")
+        .into(),
         Entry::regressor::<RadiusNeighborsRegressor>(
             "radius_neighbors_regressor",
             "mean target of every training point within a radius",
-        ),
+        )
+        .sklearn("RadiusNeighborsRegressor")
+        .into(),
         Entry::classifier::<NearestCentroid>(
             "nearest_centroid",
             "nearest class mean (Euclidean) or median (Manhattan), optional shrinkage",
-        ),
+        )
+        .sklearn("NearestCentroid")
+        .into(),
         Entry::regressor::<NearestNeighborInterpolator>(
             "nearest_neighbor_interpolator",
             "the notes' 1-NN interpolation: the target of the closest training point",
-        ),
+        )
+        .into(),
     ]
 }

@@ -174,11 +174,11 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1, s};
 use crate::validate::{check_finite_1d, check_finite_2d};
 use crate::{Error, Float, Result, linalg};
 
-pub use prepared::{PreparedKernel, kernel_expansion};
 pub use feature_map::{
     inhomogeneous_polynomial_feature_map, polynomial_feature_count, polynomial_feature_map,
     rbf_taylor_error_bound, rbf_taylor_feature_map,
 };
+pub use prepared::{PreparedKernel, kernel_expansion};
 
 /// The weighting function `f` of rule 2, `f(x) k(x, x′) f(x′)`
 /// ([`Kernel::FeatureWeighted`]).

@@ -304,7 +304,12 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
     /// # Panics
     /// If `i ≥ n` or `out.len() != n`.
     pub fn row_into(&self, i: usize, out: &mut [F]) -> Result<()> {
-        assert!(i < self.n && out.len() == self.n, "row {i} into {} of {}", out.len(), self.n);
+        assert!(
+            i < self.n && out.len() == self.n,
+            "row {i} into {} of {}",
+            out.len(),
+            self.n
+        );
         match &self.source {
             Source::Precomputed { k } => {
                 out.copy_from_slice(&k[i * self.n..(i + 1) * self.n]);
@@ -487,7 +492,9 @@ mod tests {
             let mut out = vec![0.0; 3];
             p.row_subset_into(5, &sub, &mut out).expect("subset");
             assert_eq!(out, vec![m[[5, 3]], m[[5, 0]], m[[5, 22]]]);
-            let single = par::with_threads(1, || p.matrix()).expect("pool").expect("rows");
+            let single = par::with_threads(1, || p.matrix())
+                .expect("pool")
+                .expect("rows");
             assert_eq!(single, m);
         }
         let p = PreparedKernel::new(&Kernel::rbf_gamma(0.3), &x).expect("prepared");
@@ -514,7 +521,13 @@ mod tests {
         let t = x.t().to_owned();
         let tv = t.t();
         let pt = PreparedKernel::new(&Kernel::linear(), &tv).expect("ok");
-        assert_eq!(pt.eval(1, 2).to_bits(), PreparedKernel::new(&Kernel::linear(), &x).expect("ok").eval(1, 2).to_bits());
+        assert_eq!(
+            pt.eval(1, 2).to_bits(),
+            PreparedKernel::new(&Kernel::linear(), &x)
+                .expect("ok")
+                .eval(1, 2)
+                .to_bits()
+        );
         let c = array![[1.0], [0.0], [0.0]];
         let z = array![[0.5, 0.5]];
         let xs = array![[0.0, 1.0], [1.0, 1.0], [2.0, 0.5]];

@@ -1,5 +1,6 @@
 //! [`KBinsDiscretizer`]: binning continuous features into intervals.
 
+use crate::Estimator;
 use ndarray::{Array2, ArrayRef2};
 
 use super::quantile::{QuantileMethod, linspace, quantile_sorted, sort_finite};
@@ -163,10 +164,6 @@ impl KBinsDiscretizer {
         self.quantile_method = v;
         self
     }
-    /// Requires `n_bins ≥ 2`.
-    pub fn validate(&self) -> Result<()> {
-        check_at_least("n_bins", self.n_bins, 2)
-    }
 
     /// Edges of one (sorted) column, in `f64`.
     fn column_edges(&self, sorted: &[f64]) -> Vec<f64> {
@@ -209,6 +206,13 @@ impl KBinsDiscretizer {
             return vec![lo, hi];
         }
         edges
+    }
+}
+
+impl crate::Estimator for KBinsDiscretizer {
+    /// Requires `n_bins ≥ 2`.
+    fn validate(&self) -> Result<()> {
+        check_at_least("n_bins", self.n_bins, 2)
     }
 }
 
@@ -314,6 +318,12 @@ pub struct FittedKBinsDiscretizer<F> {
     bin_edges: Vec<Vec<F>>,
     n_bins: Vec<usize>,
     offsets: Vec<usize>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedKBinsDiscretizer<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedKBinsDiscretizer<F> {

@@ -1,6 +1,7 @@
 //! Categorical encoders over numeric category codes: [`OneHotEncoder`] and [`OrdinalEncoder`].
 //! [`super::LabelEncoder`] maps arbitrary labels to `0..k`.
 
+use crate::Estimator;
 use std::cmp::Ordering;
 
 use ndarray::{Array2, ArrayRef2};
@@ -205,8 +206,11 @@ impl OneHotEncoder {
         self.handle_unknown = v;
         self
     }
+}
+
+impl crate::Estimator for OneHotEncoder {
     /// All settings are valid (category lists are checked at fit, against the data).
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -256,6 +260,12 @@ pub struct FittedOneHotEncoder<F> {
     drop_idx: Vec<Option<usize>>,
     /// Output column where each feature's block starts; last entry = number of outputs.
     offsets: Vec<usize>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedOneHotEncoder<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedOneHotEncoder<F> {
@@ -409,8 +419,11 @@ impl OrdinalEncoder {
         self.handle_unknown = v;
         self
     }
+}
+
+impl crate::Estimator for OrdinalEncoder {
     /// Requires a finite encoded value for unknown categories.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if let OrdinalUnknown::UseEncodedValue(v) = self.handle_unknown {
             if !v.is_finite() {
                 return Err(Error::invalid_param(
@@ -456,6 +469,12 @@ impl<F: Float> FitUnsupervised<F> for OrdinalEncoder {
 pub struct FittedOrdinalEncoder<F> {
     params: OrdinalEncoder,
     categories: Vec<Vec<F>>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedOrdinalEncoder<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedOrdinalEncoder<F> {

@@ -1,5 +1,6 @@
 //! [`SimpleImputer`]: replace missing values (NaN) by a per-column statistic.
 
+use crate::Estimator;
 use ndarray::{Array2, ArrayRef2};
 
 use super::map_rows;
@@ -88,8 +89,11 @@ impl SimpleImputer {
         self.keep_empty_features = v;
         self
     }
+}
+
+impl crate::Estimator for SimpleImputer {
     /// Requires a finite constant.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if let ImputeStrategy::Constant(c) = self.strategy {
             if !c.is_finite() {
                 return Err(Error::invalid_param(
@@ -190,6 +194,12 @@ impl<F: Float> FitUnsupervised<F> for SimpleImputer {
 pub struct FittedSimpleImputer<F> {
     params: SimpleImputer,
     statistics: Vec<Option<F>>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedSimpleImputer<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedSimpleImputer<F> {

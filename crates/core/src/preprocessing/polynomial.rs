@@ -1,5 +1,6 @@
 //! [`PolynomialFeatures`]: all monomials of the features up to a degree.
 
+use crate::Estimator;
 use ndarray::{Array2, ArrayRef2};
 
 use super::{check_fitted_input, map_rows};
@@ -115,8 +116,11 @@ impl PolynomialFeatures {
         self.include_bias = v;
         self
     }
+}
+
+impl crate::Estimator for PolynomialFeatures {
     /// Requires `min_degree ≤ degree` and a non-empty output.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.min_degree > self.degree {
             return Err(Error::invalid_param(
                 "min_degree",
@@ -268,6 +272,12 @@ pub struct FittedPolynomialFeatures {
     /// First column of the layout that is output (start of degree max(1, min_degree)).
     first: usize,
     powers: Vec<Vec<usize>>,
+}
+
+impl crate::NFeaturesIn for FittedPolynomialFeatures {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl FittedPolynomialFeatures {

@@ -1,6 +1,7 @@
 //! Outlier-resistant scalers: [`RobustScaler`] (median and interquartile range, scikit-learn's)
 //! and [`MeanAbsDevScaler`] (the notes' mean-absolute-deviation standardisation).
 
+use crate::Estimator;
 use ndarray::{Array1, Array2, ArrayRef2, s};
 
 use super::moments::column_moments;
@@ -88,8 +89,11 @@ impl RobustScaler {
         self.quantile_range = (lo, hi);
         self
     }
+}
+
+impl crate::Estimator for RobustScaler {
     /// Requires `0 ≤ lo ≤ hi ≤ 100`.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         let (lo, hi) = self.quantile_range;
         if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo <= hi && hi <= 100.0) {
             return Err(Error::invalid_param(
@@ -130,6 +134,12 @@ pub struct FittedRobustScaler<F> {
     params: RobustScaler,
     center: Array1<F>,
     scale: Array1<F>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedRobustScaler<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedRobustScaler<F> {
@@ -234,8 +244,11 @@ impl MeanAbsDevScaler {
     pub fn new() -> Self {
         Self {}
     }
+}
+
+impl crate::Estimator for MeanAbsDevScaler {
     /// Nothing to check; kept for the estimator pattern.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -285,6 +298,12 @@ impl<F: Float> FitUnsupervised<F> for MeanAbsDevScaler {
 pub struct FittedMeanAbsDevScaler<F> {
     mean: Array1<F>,
     scale: Array1<F>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedMeanAbsDevScaler<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedMeanAbsDevScaler<F> {

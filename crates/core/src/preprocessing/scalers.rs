@@ -4,6 +4,7 @@
 //! The robust scalers (median/IQR and the notes' mean absolute deviation) are in
 //! [`super::RobustScaler`] and [`super::MeanAbsDevScaler`].
 
+use crate::Estimator;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1};
 
 use super::moments::{column_max_abs, column_min_max, column_moments};
@@ -108,11 +109,6 @@ impl StandardScaler {
         self
     }
 
-    /// Every setting is valid; kept for the estimator pattern.
-    pub fn validate(&self) -> Result<()> {
-        Ok(())
-    }
-
     fn fit_inner<F: Float>(
         &self,
         x: &ArrayRef2<F>,
@@ -143,6 +139,13 @@ impl StandardScaler {
             scale,
             n_samples_seen: n,
         }
+    }
+}
+
+impl crate::Estimator for StandardScaler {
+    /// Every setting is valid; kept for the estimator pattern.
+    fn validate(&self) -> Result<()> {
+        Ok(())
     }
 }
 
@@ -182,6 +185,12 @@ pub struct FittedStandardScaler<F> {
     var: Array1<F>,
     scale: Array1<F>,
     n_samples_seen: f64,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedStandardScaler<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedStandardScaler<F> {
@@ -355,8 +364,11 @@ impl MinMaxScaler {
         self.clip = v;
         self
     }
+}
+
+impl crate::Estimator for MinMaxScaler {
     /// Requires a finite range with `lo < hi`.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         let (lo, hi) = self.feature_range;
         if !(lo.is_finite() && hi.is_finite() && lo < hi) {
             return Err(Error::invalid_param(
@@ -401,6 +413,12 @@ pub struct FittedMinMaxScaler<F> {
     data_max: Array1<F>,
     scale: Array1<F>,
     min: Array1<F>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedMinMaxScaler<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedMinMaxScaler<F> {
@@ -486,8 +504,11 @@ impl MaxAbsScaler {
     pub fn new() -> Self {
         Self {}
     }
+}
+
+impl crate::Estimator for MaxAbsScaler {
     /// Nothing to check; kept for the estimator pattern.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -509,6 +530,12 @@ impl<F: Float> FitUnsupervised<F> for MaxAbsScaler {
 pub struct FittedMaxAbsScaler<F> {
     max_abs: Array1<F>,
     scale: Array1<F>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedMaxAbsScaler<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedMaxAbsScaler<F> {
@@ -620,8 +647,11 @@ impl Normalizer {
     pub fn new(norm: Norm) -> Self {
         Self { norm }
     }
+}
+
+impl crate::Estimator for Normalizer {
     /// Nothing to check; kept for the estimator pattern.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -644,6 +674,12 @@ impl<F: Float> FitUnsupervised<F> for Normalizer {
 pub struct FittedNormalizer {
     norm: Norm,
     n_features: usize,
+}
+
+impl crate::NFeaturesIn for FittedNormalizer {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl FittedNormalizer {

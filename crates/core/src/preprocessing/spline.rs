@@ -1,6 +1,7 @@
 //! [`SplineTransformer`]: B-spline basis expansion of each feature (scikit-learn's), with a
 //! Cox–de Boor evaluation of the basis written here.
 
+use crate::Estimator;
 use ndarray::{Array2, ArrayRef2};
 
 use super::moments::column_min_max;
@@ -180,9 +181,11 @@ impl SplineTransformer {
         self.include_bias = v;
         self
     }
+}
 
+impl crate::Estimator for SplineTransformer {
     /// Checks `n_knots ≥ 2`, the given knot lists, and `degree < n_knots` for periodic splines.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         let counts: Vec<usize> = match &self.knots {
             SplineKnots::Given(lists) => {
                 if lists.is_empty() {
@@ -434,6 +437,12 @@ pub struct FittedSplineTransformer<F> {
     params: SplineTransformer,
     splines: Vec<FeatureSpline<F>>,
     offsets: Vec<usize>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedSplineTransformer<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedSplineTransformer<F> {

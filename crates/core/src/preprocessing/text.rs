@@ -1,6 +1,7 @@
 //! Text features: [`CountVectorizer`] (documents → token counts) and [`TfidfTransformer`]
 //! (counts → TF-IDF weights).
 
+use crate::Estimator;
 use std::collections::BTreeMap;
 
 use ndarray::{Array1, Array2, ArrayRef2};
@@ -132,8 +133,11 @@ impl TfidfTransformer {
         self.idf_add_one = v;
         self
     }
+}
+
+impl crate::Estimator for TfidfTransformer {
     /// All combinations are valid.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -205,6 +209,12 @@ pub struct FittedTfidfTransformer<F> {
     params: TfidfTransformer,
     n_features: usize,
     idf: Option<Array1<F>>,
+}
+
+impl<F: crate::Float> crate::NFeaturesIn for FittedTfidfTransformer<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features()
+    }
 }
 
 impl<F: Float> FittedTfidfTransformer<F> {

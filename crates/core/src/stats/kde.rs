@@ -24,6 +24,7 @@
 //! `score_samples` returns `ln p̂` by a log-sum-exp over the training points (exact, `O(n_q n d)`,
 //! parallel over query rows in fixed chunks, so results do not depend on the thread count).
 
+use crate::Estimator;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis};
 
 use crate::distance::hypersphere_volume;
@@ -138,18 +139,6 @@ impl KernelDensity {
         self
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] for a fixed bandwidth or factor that is not finite and `> 0`.
-    pub fn validate(&self) -> Result<()> {
-        match self.bandwidth {
-            Bandwidth::Fixed(h) => check_positive("bandwidth", h),
-            Bandwidth::Factor(f) => check_positive("bandwidth factor", f),
-            Bandwidth::Scott | Bandwidth::Silverman => Ok(()),
-        }
-    }
-
     /// Fits on a one-dimensional sample.
     ///
     /// # Errors
@@ -157,6 +146,20 @@ impl KernelDensity {
     pub fn fit_1d<F: Float>(&self, x: &ArrayRef1<F>) -> Result<FittedKernelDensity<F>> {
         let x2 = x.view().insert_axis(Axis(1));
         self.fit(&x2)
+    }
+}
+
+impl crate::Estimator for KernelDensity {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a fixed bandwidth or factor that is not finite and `> 0`.
+    fn validate(&self) -> Result<()> {
+        match self.bandwidth {
+            Bandwidth::Fixed(h) => check_positive("bandwidth", h),
+            Bandwidth::Factor(f) => check_positive("bandwidth factor", f),
+            Bandwidth::Scott | Bandwidth::Silverman => Ok(()),
+        }
     }
 }
 

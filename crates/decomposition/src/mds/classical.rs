@@ -2,6 +2,7 @@
 //! [`mds`](super) module docs for the method).
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndlearn_core::Estimator;
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::kernel::Kernel;
 use ndlearn_core::validate::{check_fit_input, check_predict_input};
@@ -110,12 +111,14 @@ impl ClassicalMds {
         self.input = input;
         self
     }
+}
 
+impl ndlearn_core::Estimator for ClassicalMds {
     /// Checks the hyperparameters (`fit` calls it first).
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for `n_components = 0` or a bad metric / kernel.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         if self.n_components == 0 {
             return Err(Error::invalid_param("n_components", "must be >= 1, got 0"));
         }
@@ -186,6 +189,12 @@ pub struct FittedClassicalMds<F: Float> {
     n_clipped: usize,
     negative_ratio: F,
     oos: OutOfSample<F>,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedClassicalMds<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_input
+    }
 }
 
 impl<F: Float> FittedClassicalMds<F> {

@@ -1,6 +1,8 @@
 //! [`SGDClassifier`] and its fitted model (see the [module docs](super)).
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
+use ndlearn_core::DecisionFunction;
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
     Error, FeatureImportances, Fit, FitWeighted, Float, Labels, PartialFit, Predict, PredictProba,
@@ -175,19 +177,6 @@ impl SGDClassifier {
         }
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the field.
-    pub fn validate(&self) -> Result<()> {
-        self.common().validate()?;
-        self.class_weight.validate_not_subsample()?;
-        if let Some(k) = self.n_classes {
-            ndlearn_core::validate::check_at_least("n_classes", k, 2)?;
-        }
-        Ok(())
-    }
-
     /// Fits for `max_iter` epochs, or continues `model` for one (`streaming`).
     fn run<F: Float>(
         &self,
@@ -332,6 +321,21 @@ impl SGDClassifier {
     }
 }
 
+impl ndlearn_core::Estimator for SGDClassifier {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the field.
+    fn validate(&self) -> Result<()> {
+        self.common().validate()?;
+        self.class_weight.validate_not_subsample()?;
+        if let Some(k) = self.n_classes {
+            ndlearn_core::validate::check_at_least("n_classes", k, 2)?;
+        }
+        Ok(())
+    }
+}
+
 /// Weighted accuracy of the binary rule `wᵀx + b > 0` on the held-out rows.
 fn binary_accuracy<F: Float>(
     x: &[F],
@@ -470,6 +474,12 @@ pub struct FittedSGDClassifier<F: Float> {
     converged: bool,
 }
 
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedSGDClassifier<F> {
+    fn n_features_in(&self) -> usize {
+        self.coef.ncols()
+    }
+}
+
 impl<F: Float> FittedSGDClassifier<F> {
     /// The hyperparameters of the last fit or `partial_fit`.
     pub fn params(&self) -> &SGDClassifier {
@@ -522,12 +532,14 @@ impl<F: Float> FittedSGDClassifier<F> {
     pub fn converged(&self) -> bool {
         self.converged
     }
+}
 
+impl<F: Float> ndlearn_core::DecisionFunction<F> for FittedSGDClassifier<F> {
     /// Scores `X Wᵀ + b`: `N × 1` for two classes (class 1's score), `N × K` otherwise.
     ///
     /// # Errors
     /// A feature count different from the fit, or non-finite input.
-    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+    fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         let coef = self.coef();
         check_predict_input(x, coef.ncols(), "decision_function: number of features")?;
         let mut z = x.dot(&coef.t());

@@ -1,6 +1,7 @@
 //! [`SGDRegressor`] and its fitted model (see the [module docs](super)).
 
 use ndarray::{Array1, ArrayRef1, ArrayRef2};
+use ndlearn_core::Estimator;
 use ndlearn_core::validate::{check_predict_input, check_regression_input};
 use ndlearn_core::{
     Error, FeatureImportances, Fit, FitWeighted, Float, PartialFit, Predict, Result, random,
@@ -131,37 +132,6 @@ impl SGDRegressor {
         average: usize,
     }
 
-    /// Checks the hyperparameters.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the field (also for a classification loss).
-    pub fn validate(&self) -> Result<()> {
-        CommonParams {
-            alpha: self.alpha,
-            l1_ratio: self.l1_ratio,
-            max_iter: self.max_iter,
-            tol: self.tol,
-            epsilon: self.epsilon,
-            learning_rate: self.learning_rate,
-            eta0: self.eta0,
-            power_t: self.power_t,
-            validation_fraction: self.validation_fraction,
-            n_iter_no_change: self.n_iter_no_change,
-        }
-        .validate()?;
-        if !self.loss.is_regression() {
-            return Err(Error::invalid_param(
-                "loss",
-                format!(
-                    "{:?} is a classification loss; SGDRegressor takes SquaredError, Huber, \
-                     EpsilonInsensitive or SquaredEpsilonInsensitive",
-                    self.loss
-                ),
-            ));
-        }
-        Ok(())
-    }
-
     fn run<F: Float>(
         &self,
         x: &ArrayRef2<F>,
@@ -250,6 +220,39 @@ impl SGDRegressor {
             t: t0 + (info.n_iter * n) as f64,
             converged: info.stopped,
         })
+    }
+}
+
+impl ndlearn_core::Estimator for SGDRegressor {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the field (also for a classification loss).
+    fn validate(&self) -> Result<()> {
+        CommonParams {
+            alpha: self.alpha,
+            l1_ratio: self.l1_ratio,
+            max_iter: self.max_iter,
+            tol: self.tol,
+            epsilon: self.epsilon,
+            learning_rate: self.learning_rate,
+            eta0: self.eta0,
+            power_t: self.power_t,
+            validation_fraction: self.validation_fraction,
+            n_iter_no_change: self.n_iter_no_change,
+        }
+        .validate()?;
+        if !self.loss.is_regression() {
+            return Err(Error::invalid_param(
+                "loss",
+                format!(
+                    "{:?} is a classification loss; SGDRegressor takes SquaredError, Huber, \
+                     EpsilonInsensitive or SquaredEpsilonInsensitive",
+                    self.loss
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -379,6 +382,12 @@ pub struct FittedSGDRegressor<F: Float> {
     n_iter: usize,
     t: f64,
     converged: bool,
+}
+
+impl<F: Float> ndlearn_core::NFeaturesIn for FittedSGDRegressor<F> {
+    fn n_features_in(&self) -> usize {
+        self.coef.len()
+    }
 }
 
 impl<F: Float> FittedSGDRegressor<F> {

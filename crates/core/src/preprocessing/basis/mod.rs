@@ -11,6 +11,7 @@ mod rbf;
 
 pub use rbf::{FittedGaussianRbfFeatures, GaussianRbfFeatures, RbfCentres, RbfWidth, gaussian_rbf};
 
+use crate::Estimator;
 use ndarray::{Array2, ArrayRef1, ArrayRef2};
 
 use super::{check_fitted_input, map_rows};
@@ -130,16 +131,6 @@ impl VandermondeFeatures {
         self.include_bias = v;
         self
     }
-    /// Requires a non-empty output.
-    pub fn validate(&self) -> Result<()> {
-        if self.degree == 0 && !self.include_bias {
-            return Err(Error::invalid_param(
-                "degree",
-                "degree 0 without include_bias gives an empty output",
-            ));
-        }
-        Ok(())
-    }
 
     fn fit_with_zero_rows<F: Float>(&self, x: &ArrayRef2<F>) -> Result<FittedVandermondeFeatures> {
         self.validate()?;
@@ -149,6 +140,19 @@ impl VandermondeFeatures {
             params: *self,
             n_features: x.ncols(),
         })
+    }
+}
+
+impl crate::Estimator for VandermondeFeatures {
+    /// Requires a non-empty output.
+    fn validate(&self) -> Result<()> {
+        if self.degree == 0 && !self.include_bias {
+            return Err(Error::invalid_param(
+                "degree",
+                "degree 0 without include_bias gives an empty output",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -329,8 +333,11 @@ impl FourierFeatures {
         self.include_bias = v;
         self
     }
+}
+
+impl crate::Estimator for FourierFeatures {
     /// Requires `K ≥ 1` and a positive finite frequency or period.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         crate::validate::check_at_least("n_harmonics", self.n_harmonics, 1)?;
         self.frequency.omega().map(|_| ())
     }

@@ -1,6 +1,7 @@
 //! Gaussian radial basis functions: [`gaussian_rbf`] (1-D) and [`GaussianRbfFeatures`]
 //! (per column).
 
+use crate::Estimator;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 
 use super::super::moments::column_min_max;
@@ -148,8 +149,11 @@ impl GaussianRbfFeatures {
         self.include_bias = v;
         self
     }
+}
+
+impl crate::Estimator for GaussianRbfFeatures {
     /// Requires at least one finite centre and a positive width.
-    pub fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<()> {
         match &self.centres {
             RbfCentres::Given(c) => {
                 if c.is_empty() || c.iter().any(|v| !v.is_finite()) {
