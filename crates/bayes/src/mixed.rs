@@ -127,6 +127,7 @@ impl MixedNB {
 /// The fitted model of one feature: per class.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 enum FeatureFit<F: Float> {
     Gaussian {
         mean: Vec<F>,

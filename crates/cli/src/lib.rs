@@ -350,10 +350,13 @@ fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
         for e in all {
             out.push(serde_json::json!({
                 "name": e.name(),
+                "aliases": e.aliases(),
+                "sklearn_class": e.sklearn_class(),
                 "kind": e.kind(),
                 "summary": e.summary(),
                 "predict_proba": e.has_proba(),
                 "inverse_transform": e.has_inverse(),
+                "capabilities": e.capabilities(),
                 "params": e.params()?,
             }));
         }
@@ -369,6 +372,9 @@ fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
             e.kind().to_string(),
             e.summary()
         );
+        if !e.aliases().is_empty() {
+            say!("    (also: {})", e.aliases().join(", "));
+        }
         for p in e.params()? {
             let ty = if p.choices.is_empty() {
                 serde_json::to_value(p.ty)
@@ -378,7 +384,17 @@ fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
             } else {
                 p.choices.join("|")
             };
-            say!("    {:<24} {:<28} default {}", p.name, ty, p.default);
+            if p.aliases.is_empty() {
+                say!("    {:<24} {:<28} default {}", p.name, ty, p.default);
+            } else {
+                say!(
+                    "    {:<24} {:<28} default {} (also: {})",
+                    p.name,
+                    ty,
+                    p.default,
+                    p.aliases.join(", ")
+                );
+            }
         }
     }
     Ok(())

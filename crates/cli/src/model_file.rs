@@ -3,7 +3,7 @@
 //! ```json
 //! {
 //!   "format": "ndlearn-model",
-//!   "format_version": 1,
+//!   "format_version": 2,
 //!   "ndlearn_version": "0.1.0",
 //!   "algorithm": "ridge",
 //!   "kind": "regressor",
@@ -32,8 +32,10 @@ use crate::CliError;
 
 /// The `format` marker of a model file.
 pub const FORMAT: &str = "ndlearn-model";
-/// The newest envelope version this build reads and the one it writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest envelope version this build reads and the one it writes (see
+/// [`ndlearn_core::registry::migrate`] for what changed between versions; older files are
+/// migrated on read).
+pub const FORMAT_VERSION: u32 = ndlearn_core::registry::MODEL_FORMAT_VERSION;
 
 /// A model file's contents.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -119,8 +121,19 @@ impl ModelFile {
                 env!("CARGO_PKG_VERSION")
             )));
         }
-        serde_json::from_value(value)
-            .map_err(|e| CliError::input(format!("{origin}: damaged model file: {e}")))
+        let mut file: ModelFile = serde_json::from_value(value)
+            .map_err(|e| CliError::input(format!("{origin}: damaged model file: {e}")))?;
+        if file.format_version < FORMAT_VERSION {
+            let damaged = |e: ndlearn_core::Error| {
+                CliError::input(format!("{origin}: damaged model file: {e}"))
+            };
+            ndlearn_core::registry::migrate(file.format_version, &mut file.hyperparameters)
+                .map_err(damaged)?;
+            ndlearn_core::registry::migrate(file.format_version, &mut file.model)
+                .map_err(damaged)?;
+            file.format_version = FORMAT_VERSION;
+        }
+        Ok(file)
     }
 
     /// Restores the fitted model through its registry entry.
@@ -199,7 +212,7 @@ mod tests {
         assert!(msg(&text[..text.len() / 2]).contains("truncated"));
         assert!(msg("{\"a\": 1}").contains("not an ndlearn model file"));
         assert!(msg("hello").contains("not valid JSON"));
-        let newer = text.replace("\"format_version\":1", "\"format_version\":7");
+        let newer = text.replace("\"format_version\":2", "\"format_version\":7");
         assert!(msg(&newer).contains("format version 7"));
         let damaged = text.replace("\"kind\":\"regressor\"", "\"kind\":\"bogus\"");
         assert!(msg(&damaged).contains("damaged"));

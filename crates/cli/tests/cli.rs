@@ -73,6 +73,100 @@ fn list_json_is_the_registry() {
     assert!(text.contains("logistic_regression") && text.contains("standard_scaler"));
 }
 
+/// Fits `algo` on iris with the given `--param`s and returns the model file.
+fn fit_iris(algo: &str, params: &[&str]) -> serde_json::Value {
+    fit_on("iris", algo, params)
+}
+
+/// Fits `algo` on an embedded data set with the given `--param`s and returns the model file.
+fn fit_on(dataset: &str, algo: &str, params: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("tmp");
+    let model = dir.path().join("m.json");
+    let iris = data(dataset);
+    let mut args = vec![
+        "fit",
+        "--algo",
+        algo,
+        "--data",
+        s(&iris),
+        "--model",
+        s(&model),
+    ];
+    for p in params {
+        args.push("--param");
+        args.push(p);
+    }
+    ok(&args);
+    serde_json::from_str(&std::fs::read_to_string(&model).expect("written")).expect("json")
+}
+
+/// The command lines of scikit-learn users: scikit-learn's parameter names, flat keys for
+/// struct variants, count-or-fraction values, snake_case enum names, class-name aliases.
+#[test]
+fn scikit_learn_style_parameters() {
+    for n in ["5", "0.95", "mle"] {
+        let f = fit_on("wine", "pca", &[&format!("n_components={n}")]);
+        let got = &f["hyperparameters"]["n_components"];
+        match n {
+            "5" => assert_eq!(got, 5),
+            "0.95" => assert_eq!(got, 0.95),
+            _ => assert_eq!(got, "mle"),
+        }
+    }
+    let f = fit_on("wine", "pca", &["n_components=5"]);
+    assert_eq!(f["model"]["components"]["dim"][0], 5);
+    let f = fit_iris("kernel_pca", &["kernel=rbf", "gamma=0.1"]);
+    assert_eq!(
+        f["hyperparameters"]["kernel"],
+        serde_json::json!({"rbf": {"gamma": 0.1}})
+    );
+    let f = fit_iris(
+        "kernel_pca",
+        &["kernel=poly", "degree=2", "gamma=0.5", "coef0=1"],
+    );
+    assert_eq!(
+        f["hyperparameters"]["kernel"],
+        serde_json::json!({"polynomial": {"gamma": 0.5, "coef0": 1.0, "degree": 2}})
+    );
+    let f = fit_iris("logistic_regression", &["C=0.5"]);
+    assert_eq!(f["hyperparameters"]["C"], 0.5);
+    let f = fit_iris("knn_classifier", &["metric=manhattan", "algorithm=kd_tree"]);
+    assert_eq!(f["hyperparameters"]["metric"], "manhattan");
+    assert_eq!(f["hyperparameters"]["algorithm"], "kd_tree");
+    let f = fit_iris("knn_classifier", &["metric=minkowski", "p=3"]);
+    assert_eq!(
+        f["hyperparameters"]["metric"],
+        serde_json::json!({"minkowski": {"p": 3.0}})
+    );
+    // scikit-learn's metric spellings and the Rust field names are aliases.
+    let f = fit_iris("knn_classifier", &["metric=cityblock"]);
+    assert_eq!(f["hyperparameters"]["metric"], "manhattan");
+    let f = fit_iris("kmeans", &["n_clusters=3", "seed=7"]);
+    assert_eq!(f["hyperparameters"]["random_state"], 7);
+    // The snake_case of the scikit-learn class answers too.
+    let f = fit_iris("k_means", &["n_clusters=2", "random_state=1"]);
+    assert_eq!(f["algorithm"], "kmeans");
+    let f = fit_iris("linear_discriminant_analysis", &[]);
+    assert_eq!(f["algorithm"], "lda");
+    let f = fit_iris("t_sne", &["n_components=2"]);
+    assert_eq!(f["algorithm"], "tsne");
+    let err = fails(&[
+        "fit",
+        "--algo",
+        "knn_classifier",
+        "--data",
+        s(&data("iris")),
+        "--param",
+        "p=3",
+        "--model",
+        "/dev/null",
+    ]);
+    assert!(err.contains("no parameter `p`"), "{err}");
+    let text = ok(&["list"]);
+    assert!(text.contains("(also: k_means)"), "aliases listed");
+    assert!(text.contains("random_state") && text.contains("(also: seed)"));
+}
+
 #[test]
 fn classifier_fit_predict_eval_bench_roundtrip() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -92,7 +186,9 @@ fn classifier_fit_predict_eval_bench_roundtrip() {
     let file: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&model).expect("written")).expect("json");
     assert_eq!(file["format"], "ndlearn-model");
-    assert_eq!(file["hyperparameters"]["c"], 10.0);
+    // Written under scikit-learn's name (`c`, the Rust spelling, was accepted).
+    assert_eq!(file["hyperparameters"]["C"], 10.0);
+    assert_eq!(file["format_version"], 2);
     assert_eq!(file["labels"], serde_json::json!(["0", "1", "2"]));
 
     // Saved and loaded model = the library's model, bit for bit.
@@ -447,7 +543,7 @@ fn bad_input_is_a_clear_error() {
     assert!(e.contains("not an ndlearn model file"), "{e}");
     let newer = write(
         "newer.json",
-        &good.replace("\"format_version\": 1", "\"format_version\": 99"),
+        &good.replace("\"format_version\": 2", "\"format_version\": 99"),
     );
     let e = fails(&["predict", "--model", s(&newer), "--data", s(&iris)]);
     assert!(e.contains("format version 99"), "{e}");

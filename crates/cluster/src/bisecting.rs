@@ -60,10 +60,15 @@ pub struct BisectingKMeans {
     /// Initialisation of each 2-means (default random rows, as scikit-learn).
     pub init: KMeansInit,
     /// Selection rule (default largest SSE).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "bisecting_strategy", alias = "strategy")
+    )]
     pub strategy: BisectStrategy,
     /// Maximum Lloyd rounds per bisection (default 300).
     pub max_iter: usize,
     /// Random seed (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

@@ -52,6 +52,7 @@ pub struct FuzzyCMeans {
     /// Maximum rounds (default 300).
     pub max_iter: usize,
     /// Random seed of the initial centres (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

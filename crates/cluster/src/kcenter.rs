@@ -46,6 +46,7 @@ pub struct KCenter {
     /// Number of centres `k` (default 8).
     pub n_clusters: usize,
     /// The first centre is row `seed mod n` (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

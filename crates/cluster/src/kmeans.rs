@@ -100,6 +100,7 @@ pub struct KMeans {
     /// (default 1e-4).
     pub tol: f64,
     /// Random seed (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
     /// Lloyd or Hamerly's bounded iteration (default auto).
     pub algorithm: KMeansAlgorithm,

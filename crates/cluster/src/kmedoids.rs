@@ -91,6 +91,7 @@ pub struct KMedoids {
     /// Maximum improvement rounds (default 300).
     pub max_iter: usize,
     /// Random seed (for random initialisation; default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 
@@ -515,6 +516,7 @@ pub struct Clara {
     /// Maximum SWAP rounds per sample (default 300).
     pub max_iter: usize,
     /// Random seed (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

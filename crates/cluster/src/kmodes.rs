@@ -45,6 +45,7 @@ pub struct KModes {
     /// Maximum rounds per restart (default 100).
     pub max_iter: usize,
     /// Random seed (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

@@ -85,6 +85,7 @@ pub struct MiniBatchKMeans {
     /// 0.01).
     pub reassignment_ratio: f64,
     /// Random seed (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

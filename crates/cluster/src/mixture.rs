@@ -123,8 +123,10 @@ pub struct GaussianMixture {
     /// Restarts (default 1).
     pub n_init: usize,
     /// Initialisation (default k-means).
+    #[cfg_attr(feature = "serde", serde(rename = "init_params", alias = "init"))]
     pub init: GmmInit,
     /// Random seed (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

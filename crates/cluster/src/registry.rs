@@ -46,6 +46,7 @@ pub fn registry() -> Vec<Entry> {
             "divisive k-means: bisect the cluster of largest SSE until k clusters",
         )
         .sklearn("BisectingKMeans")
+        .param_alias("strategy", "bisecting_strategy")
         .into(),
         Entry::clusterer::<Agglomerative>(
             "agglomerative",
@@ -60,6 +61,7 @@ pub fn registry() -> Vec<Entry> {
         )
         .sklearn("GaussianMixture")
         .proba()
+        .param_alias("init", "init_params")
         .into(),
         Entry::clusterer::<SpectralClustering>(
             "spectral_clustering",

@@ -110,6 +110,7 @@ pub struct SpectralClustering {
     /// k-means restarts (default 10).
     pub n_init: usize,
     /// Random seed of the k-means step (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

@@ -204,6 +204,7 @@ pub struct FastIca {
     /// Whitening solver (default SVD).
     pub whiten_solver: WhitenSolver,
     /// Seed of the random initial unmixing matrix (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

@@ -89,6 +89,7 @@ pub struct KernelPca {
     /// The kernel (default linear, as scikit-learn).
     pub kernel: Kernel,
     /// Eigensolver (default auto).
+    #[cfg_attr(feature = "serde", serde(rename = "eigen_solver", alias = "solver"))]
     pub solver: KernelPcaSolver,
     /// Also learn the pre-image map for [`InverseTransform`] (default false).
     pub fit_inverse_transform: bool,
@@ -101,6 +102,7 @@ pub struct KernelPca {
     /// is used if it does not converge).
     pub max_iter: usize,
     /// Seed of the iterative solver's start block (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

@@ -251,6 +251,7 @@ pub struct Mds {
     /// Relative loss decrease that stops a run (default 1e-6).
     pub eps: f64,
     /// Seed of the random starts (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
     /// Guttman steps when placing a new point (default 100).
     pub transform_max_iter: usize,

@@ -186,14 +186,17 @@ pub struct Nmf {
     /// Iteration cap (default 200).
     pub max_iter: usize,
     /// Penalty weight on `W` (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "alpha_W", alias = "alpha_w"))]
     pub alpha_w: f64,
     /// Penalty weight on `H` (default `None`: the same as `alpha_w`).
+    #[cfg_attr(feature = "serde", serde(rename = "alpha_H", alias = "alpha_h"))]
     pub alpha_h: Option<f64>,
     /// Share of the L1 penalty in `[0, 1]` (default 0: pure L2).
     pub l1_ratio: f64,
     /// Visit the coordinates in a random order (coordinate descent; default false).
     pub shuffle: bool,
     /// Seed of the random inits, the randomized SVD and `shuffle` (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

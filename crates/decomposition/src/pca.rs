@@ -67,10 +67,9 @@ use ndlearn_core::linalg::{self, RandomizedSvdOptions};
 use ndlearn_core::validate::{check_finite_2d, check_fit_shape, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
 
-/// How many components [`Pca`] keeps.
+/// How many components [`Pca`] keeps (scikit-learn's `n_components`: an integer, a fraction in
+/// `(0, 1)`, `"mle"` or `None`; in JSON exactly those: `5`, `0.95`, `"mle"`, `null`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum NComponents {
     /// Exactly this many (at most `min(n, d)`).
@@ -83,6 +82,85 @@ pub enum NComponents {
     /// 2000, as scikit-learn's `"mle"`): the `k` in `1..d` maximising the Laplace-approximated
     /// evidence of probabilistic PCA. Needs at least as many rows as columns.
     Mle,
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for NComponents {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match *self {
+            NComponents::Count(k) => s.serialize_u64(k as u64),
+            NComponents::Variance(t) => s.serialize_f64(t),
+            NComponents::All => s.serialize_none(),
+            NComponents::Mle => s.serialize_str("mle"),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for NComponents {
+    /// Accepts a count, a fraction, `"mle"`, `"all"` / `null`, and the older tagged forms
+    /// `{"count": k}`, `{"variance": t}`.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        fn float<E: serde::de::Error>(t: f64) -> std::result::Result<NComponents, E> {
+            if t >= 1.0 && t.fract() == 0.0 && t <= u32::MAX as f64 {
+                Ok(NComponents::Count(t as usize))
+            } else {
+                Ok(NComponents::Variance(t))
+            }
+        }
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = NComponents;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a count, a fraction in (0, 1), \"mle\" or null")
+            }
+            fn visit_u64<E: serde::de::Error>(self, k: u64) -> std::result::Result<NComponents, E> {
+                usize::try_from(k)
+                    .map(NComponents::Count)
+                    .map_err(|_| E::custom("n_components is too large"))
+            }
+            fn visit_i64<E: serde::de::Error>(self, k: i64) -> std::result::Result<NComponents, E> {
+                usize::try_from(k)
+                    .map(NComponents::Count)
+                    .map_err(|_| E::custom(format!("n_components must be positive, got {k}")))
+            }
+            fn visit_f64<E: serde::de::Error>(self, t: f64) -> std::result::Result<NComponents, E> {
+                float(t)
+            }
+            fn visit_str<E: serde::de::Error>(
+                self,
+                s: &str,
+            ) -> std::result::Result<NComponents, E> {
+                match s.to_ascii_lowercase().as_str() {
+                    "mle" => Ok(NComponents::Mle),
+                    "all" | "none" => Ok(NComponents::All),
+                    _ => Err(E::unknown_variant(s, &["mle", "all"])),
+                }
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<NComponents, E> {
+                Ok(NComponents::All)
+            }
+            fn visit_none<E: serde::de::Error>(self) -> std::result::Result<NComponents, E> {
+                Ok(NComponents::All)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<NComponents, A::Error> {
+                use serde::de::Error as _;
+                let Some(key) = map.next_key::<String>()? else {
+                    return Err(A::Error::custom("empty n_components object"));
+                };
+                let t: f64 = map.next_value()?;
+                match key.to_ascii_lowercase().as_str() {
+                    "count" => Ok(NComponents::Count(t as usize)),
+                    "variance" => Ok(NComponents::Variance(t)),
+                    other => Err(A::Error::unknown_variant(other, &["count", "variance"])),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// The algorithm behind [`Pca`] (see the [module docs](self)).
@@ -116,6 +194,7 @@ pub struct Pca {
     /// Components kept (default all).
     pub n_components: NComponents,
     /// Solver (default auto).
+    #[cfg_attr(feature = "serde", serde(rename = "svd_solver", alias = "solver"))]
     pub solver: PcaSolver,
     /// Scale the scores to unit variance (default false).
     pub whiten: bool,
@@ -124,8 +203,10 @@ pub struct Pca {
     pub scale: bool,
     /// Subspace iterations of the randomized solver (default `None`: 7 for `k < 0.1 min(n, d)`,
     /// else 4).
+    #[cfg_attr(feature = "serde", serde(rename = "iterated_power", alias = "n_iter"))]
     pub n_iter: Option<usize>,
     /// Random seed of the randomized solver (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
     /// Randomized solver: project on the whole block Krylov space of the power iterations
     /// (half the passes over the data for at least the accuracy; default true) instead of the

@@ -15,6 +15,8 @@ pub fn registry() -> Vec<Entry> {
             "principal component analysis (full / covariance / Gram / randomized solvers)",
         )
         .sklearn("PCA")
+                .param_alias("solver", "svd_solver")
+        .param_alias("n_iter", "iterated_power")
         .into(),
         Entry::invertible_transformer::<IncrementalPca>(
             "incremental_pca",
@@ -29,6 +31,7 @@ pub fn registry() -> Vec<Entry> {
         )
         .sklearn("KernelPCA")
         .heavy()
+                .param_alias("solver", "eigen_solver")
         .into(),
         Entry::invertible_transformer::<TruncatedSvd>(
             "truncated_svd",

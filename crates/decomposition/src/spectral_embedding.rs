@@ -196,6 +196,7 @@ impl ndlearn_core::Estimator for SpectralEmbedding {
 /// The affinity used by a fitted model, its defaults resolved.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 enum Resolved {
     Knn(usize),
     Rbf(f64),

@@ -62,6 +62,7 @@ pub struct TruncatedSvd {
     /// Subspace iterations of the randomized solver (default 5, as scikit-learn).
     pub n_iter: usize,
     /// Random seed (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

@@ -149,6 +149,7 @@ pub struct Tsne {
     /// Barnes–Hut opening angle `θ` in `[0, 1]` (default 0.5).
     pub angle: f64,
     /// Seed of the random start and of the PCA start's solver (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
 

@@ -68,6 +68,7 @@ use crate::path::{grid_from_xty, path_setters, run_path, sorted_desc, validate_g
 #[non_exhaustive]
 pub struct ElasticNetCV {
     /// Candidate L1 shares (default `[0.5]`).
+    #[cfg_attr(feature = "serde", serde(rename = "l1_ratio", alias = "l1_ratios"))]
     pub l1_ratios: Vec<f64>,
     /// Grid size per `l1_ratio` (default 100).
     pub n_alphas: usize,

@@ -606,6 +606,7 @@ mod serde_repr {
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(default)]
     pub(super) struct Repr {
+        #[serde(rename = "C", alias = "c")]
         c: f64,
         penalty: PenaltyName,
         /// Only with `penalty = "elasticnet"` (required there); `null` otherwise.

@@ -629,6 +629,7 @@ pub struct RandomBipartitionClassifier<E> {
     /// How the nearest code word is found (default `Distance`).
     pub decoding: CodeDecoding,
     /// Seed of the code matrix.
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
     /// Fit the sub-problems as parallel rayon tasks (default `true`; results are identical
     /// either way).

@@ -208,6 +208,7 @@ pub struct Perceptron {
     /// Epochs without improvement before the `Sgd` solver stops (default 5).
     pub n_iter_no_change: usize,
     /// Seed of every random choice (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
     /// Firing threshold `θ` of the `Threshold` solver (default 0.0).
     pub theta: f64,

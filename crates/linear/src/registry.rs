@@ -68,6 +68,7 @@ pub fn registry() -> Vec<Entry> {
         )
         .sklearn("ElasticNetCV")
         .importances()
+                .param_alias("l1_ratios", "l1_ratio")
         .into(),
         Entry::regressor::<BayesianRidge>(
             "bayesian_ridge",
@@ -260,8 +261,8 @@ mod tests {
             )
             .expect("fit");
         let json = model.to_json().expect("json");
-        // Fields left out of the nested object keep their defaults.
-        assert_eq!(json["params"]["estimator"]["c"], 0.5);
+        // Fields left out of the nested object keep their defaults; `c` is read as `C`.
+        assert_eq!(json["params"]["estimator"]["C"], 0.5);
         assert_eq!(json["params"]["estimator"]["max_iter"], 100);
         assert_eq!(json["params"]["estimator"]["solver"], "newton");
         let rb = entries

@@ -24,6 +24,7 @@ use crate::{Error, Float, Result};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum QueryStrategy {
     /// Binary uncertainty sampling: probability of class 1 closest to 0.5.
     Uncertainty,

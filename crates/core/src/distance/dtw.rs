@@ -46,6 +46,7 @@ use crate::{Error, Float, Result};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum DtwKind {
     /// Skip-constrained steps `(1, 2)`, `(1, 1)`, `(2, 1)` ("27-45-63").
     Type1,
@@ -58,6 +59,7 @@ pub enum DtwKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LocalCost {
     /// `|xᵢ − yⱼ|`, as in the notes' recurrences.
     #[default]

@@ -34,6 +34,7 @@ use crate::{Error, Float, Result};
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum FeatureKind {
     /// Interval-scaled value; the difference is divided by `range` (> 0), usually
     /// `max − min` over the data (see [`MixedDissimilarity::fit_ranges`]).

@@ -84,14 +84,18 @@ use kernels::{Prepared, contiguous};
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Metric {
     /// `√Σ (aₖ − bₖ)²` (scikit-learn `"euclidean"`).
     #[default]
+    #[cfg_attr(feature = "serde", serde(alias = "l2"))]
     Euclidean,
     /// `Σ (aₖ − bₖ)²` (`"sqeuclidean"`). Not a metric (no triangle inequality), but the trees
     /// support it through the Euclidean geometry.
+    #[cfg_attr(feature = "serde", serde(alias = "sqeuclidean"))]
     SqEuclidean,
     /// `Σ |aₖ − bₖ|` (`"manhattan"`, `"cityblock"`).
+    #[cfg_attr(feature = "serde", serde(alias = "cityblock", alias = "l1"))]
     Manhattan,
     /// `max |aₖ − bₖ|` (`"chebyshev"`).
     Chebyshev,

@@ -12,6 +12,7 @@ use crate::{Error, FeatureImportances, Fit, Float, InverseTransform, Result, Tra
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Threshold {
     /// A fixed value (`1e-5` is scikit-learn's default for L1-penalised models such as the
     /// lasso: "non-zero coefficient").

@@ -11,6 +11,7 @@ use crate::{Error, FeatureImportances, Fit, Float, InverseTransform, Predict, Re
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Step {
     /// A fixed number per round (`≥ 1`).
     Count(usize),

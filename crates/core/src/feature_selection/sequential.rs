@@ -7,6 +7,7 @@ use crate::{Error, Result, par};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Direction {
     /// Start empty; add the best feature at each step (forward stepwise selection).
     #[default]

@@ -188,6 +188,7 @@ pub use prepared::{PreparedKernel, kernel_expansion};
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum WeightFn {
     /// `f(x) = 1/‖x‖` (Euclidean norm of the input; `f(0) = 0`). With the linear kernel this gives
     /// the cosine similarity.
@@ -225,11 +226,13 @@ pub enum WeightFn {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Kernel {
     /// `k(x, x′) = xᵀx′`.
     Linear,
     /// `k(x, x′) = (γ xᵀx′ + c₀)^d` (scikit-learn's form; the notes' `(xᵀx′ + θ)^d` is `γ = 1`,
     /// `c₀ = θ`). PSD when `c₀ ≥ 0`.
+    #[cfg_attr(feature = "serde", serde(alias = "poly"))]
     Polynomial {
         /// `γ > 0`, the scale of the dot product.
         gamma: f64,

@@ -12,6 +12,7 @@ use super::bounds::{vapnik_penalty, vc_penalty};
 /// The capacity penalty `ψ`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SrmPenalty {
     /// Vapnik's form `√((h (ln(2N/h) + 1) − ln(δ/4)) / N)` (001 L616-618).
     #[default]

@@ -81,6 +81,7 @@ pub fn matthews_corrcoef(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum KappaWeights {
     /// Every disagreement costs 1 (scikit-learn `weights=None`).
     #[default]

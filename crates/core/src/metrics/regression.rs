@@ -16,6 +16,7 @@ use crate::{Error, Float, Result};
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum MultiOutput {
     /// Plain mean over outputs (`"uniform_average"`, the default).
     #[default]
@@ -32,6 +33,7 @@ pub enum MultiOutput {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RegressionMetric {
     /// [`mean_squared_error`].
     MeanSquaredError,

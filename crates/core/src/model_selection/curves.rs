@@ -35,6 +35,7 @@ use crate::{Error, Fit, Float, Result, par};
 /// Training-set sizes of a learning curve.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TrainSizes {
     /// Fractions in `(0, 1]` of the largest training set.
     Fractions(Vec<f64>),

@@ -26,6 +26,7 @@ use crate::{Error, Result};
 /// How a tied vote (even `n`, exactly `n/2` wrong votes) is scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TieRule {
     /// A tie is broken by a fair coin: half of its probability counts as error.
     #[default]

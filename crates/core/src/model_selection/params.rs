@@ -171,6 +171,7 @@ impl ParamGrid {
 /// How [`RandomizedSearchCV`](super::RandomizedSearchCV) draws one parameter.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ParamDistribution {
     /// One of the listed values, uniformly.
     Values(Vec<f64>),

@@ -36,6 +36,7 @@ use crate::{Error, Result};
 /// A split size: a fraction of the samples or an absolute count.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SplitSize {
     /// A fraction in `(0, 1)`; test sizes round up (`⌈t·n⌉`), train sizes round down (`⌊r·n⌋`).
     Fraction(f64),

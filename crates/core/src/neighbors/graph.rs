@@ -25,6 +25,7 @@ use crate::{Error, Float, Result};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Symmetrize {
     /// Edge `i – j` if `i → j` **or** `j → i` (the notes' symmetric kNN graph).
     Union,

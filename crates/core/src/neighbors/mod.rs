@@ -81,6 +81,7 @@ const QUERY_CHUNK: usize = 32;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Algorithm {
     /// Chosen from the metric and dimension (see the module docs).
     #[default]

@@ -31,6 +31,7 @@ use crate::{Error, Float, Result, random};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CdOrder {
     /// `0, 1, …, d − 1` every sweep.
     Cyclic,

@@ -50,6 +50,7 @@ use crate::{Error, Float, Result, linalg, random};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum StationaryPoint {
     /// All eigenvalues `> tol`: positive definite, a strict local minimum.
     Minimum,

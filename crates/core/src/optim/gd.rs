@@ -96,6 +96,7 @@ use crate::{Error, Float, Result};
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum StepSize {
     /// `η_t = c` (`c > 0`).
     Constant(f64),

@@ -64,6 +64,7 @@ use crate::{Error, Float, Result, linalg};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LpStatus {
     /// An optimal vertex was found.
     Optimal,
@@ -79,6 +80,7 @@ pub enum LpStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PivotRule {
     /// Bland's rule throughout (provably finite, often slow).
     Bland,

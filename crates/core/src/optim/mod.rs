@@ -264,6 +264,7 @@ impl StopCriteria {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum StopReason {
     /// `max_iter` reached without meeting a tolerance (`converged == false`).
     MaxIter,

@@ -140,6 +140,7 @@ pub trait Optimizer<F: Float> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum OptimizerKind {
     /// [`Sgd`].
     Sgd {

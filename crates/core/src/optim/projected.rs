@@ -87,6 +87,7 @@ use crate::{Error, Float, Result};
 /// one-sided constraints (`lo = −∞` or `hi = +∞`).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Bound {
     /// The same bound for every coordinate.
     Scalar(f64),
@@ -178,6 +179,7 @@ fn check_box(lo: &Bound, hi: &Bound) -> Result<()> {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Projection {
     /// `{w : ‖w‖₂ ≤ radius}`, `radius ≥ 0`.
     L2Ball {

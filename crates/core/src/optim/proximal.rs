@@ -108,6 +108,7 @@ pub fn soft_threshold_array<F: Float, D: Dimension>(v: &ArrayRef<F, D>, t: F) ->
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ProxMethod {
     /// Iterative shrinkage-thresholding: `w_{k+1} = p_L(w_k)`.
     Ista,
@@ -120,6 +121,7 @@ pub enum ProxMethod {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ProxStep {
     /// A Lipschitz constant `L > 0` of `∇f` (a smaller value may diverge).
     Lipschitz(f64),

@@ -57,6 +57,7 @@ use crate::{Error, Float, LinalgErrorKind, Result};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum QpStatus {
     /// Converged to the tolerance.
     Optimal,

@@ -1107,6 +1107,54 @@ impl Entry {
             .position(|p| p.aliases.iter().any(|a| a == key))
     }
 
+    /// The field names of the struct variant held by parameter `name`: the fields present,
+    /// those serde reports missing (probed one at a time with a placeholder), and those the
+    /// estimator writes back once the variant deserialises.
+    fn variant_field_names(&self, params: &Value, name: &str) -> Vec<String> {
+        let mut trial = params.clone();
+        let mut names: Vec<String> = trial
+            .get_mut(name)
+            .and_then(params::variant_fields)
+            .map(|f| f.keys().cloned().collect())
+            .unwrap_or_default();
+        for _ in 0..32 {
+            match (self.accepts)(&trial) {
+                Ok(back) => {
+                    if let Some(mut v) = back.get(name).cloned()
+                        && let Some(f) = params::variant_fields(&mut v)
+                    {
+                        for k in f.keys() {
+                            if !names.contains(k) {
+                                names.push(k.clone());
+                            }
+                        }
+                    }
+                    break;
+                }
+                Err(e) => {
+                    let Some(missing) = e
+                        .strip_prefix("missing field `")
+                        .and_then(|r| r.split('`').next())
+                        .map(str::to_string)
+                    else {
+                        break;
+                    };
+                    if names.contains(&missing) {
+                        break;
+                    }
+                    match trial.get_mut(name).and_then(params::variant_fields) {
+                        Some(f) => {
+                            f.insert(missing.clone(), Value::from(1));
+                        }
+                        None => break,
+                    }
+                    names.push(missing);
+                }
+            }
+        }
+        names
+    }
+
     /// Builds the estimator from `key=value` overrides of the defaults (see the
     /// [module docs](self) for the accepted forms), and checks it.
     ///
@@ -1157,29 +1205,20 @@ impl Entry {
             let value = params::loose_value(raw);
             let mut placed = false;
             for info in &valid {
-                let Some(current) = params.get(&info.name).cloned() else {
+                let Some(current) = params.get(&info.name) else {
                     continue;
                 };
-                if !params::is_struct_variant(&current) {
+                if !params::is_struct_variant(current) {
                     continue;
                 }
-                let mut candidate = current.clone();
-                if let Some(fields) = params::variant_fields(&mut candidate) {
+                if !self.variant_field_names(&params, &info.name).contains(k) {
+                    continue;
+                }
+                if let Some(fields) = params.get_mut(&info.name).and_then(params::variant_fields) {
                     fields.insert(k.clone(), value.clone());
                 }
-                let mut trial = params.clone();
-                if let Some(obj) = trial.as_object_mut() {
-                    obj.insert(info.name.clone(), candidate.clone());
-                }
-                // The field exists when it survives a round trip through the estimator.
-                if let Ok(back) = (self.accepts)(&trial)
-                    && let Some(mut field) = back.get(&info.name).cloned()
-                    && params::variant_fields(&mut field).is_some_and(|f| f.contains_key(k))
-                {
-                    params = trial;
-                    placed = true;
-                    break;
-                }
+                placed = true;
+                break;
             }
             if !placed {
                 return Err(unknown(k));
@@ -1215,6 +1254,18 @@ impl Entry {
                 && (v.is_object() || v.is_array())
             {
                 return Ok(v);
+            }
+            // Another spelling the enum accepts (a serde alias such as `poly`, `cityblock`).
+            let mut trial = params.clone();
+            if let Some(obj) = trial.as_object_mut() {
+                obj.insert(name.into(), Value::String(t.to_string()));
+            }
+            match (self.accepts)(&trial) {
+                Ok(_) => return Ok(Value::String(t.to_string())),
+                Err(e) if e.contains("expected struct variant") => {
+                    return Ok(serde_json::json!({ t: {} }));
+                }
+                Err(_) => {}
             }
             if info.ty == ParamType::Choice {
                 return Err(Error::invalid_param(

@@ -72,6 +72,7 @@ use crate::{Error, Float, Result};
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SamplingStrategy {
     /// `NotMajority` for over-samplers, `NotMinority` for the under-sampler (imbalanced-learn's
     /// `"auto"`).

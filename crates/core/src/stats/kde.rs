@@ -42,6 +42,7 @@ const LN_2PI: f64 = 1.837_877_066_409_345_5;
 /// The smoothing kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum KdeKernel {
     /// Gaussian kernel (product over dimensions).
     #[default]
@@ -55,6 +56,7 @@ pub enum KdeKernel {
 /// How the bandwidth is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Bandwidth {
     /// The same `h > 0` in every dimension (scikit-learn's `bandwidth=h`).
     Fixed(f64),

@@ -132,6 +132,7 @@ impl ndlearn_core::Estimator for ClassicalMds {
 /// What a fitted classical MDS needs to place new points.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 enum OutOfSample<F: Float> {
     /// Euclidean data: `z = (x − μ) W`, `W = X̃ᵀ U Λ^{-1/2}` (`d × k`).
     Linear { mean: Array1<F>, w: Array2<F> },

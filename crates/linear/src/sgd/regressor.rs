@@ -53,6 +53,7 @@ pub struct SGDRegressor {
     /// `ε` of the Huber and ε-insensitive losses (default 0.1).
     pub epsilon: f64,
     /// Seed of the shuffles and of the validation split (default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
     /// The schedule (default `InvScaling`).
     pub learning_rate: LearningRate,

@@ -16,6 +16,7 @@ use crate::{Error, Float, Result};
 /// Which tail(s) of the null distribution count as "more extreme".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Tail {
     /// `H₁: b ≠ b_A`; reject when `|T| ≥ M`.
     #[default]
