@@ -897,6 +897,7 @@ impl<F: Float> Fit<F> for CategoricalNB {
     type Model = FittedCategoricalNB<F>;
 
     fn fit(&self, x: &ArrayRef2<F>, y: &Labels) -> Result<Self::Model> {
+        self.validate()?;
         let k = first_fit_classes(y, x, self.n_classes)?;
         self.add(None, x, y, k)
     }

@@ -30,6 +30,7 @@ pub fn registry() -> Vec<Entry> {
         )
         .sklearn("MultinomialNB")
         .partial_fit(true)
+        .non_negative_input()
         .into(),
         Entry::probabilistic_classifier::<ComplementNB>(
             "complement_nb",
@@ -37,6 +38,7 @@ pub fn registry() -> Vec<Entry> {
         )
         .sklearn("ComplementNB")
         .partial_fit(true)
+        .non_negative_input()
         .into(),
         Entry::probabilistic_classifier::<BernoulliNB>(
             "bernoulli_nb",
@@ -51,6 +53,8 @@ pub fn registry() -> Vec<Entry> {
         )
         .sklearn("CategoricalNB")
         .partial_fit(true)
+        .categorical_input()
+        .refuses_unseen()
         .into(),
         Entry::probabilistic_classifier::<LinearDiscriminantAnalysis>(
             "lda",

@@ -206,7 +206,9 @@ fn centre_fit<F: Float>(k: &mut Array2<F>) -> (Array1<F>, F) {
     let all = col.sum() / nf;
     for i in 0..n {
         for j in 0..n {
-            k[[i, j]] = k[[i, j]] - col[j] - col[i] + all;
+            // (col[i] + col[j]) is the same sum for (i, j) and (j, i): the centred matrix stays
+            // exactly symmetric, as the symmetric eigensolver requires.
+            k[[i, j]] = k[[i, j]] - (col[i] + col[j]) + all;
         }
     }
     (col, all)

@@ -73,6 +73,7 @@ pub fn registry() -> Vec<Entry> {
             "non-negative matrix factorisation (Frobenius loss; coordinate descent or multiplicative updates)",
         )
         .sklearn("NMF")
+        .non_negative_input()
         .into(),
         Entry::invertible_transformer::<FastIca>(
             "fast_ica",

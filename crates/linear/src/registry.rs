@@ -175,6 +175,7 @@ pub fn registry() -> Vec<Entry> {
             "linear SVM / logistic / modified Huber … by per-sample SGD, one-vs-all",
         )
         .sklearn("SGDClassifier")
+        .stochastic()
         .decision()
         .weighted()
         .partial_fit(false)
@@ -185,6 +186,7 @@ pub fn registry() -> Vec<Entry> {
             "least squares / Huber / epsilon-insensitive by per-sample SGD",
         )
         .sklearn("SGDRegressor")
+        .stochastic()
         .weighted()
         .partial_fit(false)
         .importances()

@@ -33,12 +33,14 @@ pub fn registry() -> Vec<Entry> {
             "vote of every training point within a radius",
         )
         .sklearn("RadiusNeighborsClassifier")
+        .refuses_unseen()
         .into(),
         Entry::regressor::<RadiusNeighborsRegressor>(
             "radius_neighbors_regressor",
             "mean target of every training point within a radius",
         )
         .sklearn("RadiusNeighborsRegressor")
+        .refuses_unseen()
         .into(),
         Entry::classifier::<NearestCentroid>(
             "nearest_centroid",

@@ -50,12 +50,14 @@ pub fn registry() -> Vec<Entry> {
             "one indicator column per category of integer-coded columns",
         )
         .sklearn("OneHotEncoder")
+        .refuses_unseen()
         .into(),
         Entry::invertible_transformer::<OrdinalEncoder>(
             "ordinal_encoder",
             "categories to 0..k-1 per column",
         )
         .sklearn("OrdinalEncoder")
+        .refuses_unseen()
         .into(),
         Entry::invertible_transformer::<KBinsDiscretizer>(
             "k_bins_discretizer",
@@ -87,6 +89,7 @@ pub fn registry() -> Vec<Entry> {
             "term counts to TF-IDF weights",
         )
         .sklearn("TfidfTransformer")
+        .non_negative_input()
         .into(),
     ]
 }

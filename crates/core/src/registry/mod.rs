@@ -280,6 +280,17 @@ pub struct Capabilities {
     pub noise: bool,
     /// Slow on thousands of rows (the quick benchmark suite runs it on a subset).
     pub heavy: bool,
+    /// The fit depends on the order and number of rows beyond their weights (stochastic
+    /// optimisation): integer weights are not the same as repeated rows.
+    pub stochastic: bool,
+    /// Features must be non-negative (counts, NMF).
+    pub non_negative_input: bool,
+    /// Features must be category codes `0, 1, 2, …`.
+    pub categorical_input: bool,
+    /// Inputs unlike the training data (unknown categories, no neighbour within the radius)
+    /// are refused at predict with a typed error under the default hyperparameters, as
+    /// scikit-learn does.
+    pub refuses_unseen: bool,
 }
 
 /// An estimator with its hyperparameters set, ready to fit any [`Data`].
@@ -1446,6 +1457,36 @@ impl<E, M64, M32> Spec<E, M64, M32> {
     #[must_use]
     pub fn heavy(mut self) -> Self {
         self.caps.heavy = true;
+        self
+    }
+
+    /// Declares a fit that depends on the order and number of rows (per-sample SGD): integer
+    /// weights then differ from repeated rows, and `partial_fit` from `fit`.
+    #[must_use]
+    pub fn stochastic(mut self) -> Self {
+        self.caps.stochastic = true;
+        self
+    }
+
+    /// Declares that the features must be non-negative.
+    #[must_use]
+    pub fn non_negative_input(mut self) -> Self {
+        self.caps.non_negative_input = true;
+        self
+    }
+
+    /// Declares that the features must be category codes `0, 1, 2, …`.
+    #[must_use]
+    pub fn categorical_input(mut self) -> Self {
+        self.caps.categorical_input = true;
+        self
+    }
+
+    /// Declares that inputs unlike the training data are refused at predict with a typed error
+    /// (unknown categories, no neighbour within the radius).
+    #[must_use]
+    pub fn refuses_unseen(mut self) -> Self {
+        self.caps.refuses_unseen = true;
         self
     }
 

@@ -191,6 +191,14 @@ impl<F: Float> FitUnsupervised<F> for KernelDensity {
                 };
                 let xf = x.mapv(|v| v.to_f64_lossless());
                 let sd = crate::stats::variance(&xf, 1)?.mapv(f64::sqrt);
+                if let Some(j) = sd.iter().position(|&s| s.is_infinite()) {
+                    return Err(Error::invalid_param(
+                        "x",
+                        format!(
+                            "the variance of column {j} overflows; scale the data for a rule-based bandwidth"
+                        ),
+                    ));
+                }
                 if let Some(j) = sd.iter().position(|&s| s.is_nan() || s <= 0.0) {
                     return Err(Error::invalid_param(
                         "bandwidth",

@@ -49,6 +49,8 @@ use ndlearn_core::{Error, Fit, FitUnsupervised, Predict, Transform, par, random}
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+mod registry;
+
 use crate::strategies;
 use crate::tolerance::bitwise_diff;
 
@@ -87,11 +89,25 @@ pub enum Check {
     ThreadInvariance,
     /// Estimator and model are `Send + Sync`.
     SendSync,
+    /// (Registry battery) hyperparameters are validated before the data are touched.
+    ValidatesFirst,
+    /// (Registry battery) `predict_proba` rows are distributions agreeing with `predict`.
+    Probabilities,
+    /// (Registry battery) decision scores have the contract's shape and agree with `predict`.
+    DecisionScores,
+    /// (Registry battery) integer sample weights equal repeated rows.
+    SampleWeights,
+    /// (Registry battery) `partial_fit` over one batch equals `fit` (where exact).
+    PartialFit,
+    /// (Registry battery) feature importances: one per feature, finite, non-negative.
+    FeatureImportances,
+    /// (Registry battery) two fits give identical model files.
+    Reproducible,
 }
 
 impl Check {
     /// Every check, in the order the battery runs them.
-    pub const ALL: [Check; 14] = [
+    pub const ALL: [Check; 21] = [
         Check::NaN,
         Check::Inf,
         Check::Empty,
@@ -106,6 +122,13 @@ impl Check {
         Check::SerdeRoundTrip,
         Check::ThreadInvariance,
         Check::SendSync,
+        Check::ValidatesFirst,
+        Check::Probabilities,
+        Check::DecisionScores,
+        Check::SampleWeights,
+        Check::PartialFit,
+        Check::FeatureImportances,
+        Check::Reproducible,
     ];
 
     /// The check's name (as written in the enum).
@@ -125,14 +148,39 @@ impl Check {
             Check::SerdeRoundTrip => "SerdeRoundTrip",
             Check::ThreadInvariance => "ThreadInvariance",
             Check::SendSync => "SendSync",
+            Check::ValidatesFirst => "ValidatesFirst",
+            Check::Probabilities => "Probabilities",
+            Check::DecisionScores => "DecisionScores",
+            Check::SampleWeights => "SampleWeights",
+            Check::PartialFit => "PartialFit",
+            Check::FeatureImportances => "FeatureImportances",
+            Check::Reproducible => "Reproducible",
         }
+    }
+
+    /// Whether the check needs a registry entry (its capabilities), run by
+    /// [`Battery::entry`] only.
+    pub fn is_registry_only(self) -> bool {
+        matches!(
+            self,
+            Check::ValidatesFirst
+                | Check::Probabilities
+                | Check::DecisionScores
+                | Check::SampleWeights
+                | Check::PartialFit
+                | Check::FeatureImportances
+                | Check::Reproducible
+        )
     }
 
     fn applies_to(self, kind: Kind) -> bool {
         match self {
             Check::TargetLength => matches!(kind, Kind::Regressor | Kind::Classifier),
             Check::OneClass => kind == Kind::Classifier,
-            Check::KGreaterThanN => matches!(kind, Kind::Clusterer | Kind::Transformer),
+            Check::KGreaterThanN => matches!(
+                kind,
+                Kind::Clusterer | Kind::Transformer | Kind::OutlierDetector
+            ),
             _ => true,
         }
     }
@@ -363,10 +411,18 @@ impl Battery {
     }
 
     fn run<S: Subject>(&self, s: &S) -> Report {
-        let kind = S::KIND;
+        let kind = s.kind();
         let data = Data::benign(kind, false);
         let mut results = Vec::with_capacity(Check::ALL.len());
         for check in Check::ALL {
+            if check.is_registry_only() {
+                results.push(CheckResult {
+                    check,
+                    status: Status::Skipped,
+                    messages: vec!["run by the registry battery (Battery::entry) only".into()],
+                });
+                continue;
+            }
             if !check.applies_to(kind) {
                 results.push(CheckResult {
                     check,
@@ -437,6 +493,7 @@ enum Kind {
     Classifier,
     Clusterer,
     Transformer,
+    OutlierDetector,
 }
 
 impl Kind {
@@ -446,6 +503,7 @@ impl Kind {
             Kind::Classifier => "classifier",
             Kind::Clusterer => "clusterer",
             Kind::Transformer => "transformer",
+            Kind::OutlierDetector => "outlier detector",
         }
     }
 }
@@ -513,7 +571,7 @@ impl Data {
                     y: Target::Labels(y),
                 }
             }
-            Kind::Clusterer => Data {
+            Kind::Clusterer | Kind::OutlierDetector => Data {
                 x: benign_classification(per).0,
                 y: Target::None,
             },
@@ -565,6 +623,8 @@ enum Output {
     Real(Array1<f64>),
     Labels(Array1<usize>),
     Matrix(Array2<f64>),
+    /// `±1` of outlier detectors, `−1` for noise of clusterers.
+    Signed(Array1<i64>),
 }
 
 impl Output {
@@ -573,6 +633,7 @@ impl Output {
             Output::Real(a) => a.len(),
             Output::Labels(a) => a.len(),
             Output::Matrix(a) => a.nrows(),
+            Output::Signed(a) => a.len(),
         }
     }
 
@@ -581,6 +642,7 @@ impl Output {
             Output::Real(a) => format!("{} predictions", a.len()),
             Output::Labels(a) => format!("{} labels", a.len()),
             Output::Matrix(a) => format!("a {} x {} matrix", a.nrows(), a.ncols()),
+            Output::Signed(a) => format!("{} signed labels", a.len()),
         }
     }
 
@@ -591,7 +653,7 @@ impl Output {
                 .iter()
                 .position(|v| !v.is_finite())
                 .map(|i| format!("output[{i}] = {}", a[i])),
-            Output::Labels(_) => None,
+            Output::Labels(_) | Output::Signed(_) => None,
             Output::Matrix(a) => a
                 .indexed_iter()
                 .find(|(_, v)| !v.is_finite())
@@ -618,16 +680,59 @@ impl Output {
                     )
                 })
             }
+            (Output::Signed(a), Output::Signed(b)) => {
+                let diff: Vec<usize> = (0..a.len().min(b.len()))
+                    .filter(|&i| a[i] != b[i])
+                    .collect();
+                if a.len() != b.len() {
+                    Some(format!("{} vs {} labels", a.len(), b.len()))
+                } else {
+                    diff.first().map(|&i| {
+                        format!(
+                            "{} labels differ; first at {i}: {} vs {}",
+                            diff.len(),
+                            a[i],
+                            b[i]
+                        )
+                    })
+                }
+            }
             _ => Some("outputs of different kinds".into()),
         }
     }
 }
 
 trait Subject: Sync {
-    type Model: Serialize + DeserializeOwned + Send + Sync;
-    const KIND: Kind;
+    type Model: Send + Sync;
+    fn kind(&self) -> Kind;
     fn fit(&self, x: &ArrayRef2<f64>, y: &Target) -> ndlearn_core::Result<Self::Model>;
-    fn apply(model: &Self::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output>;
+    fn apply(&self, model: &Self::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output>;
+    fn to_json(&self, model: &Self::Model) -> Result<String, String>;
+    fn load_json(&self, text: &str) -> Result<Self::Model, String>;
+    /// NaN in the features is a missing value (not an error) for this estimator.
+    fn allows_nan(&self) -> bool {
+        false
+    }
+    /// Inputs unlike the training data may be refused at predict with `InvalidParam`.
+    fn refuses_unseen(&self) -> bool {
+        false
+    }
+    /// Maps the battery's data into the estimator's input domain (non-negative, categories).
+    fn prepare(&self, data: Data) -> Data {
+        data
+    }
+}
+
+/// `to_json` / `from_json` of a serde model.
+macro_rules! serde_json_io {
+    () => {
+        fn to_json(&self, model: &Self::Model) -> Result<String, String> {
+            serde_json::to_string(model).map_err(|e| e.to_string())
+        }
+        fn load_json(&self, text: &str) -> Result<Self::Model, String> {
+            serde_json::from_str(text).map_err(|e| e.to_string())
+        }
+    };
 }
 
 fn wrong_target(kind: Kind) -> ! {
@@ -648,14 +753,17 @@ where
     E::Model: Predict<f64, Output = Array1<f64>> + Serialize + DeserializeOwned + Send + Sync,
 {
     type Model = E::Model;
-    const KIND: Kind = Kind::Regressor;
+    fn kind(&self) -> Kind {
+        Kind::Regressor
+    }
+    serde_json_io!();
     fn fit(&self, x: &ArrayRef2<f64>, y: &Target) -> ndlearn_core::Result<E::Model> {
         match y {
             Target::Real(y) => Fit::fit(self.0, x, y),
-            _ => wrong_target(Self::KIND),
+            _ => wrong_target(self.kind()),
         }
     }
-    fn apply(model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
+    fn apply(&self, model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
         model.predict(x).map(Output::Real)
     }
 }
@@ -666,14 +774,17 @@ where
     E::Model: Predict<f64, Output = Array1<usize>> + Serialize + DeserializeOwned + Send + Sync,
 {
     type Model = E::Model;
-    const KIND: Kind = Kind::Classifier;
+    fn kind(&self) -> Kind {
+        Kind::Classifier
+    }
+    serde_json_io!();
     fn fit(&self, x: &ArrayRef2<f64>, y: &Target) -> ndlearn_core::Result<E::Model> {
         match y {
             Target::Labels(y) => Fit::fit(self.0, x, y),
-            _ => wrong_target(Self::KIND),
+            _ => wrong_target(self.kind()),
         }
     }
-    fn apply(model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
+    fn apply(&self, model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
         model.predict(x).map(Output::Labels)
     }
 }
@@ -684,11 +795,14 @@ where
     E::Model: Predict<f64, Output = Array1<usize>> + Serialize + DeserializeOwned + Send + Sync,
 {
     type Model = E::Model;
-    const KIND: Kind = Kind::Clusterer;
+    fn kind(&self) -> Kind {
+        Kind::Clusterer
+    }
+    serde_json_io!();
     fn fit(&self, x: &ArrayRef2<f64>, _y: &Target) -> ndlearn_core::Result<E::Model> {
         FitUnsupervised::fit(self.0, x)
     }
-    fn apply(model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
+    fn apply(&self, model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
         model.predict(x).map(Output::Labels)
     }
 }
@@ -699,11 +813,14 @@ where
     E::Model: Transform<f64> + Serialize + DeserializeOwned + Send + Sync,
 {
     type Model = E::Model;
-    const KIND: Kind = Kind::Transformer;
+    fn kind(&self) -> Kind {
+        Kind::Transformer
+    }
+    serde_json_io!();
     fn fit(&self, x: &ArrayRef2<f64>, _y: &Target) -> ndlearn_core::Result<E::Model> {
         FitUnsupervised::fit(self.0, x)
     }
-    fn apply(model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
+    fn apply(&self, model: &E::Model, x: &ArrayRef2<f64>) -> ndlearn_core::Result<Output> {
         model.transform(x).map(Output::Matrix)
     }
 }
@@ -841,11 +958,12 @@ fn fit_benign<S: Subject>(s: &S, data: &Data) -> Result<S::Model, String> {
 
 /// Output of `model` on `x` must be `Ok`, with one row per input row and finite floats.
 fn check_output<S: Subject>(
+    s: &S,
     model: &S::Model,
     x: &Array2<f64>,
     what: &str,
 ) -> Result<Output, String> {
-    let out = S::apply(model, x).map_err(|e| {
+    let out = s.apply(model, x).map_err(|e| {
         format!(
             "fit succeeded, but predicting on {what} failed: {}",
             show_err(&e)
@@ -887,8 +1005,17 @@ fn finite_or_typed_err<S: Subject>(
             }
         }
         Ok(model) => {
-            for (what, x) in predict_on {
-                check_output::<S>(&model, x, what)?;
+            for (i, (what, x)) in predict_on.iter().enumerate() {
+                match check_output(s, &model, x, what) {
+                    Ok(_) => {}
+                    // The first entry is the training data; other inputs may be refused.
+                    Err(e) if i > 0 && s.refuses_unseen() && e.contains("InvalidParam") => {
+                        return Ok(Some(format!(
+                            "{what} refused with a typed error (accepted)"
+                        )));
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             Ok(None)
         }
@@ -918,6 +1045,7 @@ fn with_target_value(y: &Target, at: usize, v: f64) -> Target {
 fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ctx: &mut Ctx) {
     let (n, d) = data.x.dim();
     match check {
+        Check::NaN if s.allows_nan() => registry::missing_values_check(s, data, ctx),
         Check::NaN | Check::Inf => {
             let (bad_x, bad_y, bad_pred, name) = if check == Check::NaN {
                 (f64::NAN, f64::NAN, f64::NAN, "NaN")
@@ -933,7 +1061,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
                 let x = with_value(&data.x, (5, 1), bad_x);
                 expect_err(s.fit(&x, &data.y), &["NonFinite"])
             });
-            if S::KIND == Kind::Regressor {
+            if s.kind() == Kind::Regressor {
                 ctx.step(&format!("{name} in y at fit"), || {
                     let y = with_target_value(&data.y, 3, bad_y);
                     expect_err(s.fit(&data.x, &y), &["NonFinite"])
@@ -942,7 +1070,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
             ctx.step(&format!("{name} in X at predict"), || {
                 let model = fit_benign(s, data)?;
                 let x = with_value(&data.x, (2, d - 1), bad_pred);
-                expect_err(S::apply(&model, &x), &["NonFinite"])
+                expect_err(s.apply(&model, &x), &["NonFinite"])
             });
         }
         Check::Empty => {
@@ -957,7 +1085,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
             });
             ctx.step("predict on 0 rows", || {
                 let model = fit_benign(s, data)?;
-                match S::apply(&model, &Array2::<f64>::zeros((0, d))) {
+                match s.apply(&model, &Array2::<f64>::zeros((0, d))) {
                     Ok(out) if out.n_rows() == 0 => Ok(None),
                     Ok(out) => Err(format!("expected an empty output, got {}", out.describe())),
                     Err(e) => Ok(Some(format!("returned {} (accepted)", show_err(&e)))),
@@ -977,7 +1105,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
                     let model = fit_benign(s, data)?;
                     let mut wide = Array2::<f64>::ones((n, d + 1));
                     wide.slice_mut(s![.., ..d]).assign(&data.x);
-                    expect_err(S::apply(&model, &wide), &["ShapeMismatch"])
+                    expect_err(s.apply(&model, &wide), &["ShapeMismatch"])
                 },
             );
             if d > 1 {
@@ -986,7 +1114,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
                     || {
                         let model = fit_benign(s, data)?;
                         let narrow = data.x.slice(s![.., ..d - 1]).to_owned();
-                        expect_err(S::apply(&model, &narrow), &["ShapeMismatch"])
+                        expect_err(s.apply(&model, &narrow), &["ShapeMismatch"])
                     },
                 );
             }
@@ -1012,7 +1140,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
                             "expected Err(TooFewClasses) or Ok predicting {label}, got {}",
                             show_err(&e)
                         )),
-                        Ok(model) => match check_output::<S>(&model, &data.x, "the data")? {
+                        Ok(model) => match check_output(s, &model, &data.x, "the data")? {
                             Output::Labels(p) => match p.iter().position(|&v| v != label) {
                                 None => Ok(Some(format!("Ok, predicts {label} everywhere"))),
                                 Some(i) => Err(format!(
@@ -1077,11 +1205,14 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
         Check::SerdeRoundTrip => {
             ctx.step("serde_json round trip", || {
                 let model = fit_benign(s, data)?;
-                let first = serde_json::to_string(&model)
+                let first = s
+                    .to_json(&model)
                     .map_err(|e| format!("serializing the fitted model failed: {e}"))?;
-                let back: S::Model = serde_json::from_str(&first)
+                let back = s
+                    .load_json(&first)
                     .map_err(|e| format!("deserializing the model's own JSON failed: {e}"))?;
-                let second = serde_json::to_string(&back)
+                let second = s
+                    .to_json(&back)
                     .map_err(|e| format!("serializing the round-tripped model failed: {e}"))?;
                 if first != second {
                     return Err(format!(
@@ -1091,8 +1222,24 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
                 }
                 let probe = data.probe();
                 for (what, x) in [("the training data", &data.x), ("shifted data", &probe)] {
-                    let a = check_output::<S>(&model, x, what)?;
-                    let b = check_output::<S>(&back, x, what)
+                    if what == "shifted data" && s.refuses_unseen() {
+                        // Both models must refuse it alike or answer alike.
+                        let (a, b) = (s.apply(&model, x), s.apply(&back, x));
+                        match (a, b) {
+                            (Err(_), Err(_)) => continue,
+                            (Ok(a), Ok(b)) => {
+                                if let Some(diff) = a.bitwise_diff(&b) {
+                                    return Err(format!(
+                                        "outputs on {what} of the round-tripped model differ: {diff}"
+                                    ));
+                                }
+                                continue;
+                            }
+                            _ => return Err(format!("only one model refuses {what}")),
+                        }
+                    }
+                    let a = check_output(s, &model, x, what)?;
+                    let b = check_output(s, &back, x, what)
                         .map_err(|e| format!("round-tripped model: {e}"))?;
                     if let Some(diff) = a.bitwise_diff(&b) {
                         return Err(format!(
@@ -1105,7 +1252,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
         }
         Check::ThreadInvariance => {
             ctx.step("fit + predict for each thread count", || {
-                thread_invariance(s, &Data::benign(S::KIND, true), threads)
+                thread_invariance(s, &s.prepare(Data::benign(s.kind(), true)), threads)
             });
         }
         Check::SendSync => {
@@ -1113,6 +1260,7 @@ fn run_check<S: Subject>(check: Check, s: &S, data: &Data, threads: &[usize], ct
                 Ok(Some("checked at compile time".into()))
             });
         }
+        _ => {}
     }
 }
 
@@ -1152,8 +1300,8 @@ fn thread_invariance<S: Subject>(s: &S, data: &Data, threads: &[usize]) -> Step 
         let run = par::with_threads(t, || {
             guarded(|| -> Result<(Option<String>, Output), String> {
                 let model = fit_benign(s, data)?;
-                let json = serde_json::to_string(&model).ok();
-                let out = check_output::<S>(&model, &data.x, "the data")?;
+                let json = s.to_json(&model).ok();
+                let out = check_output(s, &model, &data.x, "the data")?;
                 Ok((json, out))
             })
         })
@@ -1228,7 +1376,7 @@ mod tests {
 
     #[test]
     fn check_names_round_trip() {
-        assert_eq!(Check::ALL.len(), 14);
+        assert_eq!(Check::ALL.len(), 21);
         assert_eq!(Check::KGreaterThanN.to_string(), "KGreaterThanN");
         let mut sorted = Check::ALL.to_vec();
         sorted.sort();
