@@ -192,6 +192,15 @@ impl PlattScaling {
             let da = -(h22 * g1 - h12 * g2) / det;
             let db = -(-h12 * g1 + h11 * g2) / det;
             let gd = g1 * da + g2 * db;
+            // Near the optimum the predicted decrease `−gd` falls below the rounding of the
+            // summed objective, so comparing objectives cannot tell a good step from a bad one:
+            // take the full Newton step (quadratic convergence there).
+            if -gd <= 64.0 * f64::EPSILON * fval.abs().max(1.0) {
+                a += da;
+                b += db;
+                fval = objective(a, b);
+                continue;
+            }
             let mut step = 1.0;
             let mut moved = false;
             while step >= self.min_step {
