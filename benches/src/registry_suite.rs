@@ -14,8 +14,9 @@
 //! Clusterers get `n_clusters` (or, for mixtures, `n_components`) set to the number of reference
 //! classes, on both sides; every other hyperparameter keeps its default, which is scikit-learn's
 //! by design (the reference side lists any default that differs in the case's `note`).
-//! Estimators whose cost grows quadratically or worse in `n` ([`HEAVY`]) skip the 20,000-row
-//! sets.
+//! Estimators whose cost grows quadratically or worse in `n` (registry entries marked heavy,
+//! [`Entry::is_heavy`]) run in `quick` on the smallest and the largest embedded set of their
+//! kind only, and in `full` skip the 20,000-row sets.
 //!
 //! Timing policy, identical on both sides: one call; if it took more than
 //! [`SINGLE_SHOT_S`] seconds it is the measurement, otherwise it was the warm-up and the median
@@ -37,21 +38,23 @@ use crate::Record;
 /// Seconds above which a single call is the measurement (no warm-up, no repeats).
 pub const SINGLE_SHOT_S: f64 = 0.5;
 
-/// Estimators kept off the 20,000-row data sets (quadratic memory or worse than quadratic time).
-pub const HEAVY: [&str; 12] = [
-    "kernel_pca",
-    "spectral_clustering",
-    "spectral_embedding",
-    "mds",
-    "classical_mds",
-    "tsne",
-    "kmedoids",
-    "agglomerative",
-    "affinity_propagation",
-    "kde_classifier",
-    "kde_naive_bayes",
-    "radius_neighbors_classifier",
-];
+/// Rows above which a heavy entry ([`Entry::is_heavy`]: quadratic memory or worse than
+/// quadratic time) is left out of the `full` suite's generated sets.
+pub const HEAVY_MAX_ROWS: usize = 5_000;
+
+/// The data sets a heavy entry runs on in the `quick` suite: the smallest and the largest
+/// embedded set of its kind (the others add minutes, not information).
+fn heavy_quick_subset(sets: &[&DataSet]) -> Vec<DataSet> {
+    let mut out: Vec<DataSet> = Vec::new();
+    let smallest = sets.iter().min_by_key(|d| d.n);
+    let largest = sets.iter().max_by_key(|d| d.n);
+    for d in smallest.into_iter().chain(largest) {
+        if !out.iter().any(|o| o.name == d.name) {
+            out.push((*d).clone());
+        }
+    }
+    out
+}
 
 /// One data set of the registry suites.
 #[derive(Debug, Clone)]
@@ -225,10 +228,22 @@ pub fn plan(
             .into_iter()
             .map(|p| p.name)
             .collect();
-        for d in sets.iter().filter(|d| d.kinds.contains(&e.kind())) {
-            if d.n > 5_000 && HEAVY.contains(&e.name()) {
-                continue;
-            }
+        let of_kind: Vec<&DataSet> = sets
+            .iter()
+            .filter(|d| d.kinds.contains(&e.kind()))
+            .collect();
+        let chosen: Vec<DataSet> = if !e.is_heavy() {
+            of_kind.into_iter().cloned().collect()
+        } else if full {
+            of_kind
+                .into_iter()
+                .filter(|d| d.n <= HEAVY_MAX_ROWS)
+                .cloned()
+                .collect()
+        } else {
+            heavy_quick_subset(&of_kind)
+        };
+        for d in &chosen {
             let mut overrides = Vec::new();
             if e.kind() == Kind::Clusterer && d.n_classes > 0 {
                 for key in ["n_clusters", "n_components"] {
@@ -439,6 +454,19 @@ mod tests {
             let e = entries.iter().find(|e| e.name() == c.algo).ok_or("entry")?;
             assert!(c.data.kinds.contains(&e.kind()));
         }
+        // Heavy entries run on the smallest and the largest set of their kind only.
+        for e in entries.iter().filter(|e| e.is_heavy()) {
+            let sets: Vec<&str> = cases
+                .iter()
+                .filter(|c| c.algo == e.name())
+                .map(|c| c.data.name.as_str())
+                .collect();
+            assert!(sets.len() <= 2, "{}: {sets:?}", e.name());
+            if e.kind() != Kind::Regressor {
+                assert!(sets.contains(&"digits"), "{}: {sets:?}", e.name());
+            }
+        }
+        assert!(entries.iter().filter(|e| e.is_heavy()).count() >= 10);
         Ok(())
     }
 

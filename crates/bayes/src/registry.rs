@@ -80,6 +80,7 @@ pub fn registry() -> Vec<Entry> {
             "kde_classifier",
             "kernel density estimate per class times the class prior",
         )
+        .heavy()
         .into(),
     ]
 }

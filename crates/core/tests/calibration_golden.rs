@@ -80,8 +80,20 @@ fn platt_matches_the_exact_minimiser_and_beats_sklearn_lbfgs() {
         // parameter error ≤ ‖H⁻¹‖ · gradient tolerance, plus rounding of the sums.
         let bound = inverse_hessian_norm(&f, &ww, a_ex, b_ex) * 1e-12 + 1e-12;
         let scale = a_ex.abs().max(b_ex.abs()).max(1.0);
-        assert_close_scalar(fit.a, a_ex, 0.0, bound * scale, &format!("{} a", case.name()));
-        assert_close_scalar(fit.b, b_ex, 0.0, bound * scale, &format!("{} b", case.name()));
+        assert_close_scalar(
+            fit.a,
+            a_ex,
+            0.0,
+            bound * scale,
+            &format!("{} a", case.name()),
+        );
+        assert_close_scalar(
+            fit.b,
+            b_ex,
+            0.0,
+            bound * scale,
+            &format!("{} b", case.name()),
+        );
         let ours = platt_objective(&f, &pos, &ww, fit.a, fit.b);
         let theirs = case.scalar("objective_sklearn");
         assert!(
@@ -126,15 +138,39 @@ fn isotonic_regression_matches_sklearn() {
             "{name}: direction"
         );
         let xt = Array1::from(fit.x_thresholds().to_vec());
-        assert_close(&xt, &case.vector("x_thresholds"), 0.0, 0.0, &format!("{name} x_thr"));
+        assert_close(
+            &xt,
+            &case.vector("x_thresholds"),
+            0.0,
+            0.0,
+            &format!("{name} x_thr"),
+        );
         let yt = Array1::from(fit.y_thresholds().to_vec());
         let ymax = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let atol = 16.0 * f64::EPSILON * ymax;
-        assert_close(&yt, &case.vector("y_thresholds"), 0.0, atol, &format!("{name} y_thr"));
+        assert_close(
+            &yt,
+            &case.vector("y_thresholds"),
+            0.0,
+            atol,
+            &format!("{name} y_thr"),
+        );
         let grid = fit.predict_1d(&case.vector("grid")).expect("predict");
-        assert_close(&grid, &case.vector("predict_clip"), 0.0, atol, &format!("{name} grid"));
+        assert_close(
+            &grid,
+            &case.vector("predict_clip"),
+            0.0,
+            atol,
+            &format!("{name} grid"),
+        );
         let at_x = fit.predict_1d(&x).expect("predict");
-        assert_close(&at_x, &case.vector("fit_transform"), 0.0, atol, &format!("{name} fit"));
+        assert_close(
+            &at_x,
+            &case.vector("fit_transform"),
+            0.0,
+            atol,
+            &format!("{name} fit"),
+        );
     }
 }
 
@@ -144,8 +180,13 @@ fn isotonic_out_of_bounds_nan_and_raise() {
     let case = g.case("isotonic_diabetes_bmi_increasing");
     let (x, y) = (case.vector("x"), case.vector("y"));
     let grid = case.vector("grid");
-    let (lo, hi) = (x.fold(f64::MAX, |m, &v| m.min(v)), x.fold(f64::MIN, |m, &v| m.max(v)));
-    let nan = IsotonicRegression::default().fit_1d(&x, &y, None).expect("fit");
+    let (lo, hi) = (
+        x.fold(f64::MAX, |m, &v| m.min(v)),
+        x.fold(f64::MIN, |m, &v| m.max(v)),
+    );
+    let nan = IsotonicRegression::default()
+        .fit_1d(&x, &y, None)
+        .expect("fit");
     let p = nan.predict_1d(&grid).expect("predict");
     for (&t, &v) in grid.iter().zip(&p) {
         assert_eq!(v.is_nan(), t < lo || t > hi, "at {t}");
@@ -175,4 +216,3 @@ fn pava_matches_sklearn_isotonic_regression() {
         assert_close(&fitted, &case.vector("fitted"), 0.0, atol, name);
     }
 }
-

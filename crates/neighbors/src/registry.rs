@@ -34,6 +34,7 @@ pub fn registry() -> Vec<Entry> {
         )
         .sklearn("RadiusNeighborsClassifier")
         .refuses_unseen()
+        .heavy()
         .into(),
         Entry::regressor::<RadiusNeighborsRegressor>(
             "radius_neighbors_regressor",
