@@ -574,6 +574,13 @@ SKLEARN = {
     # ndlearn's default graph is the notes' kNN graph (10 neighbours) with 2 clusters
     "spectral_clustering": ("sklearn.cluster", "SpectralClustering",
                             {"affinity": "nearest_neighbors", "n_clusters": 2}),
+    # support vector machines and kernel ridge
+    "svc": ("sklearn.svm", "SVC", {}),
+    "nu_svc": ("sklearn.svm", "NuSVC", {}),
+    "svr": ("sklearn.svm", "SVR", {}),
+    "nu_svr": ("sklearn.svm", "NuSVR", {}),
+    "one_class_svm": ("sklearn.svm", "OneClassSVM", {}),
+    "kernel_ridge": ("sklearn.kernel_ridge", "KernelRidge", {}),
     # decomposition and manifolds
     "pca": ("sklearn.decomposition", "PCA", {}),
     "incremental_pca": ("sklearn.decomposition", "IncrementalPCA", {}),
@@ -656,6 +663,13 @@ def measure_once(kind, make, x, y):
         if kind == "classifier":
             return fit_s, predict_s, "accuracy", skm.accuracy_score(y, pred)
         return fit_s, predict_s, "r2", skm.r2_score(y, pred)
+    if kind == "outlier_detector":
+        est.fit(x)
+        fit_s = time.perf_counter() - t
+        t = time.perf_counter()
+        pred = est.predict(x)
+        predict_s = time.perf_counter() - t
+        return fit_s, predict_s, "outlier_fraction", float(np.mean(pred < 0))
     if kind == "clusterer":
         if hasattr(est, "predict"):
             est.fit(x)

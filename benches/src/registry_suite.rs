@@ -10,6 +10,7 @@
 //! | regressor | diabetes | `regression_20k` (20,000 × 20) |
 //! | clusterer | iris, wine, digits (the target is the reference for the ARI) | `blobs_20k` (20,000 × 16, 8 blobs) |
 //! | transformer | iris, wine, digits | `blobs_20k` |
+//! | outlier detector | iris, wine, breast_cancer, digits (the fraction flagged is the metric) | `blobs_20k` |
 //!
 //! Clusterers get `n_clusters` (or, for mixtures, `n_components`) set to the number of reference
 //! classes, on both sides; every other hyperparameter keeps its default, which is scikit-learn's
@@ -91,11 +92,12 @@ fn embedded() -> Vec<DataSet> {
     let r = Kind::Regressor;
     let k = Kind::Clusterer;
     let t = Kind::Transformer;
+    let o = Kind::OutlierDetector;
     vec![
-        ds(&root, "iris", 150, vec![c, k, t], 3),
-        ds(&root, "wine", 178, vec![c, k, t], 3),
-        ds(&root, "breast_cancer", 569, vec![c], 2),
-        ds(&root, "digits", 1797, vec![c, k, t], 10),
+        ds(&root, "iris", 150, vec![c, k, t, o], 3),
+        ds(&root, "wine", 178, vec![c, k, t, o], 3),
+        ds(&root, "breast_cancer", 569, vec![c, o], 2),
+        ds(&root, "digits", 1797, vec![c, k, t, o], 10),
         ds(&root, "diabetes", 442, vec![r], 0),
     ]
 }
@@ -199,7 +201,7 @@ pub fn generated(dir: &Path) -> Result<Vec<DataSet>, String> {
         name: "blobs_20k".into(),
         path,
         n,
-        kinds: vec![Kind::Clusterer, Kind::Transformer],
+        kinds: vec![Kind::Clusterer, Kind::Transformer, Kind::OutlierDetector],
         n_classes: 8,
     });
     Ok(out)

@@ -145,25 +145,15 @@ macro_rules! count_nb_params {
         }
 
         impl $name {
-            /// Sets `alpha`.
-            pub fn alpha(mut self, a: f64) -> Self {
-                self.alpha = a;
-                self
-            }
-            /// Sets `fit_prior`.
-            pub fn fit_prior(mut self, f: bool) -> Self {
-                self.fit_prior = f;
-                self
-            }
-            /// Sets the class priors.
-            pub fn class_prior(mut self, p: Option<Vec<f64>>) -> Self {
-                self.class_prior = p;
-                self
-            }
-            /// Sets the number of classes for streaming fits.
-            pub fn n_classes(mut self, n: Option<usize>) -> Self {
-                self.n_classes = n;
-                self
+            ndlearn_core::setters! {
+                /// Sets `alpha`.
+                alpha: f64,
+                /// Sets `fit_prior`.
+                fit_prior: bool,
+                /// Sets the class priors.
+                class_prior: Option<Vec<f64>>,
+                /// Sets the number of classes for streaming fits.
+                n_classes: Option<usize>,
             }
         }
     };
@@ -415,20 +405,13 @@ impl Default for ComplementNB {
 }
 
 impl ComplementNB {
-    /// Sets `alpha`.
-    pub fn alpha(mut self, a: f64) -> Self {
-        self.alpha = a;
-        self
-    }
-    /// Sets `norm`.
-    pub fn norm(mut self, n: bool) -> Self {
-        self.norm = n;
-        self
-    }
-    /// Sets the number of classes for streaming fits.
-    pub fn n_classes(mut self, n: Option<usize>) -> Self {
-        self.n_classes = n;
-        self
+    ndlearn_core::setters! {
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `norm`.
+        norm: bool,
+        /// Sets the number of classes for streaming fits.
+        n_classes: Option<usize>,
     }
 
     fn finish<F: Float>(&self, counts: Counts<F>) -> Result<FittedComplementNB<F>> {
@@ -547,30 +530,17 @@ impl Default for BernoulliNB {
 }
 
 impl BernoulliNB {
-    /// Sets `alpha`.
-    pub fn alpha(mut self, a: f64) -> Self {
-        self.alpha = a;
-        self
-    }
-    /// Sets the binarisation threshold.
-    pub fn binarize(mut self, b: Option<f64>) -> Self {
-        self.binarize = b;
-        self
-    }
-    /// Sets `fit_prior`.
-    pub fn fit_prior(mut self, f: bool) -> Self {
-        self.fit_prior = f;
-        self
-    }
-    /// Sets the class priors.
-    pub fn class_prior(mut self, p: Option<Vec<f64>>) -> Self {
-        self.class_prior = p;
-        self
-    }
-    /// Sets the number of classes for streaming fits.
-    pub fn n_classes(mut self, n: Option<usize>) -> Self {
-        self.n_classes = n;
-        self
+    ndlearn_core::setters! {
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets the binarisation threshold.
+        binarize: Option<f64>,
+        /// Sets `fit_prior`.
+        fit_prior: bool,
+        /// Sets the class priors.
+        class_prior: Option<Vec<f64>>,
+        /// Sets the number of classes for streaming fits.
+        n_classes: Option<usize>,
     }
 
     /// `x` as 0/1 (thresholded, or checked to be binary).
@@ -773,30 +743,17 @@ impl Default for CategoricalNB {
 const MAX_CATEGORY: f64 = 1e6;
 
 impl CategoricalNB {
-    /// Sets `alpha`.
-    pub fn alpha(mut self, a: f64) -> Self {
-        self.alpha = a;
-        self
-    }
-    /// Sets `fit_prior`.
-    pub fn fit_prior(mut self, f: bool) -> Self {
-        self.fit_prior = f;
-        self
-    }
-    /// Sets the class priors.
-    pub fn class_prior(mut self, p: Option<Vec<f64>>) -> Self {
-        self.class_prior = p;
-        self
-    }
-    /// Sets `min_categories`.
-    pub fn min_categories(mut self, m: Option<usize>) -> Self {
-        self.min_categories = m;
-        self
-    }
-    /// Sets the number of classes for streaming fits.
-    pub fn n_classes(mut self, n: Option<usize>) -> Self {
-        self.n_classes = n;
-        self
+    ndlearn_core::setters! {
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `fit_prior`.
+        fit_prior: bool,
+        /// Sets the class priors.
+        class_prior: Option<Vec<f64>>,
+        /// Sets `min_categories`.
+        min_categories: Option<usize>,
+        /// Sets the number of classes for streaming fits.
+        n_classes: Option<usize>,
     }
 
     fn add<F: Float>(

@@ -238,30 +238,17 @@ impl Default for LinearDiscriminantAnalysis {
 }
 
 impl LinearDiscriminantAnalysis {
-    /// Sets the solver.
-    pub fn solver(mut self, s: LdaSolver) -> Self {
-        self.solver = s;
-        self
-    }
-    /// Sets the shrinkage.
-    pub fn shrinkage(mut self, s: Shrinkage) -> Self {
-        self.shrinkage = s;
-        self
-    }
-    /// Sets the priors.
-    pub fn priors(mut self, p: Option<Vec<f64>>) -> Self {
-        self.priors = p;
-        self
-    }
-    /// Sets `n_components`.
-    pub fn n_components(mut self, n: Option<usize>) -> Self {
-        self.n_components = n;
-        self
-    }
-    /// Sets the svd solver's tolerance.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
+    ndlearn_core::setters! {
+        /// Sets the solver.
+        solver: LdaSolver,
+        /// Sets the shrinkage.
+        shrinkage: Shrinkage,
+        /// Sets the priors.
+        priors: Option<Vec<f64>>,
+        /// Sets `n_components`.
+        n_components: Option<usize>,
+        /// Sets the svd solver's tolerance.
+        tol: f64,
     }
 }
 
@@ -628,30 +615,17 @@ impl Default for QuadraticDiscriminantAnalysis {
 }
 
 impl QuadraticDiscriminantAnalysis {
-    /// Sets the solver.
-    pub fn solver(mut self, s: QdaSolver) -> Self {
-        self.solver = s;
-        self
-    }
-    /// Sets the shrinkage (eigen solver).
-    pub fn shrinkage(mut self, s: Shrinkage) -> Self {
-        self.shrinkage = s;
-        self
-    }
-    /// Sets the priors.
-    pub fn priors(mut self, p: Option<Vec<f64>>) -> Self {
-        self.priors = p;
-        self
-    }
-    /// Sets `reg_param`.
-    pub fn reg_param(mut self, r: f64) -> Self {
-        self.reg_param = r;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
+    ndlearn_core::setters! {
+        /// Sets the solver.
+        solver: QdaSolver,
+        /// Sets the shrinkage (eigen solver).
+        shrinkage: Shrinkage,
+        /// Sets the priors.
+        priors: Option<Vec<f64>>,
+        /// Sets `reg_param`.
+        reg_param: f64,
+        /// Sets `tol`.
+        tol: f64,
     }
 }
 
@@ -856,15 +830,11 @@ pub struct FisherDiscriminant {
 }
 
 impl FisherDiscriminant {
-    /// Sets `reg`.
-    pub fn reg(mut self, r: f64) -> Self {
-        self.reg = r;
-        self
-    }
-    /// Sets `n_components`.
-    pub fn n_components(mut self, n: Option<usize>) -> Self {
-        self.n_components = n;
-        self
+    ndlearn_core::setters! {
+        /// Sets `reg`.
+        reg: f64,
+        /// Sets `n_components`.
+        n_components: Option<usize>,
     }
 }
 

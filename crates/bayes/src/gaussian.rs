@@ -69,20 +69,13 @@ impl Default for GaussianNB {
 }
 
 impl GaussianNB {
-    /// Sets the class priors.
-    pub fn priors(mut self, p: Option<Vec<f64>>) -> Self {
-        self.priors = p;
-        self
-    }
-    /// Sets `var_smoothing`.
-    pub fn var_smoothing(mut self, v: f64) -> Self {
-        self.var_smoothing = v;
-        self
-    }
-    /// Sets the number of classes for streaming fits.
-    pub fn n_classes(mut self, n: Option<usize>) -> Self {
-        self.n_classes = n;
-        self
+    ndlearn_core::setters! {
+        /// Sets the class priors.
+        priors: Option<Vec<f64>>,
+        /// Sets `var_smoothing`.
+        var_smoothing: f64,
+        /// Sets the number of classes for streaming fits.
+        n_classes: Option<usize>,
     }
 
     /// One streaming step (a fit is one step from nothing).

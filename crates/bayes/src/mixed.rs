@@ -107,20 +107,13 @@ impl MixedNB {
             priors: None,
         }
     }
-    /// Sets `alpha`.
-    pub fn alpha(mut self, a: f64) -> Self {
-        self.alpha = a;
-        self
-    }
-    /// Sets `var_smoothing`.
-    pub fn var_smoothing(mut self, v: f64) -> Self {
-        self.var_smoothing = v;
-        self
-    }
-    /// Sets the priors.
-    pub fn priors(mut self, p: Option<Vec<f64>>) -> Self {
-        self.priors = p;
-        self
+    ndlearn_core::setters! {
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `var_smoothing`.
+        var_smoothing: f64,
+        /// Sets the priors.
+        priors: Option<Vec<f64>>,
     }
 }
 
@@ -475,15 +468,11 @@ pub struct KdeClassifier {
 }
 
 impl KdeClassifier {
-    /// Sets the kernel.
-    pub fn kernel(mut self, k: KdeKernel) -> Self {
-        self.kernel = k;
-        self
-    }
-    /// Sets the bandwidth.
-    pub fn bandwidth(mut self, b: Bandwidth) -> Self {
-        self.bandwidth = b;
-        self
+    ndlearn_core::setters! {
+        /// Sets the kernel.
+        kernel: KdeKernel,
+        /// Sets the bandwidth.
+        bandwidth: Bandwidth,
     }
 }
 

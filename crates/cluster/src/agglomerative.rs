@@ -772,15 +772,11 @@ impl Agglomerative {
             ..Self::new(2)
         }
     }
-    /// Sets the linkage.
-    pub fn linkage(mut self, l: Linkage) -> Self {
-        self.linkage = l;
-        self
-    }
-    /// Sets the metric.
-    pub fn metric(mut self, m: Metric) -> Self {
-        self.metric = m;
-        self
+    ndlearn_core::setters! {
+        /// Sets the linkage.
+        linkage: Linkage,
+        /// Sets the metric.
+        metric: Metric,
     }
 
     fn finish<F: Float>(

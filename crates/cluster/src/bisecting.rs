@@ -90,25 +90,15 @@ impl BisectingKMeans {
             seed: 0,
         }
     }
-    /// Sets the bisections tried per split.
-    pub fn n_init(mut self, n: usize) -> Self {
-        self.n_init = n;
-        self
-    }
-    /// Sets the 2-means initialisation (random rows or k-means++).
-    pub fn init(mut self, i: KMeansInit) -> Self {
-        self.init = i;
-        self
-    }
-    /// Sets the selection rule.
-    pub fn strategy(mut self, s: BisectStrategy) -> Self {
-        self.strategy = s;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the bisections tried per split.
+        n_init: usize,
+        /// Sets the 2-means initialisation (random rows or k-means++).
+        init: KMeansInit,
+        /// Sets the selection rule.
+        strategy: BisectStrategy,
+        /// Sets the seed.
+        seed: u64,
     }
 }
 

@@ -75,15 +75,11 @@ impl Dbscan {
             leaf_size: DEFAULT_LEAF_SIZE,
         }
     }
-    /// Sets the metric.
-    pub fn metric(mut self, m: Metric) -> Self {
-        self.metric = m;
-        self
-    }
-    /// Sets the search algorithm.
-    pub fn algorithm(mut self, a: Algorithm) -> Self {
-        self.algorithm = a;
-        self
+    ndlearn_core::setters! {
+        /// Sets the metric.
+        metric: Metric,
+        /// Sets the search algorithm.
+        algorithm: Algorithm,
     }
 }
 

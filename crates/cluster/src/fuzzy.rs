@@ -73,25 +73,15 @@ impl FuzzyCMeans {
             seed: 0,
         }
     }
-    /// Sets the fuzzifier `p`.
-    pub fn fuzzifier(mut self, p: f64) -> Self {
-        self.fuzzifier = p;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the fuzzifier `p`.
+        fuzzifier: f64,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets the seed.
+        seed: u64,
     }
 }
 

@@ -64,10 +64,9 @@ impl KCenter {
             seed: 0,
         }
     }
-    /// Sets the seed (the first centre's row).
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the seed (the first centre's row).
+        seed: u64,
     }
 }
 

@@ -144,35 +144,19 @@ impl KMeans {
             algorithm: KMeansAlgorithm::Auto,
         }
     }
-    /// Sets the algorithm.
-    pub fn algorithm(mut self, a: KMeansAlgorithm) -> Self {
-        self.algorithm = a;
-        self
-    }
-    /// Sets the initialisation.
-    pub fn init(mut self, init: KMeansInit) -> Self {
-        self.init = init;
-        self
-    }
-    /// Sets the number of restarts.
-    pub fn n_init(mut self, n: Option<usize>) -> Self {
-        self.n_init = n;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the algorithm.
+        algorithm: KMeansAlgorithm,
+        /// Sets the initialisation.
+        init: KMeansInit,
+        /// Sets the number of restarts.
+        n_init: Option<usize>,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets the seed.
+        seed: u64,
     }
 
     fn restarts(&self) -> usize {

@@ -313,30 +313,17 @@ impl KMedoids {
             seed: 0,
         }
     }
-    /// Sets the metric.
-    pub fn metric(mut self, m: Metric) -> Self {
-        self.metric = m;
-        self
-    }
-    /// Sets the method.
-    pub fn method(mut self, m: KMedoidsMethod) -> Self {
-        self.method = m;
-        self
-    }
-    /// Sets the initialisation.
-    pub fn init(mut self, i: MedoidInit) -> Self {
-        self.init = i;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the metric.
+        metric: Metric,
+        /// Sets the method.
+        method: KMedoidsMethod,
+        /// Sets the initialisation.
+        init: MedoidInit,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets the seed.
+        seed: u64,
     }
 
     fn run(&self, d: &Array2<f64>) -> Result<Pam> {
@@ -538,25 +525,15 @@ impl Clara {
             seed: 0,
         }
     }
-    /// Sets the metric.
-    pub fn metric(mut self, m: Metric) -> Self {
-        self.metric = m;
-        self
-    }
-    /// Sets the number of samples.
-    pub fn n_samplings(mut self, s: usize) -> Self {
-        self.n_samplings = s;
-        self
-    }
-    /// Sets the sample size.
-    pub fn sample_size(mut self, s: Option<usize>) -> Self {
-        self.sample_size = s;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the metric.
+        metric: Metric,
+        /// Sets the number of samples.
+        n_samplings: usize,
+        /// Sets the sample size.
+        sample_size: Option<usize>,
+        /// Sets the seed.
+        seed: u64,
     }
 }
 

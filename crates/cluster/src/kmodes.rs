@@ -65,20 +65,13 @@ impl KModes {
             seed: 0,
         }
     }
-    /// Sets the number of restarts.
-    pub fn n_init(mut self, n: usize) -> Self {
-        self.n_init = n;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the number of restarts.
+        n_init: usize,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets the seed.
+        seed: u64,
     }
 }
 

@@ -111,50 +111,25 @@ impl MiniBatchKMeans {
             seed: 0,
         }
     }
-    /// Sets the initialisation.
-    pub fn init(mut self, init: KMeansInit) -> Self {
-        self.init = init;
-        self
-    }
-    /// Sets the number of candidate starts.
-    pub fn n_init(mut self, n: Option<usize>) -> Self {
-        self.n_init = n;
-        self
-    }
-    /// Sets `max_iter` (epochs).
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the batch size.
-    pub fn batch_size(mut self, b: usize) -> Self {
-        self.batch_size = b;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
-    }
-    /// Sets `max_no_improvement`.
-    pub fn max_no_improvement(mut self, m: Option<usize>) -> Self {
-        self.max_no_improvement = m;
-        self
-    }
-    /// Sets `init_size`.
-    pub fn init_size(mut self, s: Option<usize>) -> Self {
-        self.init_size = s;
-        self
-    }
-    /// Sets `reassignment_ratio`.
-    pub fn reassignment_ratio(mut self, r: f64) -> Self {
-        self.reassignment_ratio = r;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the initialisation.
+        init: KMeansInit,
+        /// Sets the number of candidate starts.
+        n_init: Option<usize>,
+        /// Sets `max_iter` (epochs).
+        max_iter: usize,
+        /// Sets the batch size.
+        batch_size: usize,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets `max_no_improvement`.
+        max_no_improvement: Option<usize>,
+        /// Sets `init_size`.
+        init_size: Option<usize>,
+        /// Sets `reassignment_ratio`.
+        reassignment_ratio: f64,
+        /// Sets the seed.
+        seed: u64,
     }
 
     fn check(&self, n: usize, d: usize) -> Result<()> {

@@ -150,40 +150,21 @@ impl GaussianMixture {
             seed: 0,
         }
     }
-    /// Sets the covariance structure.
-    pub fn covariance_type(mut self, c: CovarianceType) -> Self {
-        self.covariance_type = c;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
-    }
-    /// Sets `reg_covar`.
-    pub fn reg_covar(mut self, r: f64) -> Self {
-        self.reg_covar = r;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the number of restarts.
-    pub fn n_init(mut self, n: usize) -> Self {
-        self.n_init = n;
-        self
-    }
-    /// Sets the initialisation.
-    pub fn init(mut self, init: GmmInit) -> Self {
-        self.init = init;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the covariance structure.
+        covariance_type: CovarianceType,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets `reg_covar`.
+        reg_covar: f64,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets the number of restarts.
+        n_init: usize,
+        /// Sets the initialisation.
+        init: GmmInit,
+        /// Sets the seed.
+        seed: u64,
     }
 }
 

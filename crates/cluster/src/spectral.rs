@@ -137,40 +137,21 @@ impl SpectralClustering {
             seed: 0,
         }
     }
-    /// Sets the similarity graph.
-    pub fn affinity(mut self, a: Affinity) -> Self {
-        self.affinity = a;
-        self
-    }
-    /// Sets the Laplacian.
-    pub fn laplacian(mut self, l: LaplacianKind) -> Self {
-        self.laplacian = l;
-        self
-    }
-    /// Sets the number of eigenvectors.
-    pub fn n_components(mut self, m: Option<usize>) -> Self {
-        self.n_components = m;
-        self
-    }
-    /// Sets whether the first eigenvector is skipped.
-    pub fn drop_first(mut self, b: bool) -> Self {
-        self.drop_first = b;
-        self
-    }
-    /// Sets the assignment.
-    pub fn assign(mut self, a: SpectralAssign) -> Self {
-        self.assign = a;
-        self
-    }
-    /// Sets the k-means restarts.
-    pub fn n_init(mut self, n: usize) -> Self {
-        self.n_init = n;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the similarity graph.
+        affinity: Affinity,
+        /// Sets the Laplacian.
+        laplacian: LaplacianKind,
+        /// Sets the number of eigenvectors.
+        n_components: Option<usize>,
+        /// Sets whether the first eigenvector is skipped.
+        drop_first: bool,
+        /// Sets the assignment.
+        assign: SpectralAssign,
+        /// Sets the k-means restarts.
+        n_init: usize,
+        /// Sets the seed.
+        seed: u64,
     }
 
     fn check(&self, n: usize) -> Result<()> {

@@ -519,14 +519,7 @@ impl Loss {
         raw: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Array1<F> {
-        let (y, raw, w) = (
-            contiguous(y),
-            contiguous(raw),
-            sample_weight.map(contiguous),
-        );
-        let mut out = vec![F::zero(); y.len()];
-        self.values_into(&y, &raw, w.as_deref(), &mut out);
-        Array1::from(out)
+        self.pointwise(y, raw, sample_weight, Self::values_into)
     }
 
     /// [`Loss::values`] into a slice.
@@ -534,14 +527,7 @@ impl Loss {
     /// # Panics
     /// If the lengths differ.
     pub fn values_into<F: Float>(&self, y: &[F], raw: &[F], w: Option<&[F]>, out: &mut [F]) {
-        assert_lengths(y.len(), raw.len(), w.map(<[F]>::len), out.len());
-        let loss = *self;
-        zip_chunks(out, None, |start, o, _| {
-            for (k, v) in o.iter_mut().enumerate() {
-                let i = start + k;
-                *v = loss.value(y[i], raw[i]) * w.map_or(F::one(), |w| w[i]);
-            }
-        });
+        self.pointwise_into(y, raw, w, out, |loss, yi, fi| loss.value(yi, fi));
     }
 
     /// Pointwise gradients `wᵢ ∂ℓ/∂f (yᵢ, fᵢ)`.
@@ -554,14 +540,7 @@ impl Loss {
         raw: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Array1<F> {
-        let (y, raw, w) = (
-            contiguous(y),
-            contiguous(raw),
-            sample_weight.map(contiguous),
-        );
-        let mut out = vec![F::zero(); y.len()];
-        self.gradients_into(&y, &raw, w.as_deref(), &mut out);
-        Array1::from(out)
+        self.pointwise(y, raw, sample_weight, Self::gradients_into)
     }
 
     /// [`Loss::gradients`] into a slice.
@@ -569,12 +548,42 @@ impl Loss {
     /// # Panics
     /// If the lengths differ.
     pub fn gradients_into<F: Float>(&self, y: &[F], raw: &[F], w: Option<&[F]>, out: &mut [F]) {
+        self.pointwise_into(y, raw, w, out, |loss, yi, fi| loss.gradient(yi, fi));
+    }
+
+    /// Runs a slice form `into` on contiguous copies (or views) of the arrays.
+    fn pointwise<F: Float>(
+        &self,
+        y: &ArrayRef1<F>,
+        raw: &ArrayRef1<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        into: SliceForm<F>,
+    ) -> Array1<F> {
+        let (y, raw, w) = (
+            contiguous(y),
+            contiguous(raw),
+            sample_weight.map(contiguous),
+        );
+        let mut out = vec![F::zero(); y.len()];
+        into(self, &y, &raw, w.as_deref(), &mut out);
+        Array1::from(out)
+    }
+
+    /// `out[i] = wᵢ · f(loss, yᵢ, rawᵢ)` over fixed chunks.
+    fn pointwise_into<F: Float>(
+        &self,
+        y: &[F],
+        raw: &[F],
+        w: Option<&[F]>,
+        out: &mut [F],
+        f: impl Fn(Loss, F, F) -> F + Sync,
+    ) {
         assert_lengths(y.len(), raw.len(), w.map(<[F]>::len), out.len());
         let loss = *self;
-        zip_chunks(out, None, |start, g, _| {
-            for (k, v) in g.iter_mut().enumerate() {
+        zip_chunks(out, None, |start, o, _| {
+            for (k, v) in o.iter_mut().enumerate() {
                 let i = start + k;
-                *v = loss.gradient(y[i], raw[i]) * w.map_or(F::one(), |w| w[i]);
+                *v = f(loss, y[i], raw[i]) * w.map_or(F::one(), |w| w[i]);
             }
         });
     }
@@ -1005,6 +1014,9 @@ fn assert_lengths(ny: usize, nraw: usize, nw: Option<usize>, nout: usize) {
 
 /// Runs `f(start, chunk_a, chunk_b)` over fixed chunks of `a` (and of `b`, when given), in
 /// parallel when the input is long.
+/// A slice form of a row-vectorised loss method (`values_into`, `gradients_into`).
+type SliceForm<F> = fn(&Loss, &[F], &[F], Option<&[F]>, &mut [F]);
+
 fn zip_chunks<F: Float, G>(a: &mut [F], b: Option<&mut [F]>, f: G)
 where
     G: Fn(usize, &mut [F], Option<&mut [F]>) + Sync + Send,

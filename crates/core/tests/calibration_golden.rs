@@ -71,7 +71,7 @@ fn platt_matches_the_exact_minimiser_and_beats_sklearn_lbfgs() {
         let pos: Vec<bool> = case.vector("y").iter().map(|&v| v > 0.0).collect();
         let w = weights(case);
         let fit = PlattScaling::default()
-            .fit(&f, &pos, w.as_ref().map(|w| &**w))
+            .fit(&f, &pos, w.as_deref())
             .unwrap_or_else(|e| panic!("{}: {e}", case.name()));
         assert!(fit.converged, "{}: not converged", case.name());
         let (a_ex, b_ex) = (case.scalar("a_exact"), case.scalar("b_exact"));
@@ -130,7 +130,7 @@ fn isotonic_regression_matches_sklearn() {
         }
         let (x, y) = (case.vector("x"), case.vector("y"));
         let fit = est
-            .fit_1d(&x, &y, weights(case).as_ref().map(|w| &**w))
+            .fit_1d(&x, &y, weights(case).as_deref())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             fit.increasing(),

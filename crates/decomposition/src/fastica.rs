@@ -232,45 +232,28 @@ impl FastIca {
             ..Self::default()
         }
     }
-    /// Sets the algorithm.
-    pub fn algorithm(mut self, a: IcaAlgorithm) -> Self {
-        self.algorithm = a;
-        self
-    }
-    /// Sets the whitening.
-    pub fn whiten(mut self, w: IcaWhiten) -> Self {
-        self.whiten = w;
-        self
-    }
-    /// Sets the contrast function.
-    pub fn fun(mut self, f: IcaFun) -> Self {
-        self.fun = f;
-        self
-    }
-    /// Sets the iteration cap.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the tolerance.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
+    ndlearn_core::setters! {
+        /// Sets the algorithm.
+        algorithm: IcaAlgorithm,
+        /// Sets the whitening.
+        whiten: IcaWhiten,
+        /// Sets the contrast function.
+        fun: IcaFun,
+        /// Sets the iteration cap.
+        max_iter: usize,
+        /// Sets the tolerance.
+        tol: f64,
     }
     /// Sets the initial unmixing matrix (`k × k`).
     pub fn w_init(mut self, w: Array2<f64>) -> Self {
         self.w_init = Some(w);
         self
     }
-    /// Sets the whitening solver.
-    pub fn whiten_solver(mut self, s: WhitenSolver) -> Self {
-        self.whiten_solver = s;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the whitening solver.
+        whiten_solver: WhitenSolver,
+        /// Sets the seed.
+        seed: u64,
     }
 }
 

@@ -72,10 +72,9 @@ impl IncrementalPca {
             ..Self::default()
         }
     }
-    /// Sets `whiten`.
-    pub fn whiten(mut self, w: bool) -> Self {
-        self.whiten = w;
-        self
+    ndlearn_core::setters! {
+        /// Sets `whiten`.
+        whiten: bool,
     }
     /// Sets the batch size of `fit`.
     pub fn batch_size(mut self, b: usize) -> Self {

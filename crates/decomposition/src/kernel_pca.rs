@@ -130,35 +130,19 @@ impl KernelPca {
             ..Self::default()
         }
     }
-    /// Sets the solver.
-    pub fn solver(mut self, s: KernelPcaSolver) -> Self {
-        self.solver = s;
-        self
-    }
-    /// Sets `fit_inverse_transform`.
-    pub fn fit_inverse_transform(mut self, on: bool) -> Self {
-        self.fit_inverse_transform = on;
-        self
-    }
-    /// Sets the pre-image ridge `alpha`.
-    pub fn alpha(mut self, a: f64) -> Self {
-        self.alpha = a;
-        self
-    }
-    /// Sets `remove_zero_eig`.
-    pub fn remove_zero_eig(mut self, on: bool) -> Self {
-        self.remove_zero_eig = on;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
-    }
-    /// Sets the block-product limit of the iterative solver.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
+    ndlearn_core::setters! {
+        /// Sets the solver.
+        solver: KernelPcaSolver,
+        /// Sets `fit_inverse_transform`.
+        fit_inverse_transform: bool,
+        /// Sets the pre-image ridge `alpha`.
+        alpha: f64,
+        /// Sets `remove_zero_eig`.
+        remove_zero_eig: bool,
+        /// Sets the seed.
+        seed: u64,
+        /// Sets the block-product limit of the iterative solver.
+        max_iter: usize,
     }
 
     /// The solver `Auto` resolves to for `n` rows and `k` components.

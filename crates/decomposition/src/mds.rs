@@ -282,55 +282,27 @@ impl Mds {
             ..Self::default()
         }
     }
-    /// Sets `n_components`.
-    pub fn n_components(mut self, k: usize) -> Self {
-        self.n_components = k;
-        self
-    }
-    /// Sets where the dissimilarities come from.
-    pub fn dissimilarity(mut self, d: MdsDissimilarity) -> Self {
-        self.dissimilarity = d;
-        self
-    }
-    /// Sets the solver.
-    pub fn solver(mut self, s: MdsSolver) -> Self {
-        self.solver = s;
-        self
-    }
-    /// Sets the loss.
-    pub fn loss(mut self, l: MdsLoss) -> Self {
-        self.loss = l;
-        self
-    }
-    /// Sets the start.
-    pub fn init(mut self, i: MdsInit) -> Self {
-        self.init = i;
-        self
-    }
-    /// Sets `n_init`.
-    pub fn n_init(mut self, n: usize) -> Self {
-        self.n_init = n;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, n: usize) -> Self {
-        self.max_iter = n;
-        self
-    }
-    /// Sets `eps`.
-    pub fn eps(mut self, e: f64) -> Self {
-        self.eps = e;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
-    }
-    /// Sets `transform_max_iter`.
-    pub fn transform_max_iter(mut self, n: usize) -> Self {
-        self.transform_max_iter = n;
-        self
+    ndlearn_core::setters! {
+        /// Sets `n_components`.
+        n_components: usize,
+        /// Sets where the dissimilarities come from.
+        dissimilarity: MdsDissimilarity,
+        /// Sets the solver.
+        solver: MdsSolver,
+        /// Sets the loss.
+        loss: MdsLoss,
+        /// Sets the start.
+        init: MdsInit,
+        /// Sets `n_init`.
+        n_init: usize,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `eps`.
+        eps: f64,
+        /// Sets the seed.
+        seed: u64,
+        /// Sets `transform_max_iter`.
+        transform_max_iter: usize,
     }
 
     /// The dissimilarity matrix of the training input (checked) and the rows kept for

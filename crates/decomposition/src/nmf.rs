@@ -225,50 +225,25 @@ impl Nmf {
             ..Self::default()
         }
     }
-    /// Sets the initialisation.
-    pub fn init(mut self, init: NmfInit) -> Self {
-        self.init = init;
-        self
-    }
-    /// Sets the solver.
-    pub fn solver(mut self, s: NmfSolver) -> Self {
-        self.solver = s;
-        self
-    }
-    /// Sets the tolerance.
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
-    }
-    /// Sets the iteration cap.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the penalty weight on `W`.
-    pub fn alpha_w(mut self, a: f64) -> Self {
-        self.alpha_w = a;
-        self
-    }
-    /// Sets the penalty weight on `H` (`None`: as `alpha_w`).
-    pub fn alpha_h(mut self, a: Option<f64>) -> Self {
-        self.alpha_h = a;
-        self
-    }
-    /// Sets the L1 share of the penalties.
-    pub fn l1_ratio(mut self, r: f64) -> Self {
-        self.l1_ratio = r;
-        self
-    }
-    /// Sets `shuffle`.
-    pub fn shuffle(mut self, s: bool) -> Self {
-        self.shuffle = s;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the initialisation.
+        init: NmfInit,
+        /// Sets the solver.
+        solver: NmfSolver,
+        /// Sets the tolerance.
+        tol: f64,
+        /// Sets the iteration cap.
+        max_iter: usize,
+        /// Sets the penalty weight on `W`.
+        alpha_w: f64,
+        /// Sets the penalty weight on `H` (`None`: as `alpha_w`).
+        alpha_h: Option<f64>,
+        /// Sets the L1 share of the penalties.
+        l1_ratio: f64,
+        /// Sets `shuffle`.
+        shuffle: bool,
+        /// Sets the seed.
+        seed: u64,
     }
 
     /// The scaled penalties `(l1_W, l1_H, l2_W, l2_H)` for `n × d` data (scikit-learn's

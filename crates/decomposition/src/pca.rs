@@ -250,30 +250,17 @@ impl Pca {
             ..Self::default()
         }
     }
-    /// Sets the solver.
-    pub fn solver(mut self, s: PcaSolver) -> Self {
-        self.solver = s;
-        self
-    }
-    /// Sets `whiten`.
-    pub fn whiten(mut self, w: bool) -> Self {
-        self.whiten = w;
-        self
-    }
-    /// Sets `scale`.
-    pub fn scale(mut self, s: bool) -> Self {
-        self.scale = s;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
-    }
-    /// Sets `block_krylov` (randomized solver).
-    pub fn block_krylov(mut self, on: bool) -> Self {
-        self.block_krylov = on;
-        self
+    ndlearn_core::setters! {
+        /// Sets the solver.
+        solver: PcaSolver,
+        /// Sets `whiten`.
+        whiten: bool,
+        /// Sets `scale`.
+        scale: bool,
+        /// Sets the seed.
+        seed: u64,
+        /// Sets `block_krylov` (randomized solver).
+        block_krylov: bool,
     }
 
     /// The solver `Auto` resolves to for `n × d` data and `k` components (`None`: a fraction or

@@ -159,15 +159,11 @@ impl SpectralEmbedding {
             ..Self::default()
         }
     }
-    /// Sets `n_components`.
-    pub fn n_components(mut self, k: usize) -> Self {
-        self.n_components = k;
-        self
-    }
-    /// Sets the affinity.
-    pub fn affinity(mut self, a: SpectralAffinity) -> Self {
-        self.affinity = a;
-        self
+    ndlearn_core::setters! {
+        /// Sets `n_components`.
+        n_components: usize,
+        /// Sets the affinity.
+        affinity: SpectralAffinity,
     }
 }
 

@@ -82,15 +82,11 @@ impl TruncatedSvd {
             seed: 0,
         }
     }
-    /// Sets the solver.
-    pub fn algorithm(mut self, a: SvdAlgorithm) -> Self {
-        self.algorithm = a;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the solver.
+        algorithm: SvdAlgorithm,
+        /// Sets the seed.
+        seed: u64,
     }
 }
 

@@ -180,50 +180,25 @@ impl Tsne {
             ..Self::default()
         }
     }
-    /// Sets the perplexity.
-    pub fn perplexity(mut self, p: f64) -> Self {
-        self.perplexity = p;
-        self
-    }
-    /// Sets the early exaggeration.
-    pub fn early_exaggeration(mut self, e: f64) -> Self {
-        self.early_exaggeration = e;
-        self
-    }
-    /// Sets the learning rate.
-    pub fn learning_rate(mut self, lr: LearningRate) -> Self {
-        self.learning_rate = lr;
-        self
-    }
-    /// Sets the iteration budget.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Sets the metric.
-    pub fn metric(mut self, m: Metric) -> Self {
-        self.metric = m;
-        self
-    }
-    /// Sets the start configuration.
-    pub fn init(mut self, i: TsneInit) -> Self {
-        self.init = i;
-        self
-    }
-    /// Sets the gradient method.
-    pub fn method(mut self, m: TsneMethod) -> Self {
-        self.method = m;
-        self
-    }
-    /// Sets the Barnes–Hut angle.
-    pub fn angle(mut self, a: f64) -> Self {
-        self.angle = a;
-        self
-    }
-    /// Sets the seed.
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
-        self
+    ndlearn_core::setters! {
+        /// Sets the perplexity.
+        perplexity: f64,
+        /// Sets the early exaggeration.
+        early_exaggeration: f64,
+        /// Sets the learning rate.
+        learning_rate: LearningRate,
+        /// Sets the iteration budget.
+        max_iter: usize,
+        /// Sets the metric.
+        metric: Metric,
+        /// Sets the start configuration.
+        init: TsneInit,
+        /// Sets the gradient method.
+        method: TsneMethod,
+        /// Sets the Barnes–Hut angle.
+        angle: f64,
+        /// Sets the seed.
+        seed: u64,
     }
 
     /// The method `Auto` resolves to for `n` rows.
@@ -265,15 +240,11 @@ impl Tsne {
         }
     }
 
-    /// Sets the patience (iterations without a better KL before stopping).
-    pub fn n_iter_without_progress(mut self, n: usize) -> Self {
-        self.n_iter_without_progress = n;
-        self
-    }
-    /// Sets the gradient-norm threshold.
-    pub fn min_grad_norm(mut self, g: f64) -> Self {
-        self.min_grad_norm = g;
-        self
+    ndlearn_core::setters! {
+        /// Sets the patience (iterations without a better KL before stopping).
+        n_iter_without_progress: usize,
+        /// Sets the gradient-norm threshold.
+        min_grad_norm: f64,
     }
 
     fn validate_for(&self, n: usize) -> Result<()> {

@@ -361,22 +361,13 @@ impl BayesianLinearRegression {
         }
     }
 
-    /// Sets `beta`.
-    pub fn beta(mut self, v: f64) -> Self {
-        self.beta = v;
-        self
-    }
-
-    /// Sets the prior.
-    pub fn prior(mut self, v: GaussianPrior) -> Self {
-        self.prior = v;
-        self
-    }
-
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `beta`.
+        beta: f64,
+        /// Sets the prior.
+        prior: GaussianPrior,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
     }
 }
 
@@ -574,55 +565,27 @@ impl BayesianRidge {
     pub fn new() -> Self {
         Self::default()
     }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, v: f64) -> Self {
-        self.tol = v;
-        self
-    }
-    /// Sets `alpha_1`.
-    pub fn alpha_1(mut self, v: f64) -> Self {
-        self.alpha_1 = v;
-        self
-    }
-    /// Sets `alpha_2`.
-    pub fn alpha_2(mut self, v: f64) -> Self {
-        self.alpha_2 = v;
-        self
-    }
-    /// Sets `lambda_1`.
-    pub fn lambda_1(mut self, v: f64) -> Self {
-        self.lambda_1 = v;
-        self
-    }
-    /// Sets `lambda_2`.
-    pub fn lambda_2(mut self, v: f64) -> Self {
-        self.lambda_2 = v;
-        self
-    }
-    /// Sets `alpha_init`.
-    pub fn alpha_init(mut self, v: Option<f64>) -> Self {
-        self.alpha_init = v;
-        self
-    }
-    /// Sets `lambda_init`.
-    pub fn lambda_init(mut self, v: Option<f64>) -> Self {
-        self.lambda_init = v;
-        self
-    }
-    /// Sets `compute_score`.
-    pub fn compute_score(mut self, v: bool) -> Self {
-        self.compute_score = v;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets `alpha_1`.
+        alpha_1: f64,
+        /// Sets `alpha_2`.
+        alpha_2: f64,
+        /// Sets `lambda_1`.
+        lambda_1: f64,
+        /// Sets `lambda_2`.
+        lambda_2: f64,
+        /// Sets `alpha_init`.
+        alpha_init: Option<f64>,
+        /// Sets `lambda_init`.
+        lambda_init: Option<f64>,
+        /// Sets `compute_score`.
+        compute_score: bool,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
     }
 
     /// Log marginal likelihood (with the hyperprior terms) at `(α, λ)`.

@@ -118,16 +118,11 @@ impl ElasticNetCV {
 
     path_setters!();
 
-    /// Sets the number of folds.
-    pub fn cv(mut self, v: usize) -> Self {
-        self.cv = v;
-        self
-    }
-
-    /// Sets the candidate L1 shares.
-    pub fn l1_ratios(mut self, v: Vec<f64>) -> Self {
-        self.l1_ratios = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the number of folds.
+        cv: usize,
+        /// Sets the candidate L1 shares.
+        l1_ratios: Vec<f64>,
     }
 
     fn enet(&self, l1_ratio: f64, alpha: f64) -> ElasticNet {
@@ -418,10 +413,9 @@ impl Default for LassoCV {
 impl LassoCV {
     path_setters!();
 
-    /// Sets the number of folds.
-    pub fn cv(mut self, v: usize) -> Self {
-        self.cv = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the number of folds.
+        cv: usize,
     }
 
     /// The equivalent [`ElasticNetCV`] (`l1_ratios = [1]`).

@@ -223,35 +223,19 @@ impl HuberRegressor {
             ..Self::default()
         }
     }
-    /// Sets `epsilon`.
-    pub fn epsilon(mut self, v: f64) -> Self {
-        self.epsilon = v;
-        self
-    }
-    /// Sets `alpha`.
-    pub fn alpha(mut self, v: f64) -> Self {
-        self.alpha = v;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, v: f64) -> Self {
-        self.tol = v;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-    /// Sets the objective.
-    pub fn loss(mut self, v: HuberLoss) -> Self {
-        self.loss = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `epsilon`.
+        epsilon: f64,
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets the objective.
+        loss: HuberLoss,
     }
 
     /// `(ε, fixed σ)` of the objective: `(epsilon, None)` or `(λ/2, Some(1/μ))`.

@@ -184,40 +184,21 @@ impl Default for ElasticNet {
 
 macro_rules! enet_setters {
     () => {
-        /// Sets `alpha`.
-        pub fn alpha(mut self, v: f64) -> Self {
-            self.alpha = v;
-            self
-        }
-        /// Sets `fit_intercept`.
-        pub fn fit_intercept(mut self, v: bool) -> Self {
-            self.fit_intercept = v;
-            self
-        }
-        /// Sets `max_iter`.
-        pub fn max_iter(mut self, v: usize) -> Self {
-            self.max_iter = v;
-            self
-        }
-        /// Sets `tol`.
-        pub fn tol(mut self, v: f64) -> Self {
-            self.tol = v;
-            self
-        }
-        /// Sets `positive`.
-        pub fn positive(mut self, v: bool) -> Self {
-            self.positive = v;
-            self
-        }
-        /// Sets `precompute`.
-        pub fn precompute(mut self, v: Precompute) -> Self {
-            self.precompute = v;
-            self
-        }
-        /// Sets the solver.
-        pub fn solver(mut self, v: EnetSolver) -> Self {
-            self.solver = v;
-            self
+        ndlearn_core::setters! {
+            /// Sets `alpha`.
+            alpha: f64,
+            /// Sets `fit_intercept`.
+            fit_intercept: bool,
+            /// Sets `max_iter`.
+            max_iter: usize,
+            /// Sets `tol`.
+            tol: f64,
+            /// Sets `positive`.
+            positive: bool,
+            /// Sets `precompute`.
+            precompute: Precompute,
+            /// Sets the solver.
+            solver: EnetSolver,
         }
     };
 }
@@ -234,10 +215,9 @@ impl ElasticNet {
 
     enet_setters!();
 
-    /// Sets `l1_ratio`.
-    pub fn l1_ratio(mut self, v: f64) -> Self {
-        self.l1_ratio = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `l1_ratio`.
+        l1_ratio: f64,
     }
 
     /// Fits every column of `y` (`N × k`) independently.

@@ -274,40 +274,21 @@ impl LogisticRegression {
             ..Self::default()
         }
     }
-    /// Sets `c` (scikit-learn's `C`).
-    pub fn c(mut self, v: f64) -> Self {
-        self.c = v;
-        self
-    }
-    /// Sets the penalty.
-    pub fn penalty(mut self, v: LogisticPenalty) -> Self {
-        self.penalty = v;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, v: f64) -> Self {
-        self.tol = v;
-        self
-    }
-    /// Sets the solver.
-    pub fn solver(mut self, v: LogisticSolver) -> Self {
-        self.solver = v;
-        self
-    }
-    /// Sets the class weights.
-    pub fn class_weight(mut self, v: ClassWeight) -> Self {
-        self.class_weight = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `c` (scikit-learn's `C`).
+        c: f64,
+        /// Sets the penalty.
+        penalty: LogisticPenalty,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets the solver.
+        solver: LogisticSolver,
+        /// Sets the class weights.
+        class_weight: ClassWeight,
     }
 
     fn fit_impl<F: Float>(

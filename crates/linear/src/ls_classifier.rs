@@ -131,20 +131,13 @@ impl LeastSquaresClassifier {
             ..Self::default()
         }
     }
-    /// Sets `alpha`.
-    pub fn alpha(mut self, v: f64) -> Self {
-        self.alpha = v;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-    /// Sets the target coding.
-    pub fn targets(mut self, v: LsTargets) -> Self {
-        self.targets = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets the target coding.
+        targets: LsTargets,
     }
 
     /// The `N × K` (or `N × 1`) target matrix of `y`.

@@ -226,15 +226,11 @@ impl<E> OneVsRestClassifier<E> {
             parallel: true,
         }
     }
-    /// Sets the base estimator.
-    pub fn estimator(mut self, v: E) -> Self {
-        self.estimator = v;
-        self
-    }
-    /// Sets `parallel`.
-    pub fn parallel(mut self, v: bool) -> Self {
-        self.parallel = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the base estimator.
+        estimator: E,
+        /// Sets `parallel`.
+        parallel: bool,
     }
 }
 
@@ -441,15 +437,11 @@ impl<E> OneVsOneClassifier<E> {
             parallel: true,
         }
     }
-    /// Sets the base estimator.
-    pub fn estimator(mut self, v: E) -> Self {
-        self.estimator = v;
-        self
-    }
-    /// Sets `parallel`.
-    pub fn parallel(mut self, v: bool) -> Self {
-        self.parallel = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the base estimator.
+        estimator: E,
+        /// Sets `parallel`.
+        parallel: bool,
     }
 }
 
@@ -654,30 +646,17 @@ impl<E> RandomBipartitionClassifier<E> {
             parallel: true,
         }
     }
-    /// Sets the base estimator.
-    pub fn estimator(mut self, v: E) -> Self {
-        self.estimator = v;
-        self
-    }
-    /// Sets `n_bipartitions` (`None`: `⌈10 log₂ K⌉`).
-    pub fn n_bipartitions(mut self, v: Option<usize>) -> Self {
-        self.n_bipartitions = v;
-        self
-    }
-    /// Sets the decoding.
-    pub fn decoding(mut self, v: CodeDecoding) -> Self {
-        self.decoding = v;
-        self
-    }
-    /// Sets the seed of the code.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-    /// Sets `parallel`.
-    pub fn parallel(mut self, v: bool) -> Self {
-        self.parallel = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the base estimator.
+        estimator: E,
+        /// Sets `n_bipartitions` (`None`: `⌈10 log₂ K⌉`).
+        n_bipartitions: Option<usize>,
+        /// Sets the decoding.
+        decoding: CodeDecoding,
+        /// Sets the seed of the code.
+        seed: u64,
+        /// Sets `parallel`.
+        parallel: bool,
     }
 
     /// The code length used for `n_classes` classes (see [`n_bipartitions`](Self::n_bipartitions)).

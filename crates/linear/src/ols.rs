@@ -165,16 +165,11 @@ impl LinearRegression {
         Self::default()
     }
 
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-
-    /// Sets the solver.
-    pub fn solver(mut self, v: OlsSolver) -> Self {
-        self.solver = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets the solver.
+        solver: OlsSolver,
     }
 
     /// Fits every column of `y` (`N × k`) as a separate target with one factorisation.

@@ -88,45 +88,28 @@ impl Default for PathOptions {
 
 macro_rules! path_setters {
     () => {
-        /// Sets `n_alphas`.
-        pub fn n_alphas(mut self, v: usize) -> Self {
-            self.n_alphas = v;
-            self
-        }
-        /// Sets `eps`.
-        pub fn eps(mut self, v: f64) -> Self {
-            self.eps = v;
-            self
+        ndlearn_core::setters! {
+            /// Sets `n_alphas`.
+            n_alphas: usize,
+            /// Sets `eps`.
+            eps: f64,
         }
         /// Uses explicit penalties instead of the grid.
         pub fn alphas(mut self, v: Vec<f64>) -> Self {
             self.alphas = Some(v);
             self
         }
-        /// Sets `fit_intercept`.
-        pub fn fit_intercept(mut self, v: bool) -> Self {
-            self.fit_intercept = v;
-            self
-        }
-        /// Sets `max_iter`.
-        pub fn max_iter(mut self, v: usize) -> Self {
-            self.max_iter = v;
-            self
-        }
-        /// Sets `tol`.
-        pub fn tol(mut self, v: f64) -> Self {
-            self.tol = v;
-            self
-        }
-        /// Sets `positive`.
-        pub fn positive(mut self, v: bool) -> Self {
-            self.positive = v;
-            self
-        }
-        /// Sets `precompute`.
-        pub fn precompute(mut self, v: Precompute) -> Self {
-            self.precompute = v;
-            self
+        ndlearn_core::setters! {
+            /// Sets `fit_intercept`.
+            fit_intercept: bool,
+            /// Sets `max_iter`.
+            max_iter: usize,
+            /// Sets `tol`.
+            tol: f64,
+            /// Sets `positive`.
+            positive: bool,
+            /// Sets `precompute`.
+            precompute: Precompute,
         }
     };
 }
@@ -136,10 +119,9 @@ pub(crate) use path_setters;
 impl PathOptions {
     path_setters!();
 
-    /// Sets `l1_ratio`.
-    pub fn l1_ratio(mut self, v: f64) -> Self {
-        self.l1_ratio = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `l1_ratio`.
+        l1_ratio: f64,
     }
 
     fn enet(&self, l1_ratio: f64) -> ElasticNet {

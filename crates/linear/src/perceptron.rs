@@ -244,70 +244,33 @@ impl Perceptron {
             ..Self::default()
         }
     }
-    /// Sets the solver.
-    pub fn solver(mut self, v: PerceptronSolver) -> Self {
-        self.solver = v;
-        self
-    }
-    /// Sets the penalty (`Sgd` only).
-    pub fn penalty(mut self, v: PerceptronPenalty) -> Self {
-        self.penalty = v;
-        self
-    }
-    /// Sets `alpha`.
-    pub fn alpha(mut self, v: f64) -> Self {
-        self.alpha = v;
-        self
-    }
-    /// Sets `l1_ratio`.
-    pub fn l1_ratio(mut self, v: f64) -> Self {
-        self.l1_ratio = v;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-    /// Sets `max_iter` (epochs).
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets `tol` (`None`: no loss-based stop).
-    pub fn tol(mut self, v: Option<f64>) -> Self {
-        self.tol = v;
-        self
-    }
-    /// Sets `shuffle`.
-    pub fn shuffle(mut self, v: bool) -> Self {
-        self.shuffle = v;
-        self
-    }
-    /// Sets `eta0`.
-    pub fn eta0(mut self, v: f64) -> Self {
-        self.eta0 = v;
-        self
-    }
-    /// Sets `n_iter_no_change`.
-    pub fn n_iter_no_change(mut self, v: usize) -> Self {
-        self.n_iter_no_change = v;
-        self
-    }
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-    /// Sets `theta`.
-    pub fn theta(mut self, v: f64) -> Self {
-        self.theta = v;
-        self
-    }
-    /// Sets `batch_size`.
-    pub fn batch_size(mut self, v: usize) -> Self {
-        self.batch_size = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the solver.
+        solver: PerceptronSolver,
+        /// Sets the penalty (`Sgd` only).
+        penalty: PerceptronPenalty,
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `l1_ratio`.
+        l1_ratio: f64,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets `max_iter` (epochs).
+        max_iter: usize,
+        /// Sets `tol` (`None`: no loss-based stop).
+        tol: Option<f64>,
+        /// Sets `shuffle`.
+        shuffle: bool,
+        /// Sets `eta0`.
+        eta0: f64,
+        /// Sets `n_iter_no_change`.
+        n_iter_no_change: usize,
+        /// Sets `seed`.
+        seed: u64,
+        /// Sets `theta`.
+        theta: f64,
+        /// Sets `batch_size`.
+        batch_size: usize,
     }
 
     /// One binary problem (`y ∈ {−1, +1}`) with random stream `task`.

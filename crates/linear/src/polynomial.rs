@@ -169,30 +169,17 @@ impl PolynomialRegression {
             ..Self::default()
         }
     }
-    /// Sets `degree`.
-    pub fn degree(mut self, v: usize) -> Self {
-        self.degree = v;
-        self
-    }
-    /// Sets `alpha` (0 = least squares).
-    pub fn alpha(mut self, v: f64) -> Self {
-        self.alpha = v;
-        self
-    }
-    /// Sets `include_bias`.
-    pub fn include_bias(mut self, v: bool) -> Self {
-        self.include_bias = v;
-        self
-    }
-    /// Sets `interaction_only`.
-    pub fn interaction_only(mut self, v: bool) -> Self {
-        self.interaction_only = v;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `degree`.
+        degree: usize,
+        /// Sets `alpha` (0 = least squares).
+        alpha: f64,
+        /// Sets `include_bias`.
+        include_bias: bool,
+        /// Sets `interaction_only`.
+        interaction_only: bool,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
     }
 
     fn features(&self) -> PolynomialFeatures {

@@ -148,25 +148,15 @@ impl QuantileRegressor {
             ..Self::default()
         }
     }
-    /// Sets `quantile`.
-    pub fn quantile(mut self, v: f64) -> Self {
-        self.quantile = v;
-        self
-    }
-    /// Sets `alpha`.
-    pub fn alpha(mut self, v: f64) -> Self {
-        self.alpha = v;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `quantile`.
+        quantile: f64,
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets `max_iter`.
+        max_iter: usize,
     }
 }
 
@@ -294,35 +284,19 @@ impl Default for LadRegressor {
 }
 
 impl LadRegressor {
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-    /// Sets the solver.
-    pub fn solver(mut self, v: LadSolver) -> Self {
-        self.solver = v;
-        self
-    }
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets `irls_max_iter`.
-    pub fn irls_max_iter(mut self, v: usize) -> Self {
-        self.irls_max_iter = v;
-        self
-    }
-    /// Sets `delta`.
-    pub fn delta(mut self, v: f64) -> Self {
-        self.delta = v;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, v: f64) -> Self {
-        self.tol = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets the solver.
+        solver: LadSolver,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `irls_max_iter`.
+        irls_max_iter: usize,
+        /// Sets `delta`.
+        delta: f64,
+        /// Sets `tol`.
+        tol: f64,
     }
 }
 

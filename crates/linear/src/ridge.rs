@@ -156,22 +156,13 @@ impl Ridge {
         }
     }
 
-    /// Sets `alpha`.
-    pub fn alpha(mut self, v: f64) -> Self {
-        self.alpha = v;
-        self
-    }
-
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-
-    /// Sets the solver.
-    pub fn solver(mut self, v: RidgeSolver) -> Self {
-        self.solver = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `alpha`.
+        alpha: f64,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets the solver.
+        solver: RidgeSolver,
     }
 
     /// Fits every column of `y` (`N × k`) with the same `alpha`.

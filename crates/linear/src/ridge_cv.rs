@@ -104,22 +104,13 @@ impl RidgeCV {
         }
     }
 
-    /// Sets the candidate alphas.
-    pub fn alphas(mut self, v: Vec<f64>) -> Self {
-        self.alphas = v;
-        self
-    }
-
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
-    }
-
-    /// Sets `alpha_per_target`.
-    pub fn alpha_per_target(mut self, v: bool) -> Self {
-        self.alpha_per_target = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the candidate alphas.
+        alphas: Vec<f64>,
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
+        /// Sets `alpha_per_target`.
+        alpha_per_target: bool,
     }
 
     /// Fits every column of `y` (`N × k`).

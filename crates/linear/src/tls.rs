@@ -107,10 +107,9 @@ impl Default for TotalLeastSquares {
 }
 
 impl TotalLeastSquares {
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, v: bool) -> Self {
-        self.fit_intercept = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets `fit_intercept`.
+        fit_intercept: bool,
     }
 
     /// Fits every column of the `N × K` target `y` jointly (one SVD of `[X Y]`); predict with

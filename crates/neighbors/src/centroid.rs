@@ -56,15 +56,11 @@ pub struct NearestCentroid {
 }
 
 impl NearestCentroid {
-    /// Sets the metric.
-    pub fn metric(mut self, m: CentroidMetric) -> Self {
-        self.metric = m;
-        self
-    }
-    /// Sets the shrink threshold.
-    pub fn shrink_threshold(mut self, t: Option<f64>) -> Self {
-        self.shrink_threshold = t;
-        self
+    ndlearn_core::setters! {
+        /// Sets the metric.
+        metric: CentroidMetric,
+        /// Sets the shrink threshold.
+        shrink_threshold: Option<f64>,
     }
 }
 

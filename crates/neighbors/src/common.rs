@@ -183,25 +183,15 @@ pub(crate) fn vote_into<F: Float>(
 /// `leaf_size`, `metric`).
 macro_rules! search_builders {
     () => {
-        /// Sets the neighbour weights.
-        pub fn weights(mut self, w: Weights) -> Self {
-            self.weights = w;
-            self
-        }
-        /// Sets the search algorithm.
-        pub fn algorithm(mut self, a: Algorithm) -> Self {
-            self.algorithm = a;
-            self
-        }
-        /// Sets the tree leaf size.
-        pub fn leaf_size(mut self, l: usize) -> Self {
-            self.leaf_size = l;
-            self
-        }
-        /// Sets the metric.
-        pub fn metric(mut self, m: Metric) -> Self {
-            self.metric = m;
-            self
+        ndlearn_core::setters! {
+            /// Sets the neighbour weights.
+            weights: Weights,
+            /// Sets the search algorithm.
+            algorithm: Algorithm,
+            /// Sets the tree leaf size.
+            leaf_size: usize,
+            /// Sets the metric.
+            metric: Metric,
         }
     };
 }

@@ -97,10 +97,9 @@ impl KNeighborsClassifier {
             metric: Metric::Euclidean,
         }
     }
-    /// Sets the number of neighbours `k`.
-    pub fn n_neighbors(mut self, k: usize) -> Self {
-        self.n_neighbors = k;
-        self
+    ndlearn_core::setters! {
+        /// Sets the number of neighbours `k`.
+        n_neighbors: usize,
     }
     search_builders!();
 }
@@ -257,10 +256,9 @@ impl KNeighborsRegressor {
             metric: Metric::Euclidean,
         }
     }
-    /// Sets the number of neighbours `k`.
-    pub fn n_neighbors(mut self, k: usize) -> Self {
-        self.n_neighbors = k;
-        self
+    ndlearn_core::setters! {
+        /// Sets the number of neighbours `k`.
+        n_neighbors: usize,
     }
     search_builders!();
 
@@ -428,15 +426,11 @@ pub struct NearestNeighborInterpolator {
 }
 
 impl NearestNeighborInterpolator {
-    /// Sets the metric.
-    pub fn metric(mut self, m: Metric) -> Self {
-        self.metric = m;
-        self
-    }
-    /// Sets the search algorithm.
-    pub fn algorithm(mut self, a: Algorithm) -> Self {
-        self.algorithm = a;
-        self
+    ndlearn_core::setters! {
+        /// Sets the metric.
+        metric: Metric,
+        /// Sets the search algorithm.
+        algorithm: Algorithm,
     }
 }
 

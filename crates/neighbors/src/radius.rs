@@ -104,16 +104,14 @@ impl RadiusNeighborsClassifier {
             outlier_label: OutlierLabel::None,
         }
     }
-    /// Sets the radius `r`.
-    pub fn radius(mut self, r: f64) -> Self {
-        self.radius = r;
-        self
+    ndlearn_core::setters! {
+        /// Sets the radius `r`.
+        radius: f64,
     }
     search_builders!();
-    /// Sets the outlier label.
-    pub fn outlier_label(mut self, o: OutlierLabel) -> Self {
-        self.outlier_label = o;
-        self
+    ndlearn_core::setters! {
+        /// Sets the outlier label.
+        outlier_label: OutlierLabel,
     }
 }
 
@@ -286,16 +284,14 @@ impl RadiusNeighborsRegressor {
             outlier_value: None,
         }
     }
-    /// Sets the radius `r`.
-    pub fn radius(mut self, r: f64) -> Self {
-        self.radius = r;
-        self
+    ndlearn_core::setters! {
+        /// Sets the radius `r`.
+        radius: f64,
     }
     search_builders!();
-    /// Sets the prediction for queries without neighbours.
-    pub fn outlier_value(mut self, v: Option<f64>) -> Self {
-        self.outlier_value = v;
-        self
+    ndlearn_core::setters! {
+        /// Sets the prediction for queries without neighbours.
+        outlier_value: Option<f64>,
     }
 
     /// Fits a multi-output regressor (`y`: `n × m`).

@@ -126,29 +126,15 @@ impl<M> PoolRun<M> {
 }
 
 impl PoolLearner {
-    /// Sets [`PoolLearner::strategy`].
-    #[must_use]
-    pub fn strategy(mut self, v: QueryStrategy) -> Self {
-        self.strategy = v;
-        self
-    }
-    /// Sets [`PoolLearner::batch_size`].
-    #[must_use]
-    pub fn batch_size(mut self, v: usize) -> Self {
-        self.batch_size = v;
-        self
-    }
-    /// Sets [`PoolLearner::n_rounds`].
-    #[must_use]
-    pub fn n_rounds(mut self, v: usize) -> Self {
-        self.n_rounds = v;
-        self
-    }
-    /// Sets [`PoolLearner::seed`].
-    #[must_use]
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets [`PoolLearner::strategy`].
+        strategy: QueryStrategy,
+        /// Sets [`PoolLearner::batch_size`].
+        batch_size: usize,
+        /// Sets [`PoolLearner::n_rounds`].
+        n_rounds: usize,
+        /// Sets [`PoolLearner::seed`].
+        seed: u64,
     }
 
     /// Checks the hyperparameters (`batch_size ≥ 1`).

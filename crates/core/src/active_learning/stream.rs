@@ -114,35 +114,17 @@ pub struct StreamRun<M> {
 }
 
 impl StreamSampler {
-    /// Sets [`StreamSampler::strategy`].
-    #[must_use]
-    pub fn strategy(mut self, v: QueryStrategy) -> Self {
-        self.strategy = v;
-        self
-    }
-    /// Sets [`StreamSampler::threshold`].
-    #[must_use]
-    pub fn threshold(mut self, v: f64) -> Self {
-        self.threshold = v;
-        self
-    }
-    /// Sets [`StreamSampler::budget`].
-    #[must_use]
-    pub fn budget(mut self, v: Option<usize>) -> Self {
-        self.budget = v;
-        self
-    }
-    /// Sets [`StreamSampler::refit_every`].
-    #[must_use]
-    pub fn refit_every(mut self, v: usize) -> Self {
-        self.refit_every = v;
-        self
-    }
-    /// Sets [`StreamSampler::seed`].
-    #[must_use]
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets [`StreamSampler::strategy`].
+        strategy: QueryStrategy,
+        /// Sets [`StreamSampler::threshold`].
+        threshold: f64,
+        /// Sets [`StreamSampler::budget`].
+        budget: Option<usize>,
+        /// Sets [`StreamSampler::refit_every`].
+        refit_every: usize,
+        /// Sets [`StreamSampler::seed`].
+        seed: u64,
     }
 
     /// Checks the hyperparameters.

@@ -133,34 +133,17 @@ impl Dtw {
         }
     }
 
-    /// Sets the recurrence.
-    pub fn kind(mut self, kind: DtwKind) -> Self {
-        self.kind = kind;
-        self
-    }
-
-    /// Sets the local cost.
-    pub fn cost(mut self, cost: LocalCost) -> Self {
-        self.cost = cost;
-        self
-    }
-
-    /// Sets the Sakoe–Chiba window.
-    pub fn window(mut self, window: Option<usize>) -> Self {
-        self.window = window;
-        self
-    }
-
-    /// Sets the penalty of 45° steps.
-    pub fn diagonal_penalty(mut self, eta: f64) -> Self {
-        self.diagonal_penalty = eta;
-        self
-    }
-
-    /// Sets the penalty of non-45° steps.
-    pub fn off_diagonal_penalty(mut self, eta: f64) -> Self {
-        self.off_diagonal_penalty = eta;
-        self
+    crate::setters! {
+        /// Sets the recurrence.
+        kind: DtwKind,
+        /// Sets the local cost.
+        cost: LocalCost,
+        /// Sets the Sakoe–Chiba window.
+        window: Option<usize>,
+        /// Sets the penalty of 45° steps.
+        diagonal_penalty: f64,
+        /// Sets the penalty of non-45° steps.
+        off_diagonal_penalty: f64,
     }
 
     /// Checks that the penalties are finite and `≥ 0`.

@@ -74,10 +74,9 @@ impl MixedDissimilarity {
         Self { kinds, weights }
     }
 
-    /// Sets the feature weights.
-    pub fn weights(mut self, weights: Vec<f64>) -> Self {
-        self.weights = weights;
-        self
+    crate::setters! {
+        /// Sets the feature weights.
+        weights: Vec<f64>,
     }
 
     /// Sets the `range` of every numeric feature to `max − min` of its column in `x` (NaN

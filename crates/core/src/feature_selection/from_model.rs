@@ -198,17 +198,11 @@ impl<E> SelectFromModel<E> {
             max_features: None,
         }
     }
-    /// Sets [`SelectFromModel::threshold`].
-    #[must_use]
-    pub fn threshold(mut self, v: Option<Threshold>) -> Self {
-        self.threshold = v;
-        self
-    }
-    /// Sets [`SelectFromModel::max_features`].
-    #[must_use]
-    pub fn max_features(mut self, v: Option<usize>) -> Self {
-        self.max_features = v;
-        self
+    crate::setters! {
+        /// Sets [`SelectFromModel::threshold`].
+        threshold: Option<Threshold>,
+        /// Sets [`SelectFromModel::max_features`].
+        max_features: Option<usize>,
     }
 }
 

@@ -99,17 +99,11 @@ impl<E> Rfe<E> {
             step: Step::default(),
         }
     }
-    /// Sets [`Rfe::n_features_to_select`].
-    #[must_use]
-    pub fn n_features_to_select(mut self, v: Option<usize>) -> Self {
-        self.n_features_to_select = v;
-        self
-    }
-    /// Sets [`Rfe::step`].
-    #[must_use]
-    pub fn step(mut self, v: Step) -> Self {
-        self.step = v;
-        self
+    crate::setters! {
+        /// Sets [`Rfe::n_features_to_select`].
+        n_features_to_select: Option<usize>,
+        /// Sets [`Rfe::step`].
+        step: Step,
     }
 
     /// The number of features to keep and to remove per round, for `d` input features.

@@ -107,23 +107,13 @@ impl SequentialSelection {
 }
 
 impl SequentialFeatureSelector {
-    /// Sets [`SequentialFeatureSelector::direction`].
-    #[must_use]
-    pub fn direction(mut self, v: Direction) -> Self {
-        self.direction = v;
-        self
-    }
-    /// Sets [`SequentialFeatureSelector::n_features_to_select`].
-    #[must_use]
-    pub fn n_features_to_select(mut self, v: Option<usize>) -> Self {
-        self.n_features_to_select = v;
-        self
-    }
-    /// Sets [`SequentialFeatureSelector::tol`].
-    #[must_use]
-    pub fn tol(mut self, v: Option<f64>) -> Self {
-        self.tol = v;
-        self
+    crate::setters! {
+        /// Sets [`SequentialFeatureSelector::direction`].
+        direction: Direction,
+        /// Sets [`SequentialFeatureSelector::n_features_to_select`].
+        n_features_to_select: Option<usize>,
+        /// Sets [`SequentialFeatureSelector::tol`].
+        tol: Option<f64>,
     }
 
     /// Checks the hyperparameters against the number of features `d`.

@@ -140,11 +140,9 @@ impl<S> SelectKBest<S> {
             k: Some(k),
         }
     }
-    /// Sets [`SelectKBest::k`].
-    #[must_use]
-    pub fn k(mut self, v: Option<usize>) -> Self {
-        self.k = v;
-        self
+    crate::setters! {
+        /// Sets [`SelectKBest::k`].
+        k: Option<usize>,
     }
 }
 

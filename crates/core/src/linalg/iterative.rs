@@ -157,25 +157,20 @@ impl Default for RandomizedSvdOptions {
 }
 
 impl RandomizedSvdOptions {
-    /// Sets `n_oversamples`.
-    pub fn n_oversamples(mut self, v: usize) -> Self {
-        self.n_oversamples = v;
-        self
+    crate::setters! {
+        /// Sets `n_oversamples`.
+        n_oversamples: usize,
     }
     /// Sets `n_iter`.
     pub fn n_iter(mut self, v: usize) -> Self {
         self.n_iter = Some(v);
         self
     }
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-    /// Sets `block_krylov`.
-    pub fn block_krylov(mut self, v: bool) -> Self {
-        self.block_krylov = v;
-        self
+    crate::setters! {
+        /// Sets `seed`.
+        seed: u64,
+        /// Sets `block_krylov`.
+        block_krylov: bool,
     }
 }
 

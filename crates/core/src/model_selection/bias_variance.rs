@@ -142,16 +142,11 @@ impl BiasVarianceOptions {
         Self::default()
     }
 
-    /// Sets `n_rounds`.
-    pub fn n_rounds(mut self, v: usize) -> Self {
-        self.n_rounds = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets `n_rounds`.
+        n_rounds: usize,
+        /// Sets `seed`.
+        seed: u64,
     }
 }
 

@@ -84,28 +84,15 @@ impl Bootstrap632 {
         Self::default()
     }
 
-    /// Sets `n_bootstraps`.
-    pub fn n_bootstraps(mut self, v: usize) -> Self {
-        self.n_bootstraps = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-
-    /// Sets `plus`.
-    pub fn plus(mut self, v: bool) -> Self {
-        self.plus = v;
-        self
-    }
-
-    /// Sets `gamma_shifts`.
-    pub fn gamma_shifts(mut self, v: usize) -> Self {
-        self.gamma_shifts = v;
-        self
+    crate::setters! {
+        /// Sets `n_bootstraps`.
+        n_bootstraps: usize,
+        /// Sets `seed`.
+        seed: u64,
+        /// Sets `plus`.
+        plus: bool,
+        /// Sets `gamma_shifts`.
+        gamma_shifts: usize,
     }
 }
 

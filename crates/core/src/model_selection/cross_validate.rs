@@ -55,16 +55,11 @@ impl CvOptions {
         Self::default()
     }
 
-    /// Sets `return_train_score`.
-    pub fn return_train_score(mut self, v: bool) -> Self {
-        self.return_train_score = v;
-        self
-    }
-
-    /// Sets `return_estimator`.
-    pub fn return_estimator(mut self, v: bool) -> Self {
-        self.return_estimator = v;
-        self
+    crate::setters! {
+        /// Sets `return_train_score`.
+        return_train_score: bool,
+        /// Sets `return_estimator`.
+        return_estimator: bool,
     }
 
     /// Sets `error_score`.

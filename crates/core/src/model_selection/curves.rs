@@ -131,22 +131,13 @@ impl LearningCurveOptions {
         Self::default()
     }
 
-    /// Sets `train_sizes`.
-    pub fn train_sizes(mut self, v: TrainSizes) -> Self {
-        self.train_sizes = v;
-        self
-    }
-
-    /// Sets `shuffle`.
-    pub fn shuffle(mut self, v: bool) -> Self {
-        self.shuffle = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets `train_sizes`.
+        train_sizes: TrainSizes,
+        /// Sets `shuffle`.
+        shuffle: bool,
+        /// Sets `seed`.
+        seed: u64,
     }
 
     /// Sets `error_score`.

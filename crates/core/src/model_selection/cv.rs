@@ -160,16 +160,11 @@ impl KFold {
         }
     }
 
-    /// Sets `shuffle`.
-    pub fn shuffle(mut self, v: bool) -> Self {
-        self.shuffle = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets `shuffle`.
+        shuffle: bool,
+        /// Sets `seed`.
+        seed: u64,
     }
 }
 
@@ -244,22 +239,13 @@ impl StratifiedKFold {
         }
     }
 
-    /// Sets `shuffle`.
-    pub fn shuffle(mut self, v: bool) -> Self {
-        self.shuffle = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-
-    /// Sets `strict`.
-    pub fn strict(mut self, v: bool) -> Self {
-        self.strict = v;
-        self
+    crate::setters! {
+        /// Sets `shuffle`.
+        shuffle: bool,
+        /// Sets `seed`.
+        seed: u64,
+        /// Sets `strict`.
+        strict: bool,
     }
 
     /// The test fold of every sample (`0..n_splits`).

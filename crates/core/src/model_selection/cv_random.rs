@@ -79,10 +79,9 @@ impl ShuffleSplit {
         self
     }
 
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets `seed`.
+        seed: u64,
     }
 
     fn sizes(&self, n: usize) -> Result<(usize, usize)> {
@@ -172,10 +171,9 @@ impl StratifiedShuffleSplit {
         self
     }
 
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets `seed`.
+        seed: u64,
     }
 }
 
@@ -248,16 +246,11 @@ impl RepeatedKFold {
         }
     }
 
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-
-    /// Sets `stratified`.
-    pub fn stratified(mut self, v: bool) -> Self {
-        self.stratified = v;
-        self
+    crate::setters! {
+        /// Sets `seed`.
+        seed: u64,
+        /// Sets `stratified`.
+        stratified: bool,
     }
 }
 

@@ -51,10 +51,9 @@ impl PlotOptions {
         }
     }
 
-    /// Sets `log_x`.
-    pub fn log_x(mut self, v: bool) -> Self {
-        self.log_x = v;
-        self
+    crate::setters! {
+        /// Sets `log_x`.
+        log_x: bool,
     }
 
     /// Sets the size in pixels.

@@ -266,16 +266,11 @@ impl<C: CrossValidator> GridSearchCV<C> {
         }
     }
 
-    /// Sets `refit`.
-    pub fn refit(mut self, v: bool) -> Self {
-        self.refit = v;
-        self
-    }
-
-    /// Sets `return_train_score`.
-    pub fn return_train_score(mut self, v: bool) -> Self {
-        self.return_train_score = v;
-        self
+    crate::setters! {
+        /// Sets `refit`.
+        refit: bool,
+        /// Sets `return_train_score`.
+        return_train_score: bool,
     }
 
     /// Sets `error_score`.
@@ -406,28 +401,15 @@ impl<C: CrossValidator> RandomizedSearchCV<C> {
         }
     }
 
-    /// Sets `n_iter`.
-    pub fn n_iter(mut self, v: usize) -> Self {
-        self.n_iter = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
-    }
-
-    /// Sets `refit`.
-    pub fn refit(mut self, v: bool) -> Self {
-        self.refit = v;
-        self
-    }
-
-    /// Sets `return_train_score`.
-    pub fn return_train_score(mut self, v: bool) -> Self {
-        self.return_train_score = v;
-        self
+    crate::setters! {
+        /// Sets `n_iter`.
+        n_iter: usize,
+        /// Sets `seed`.
+        seed: u64,
+        /// Sets `refit`.
+        refit: bool,
+        /// Sets `return_train_score`.
+        return_train_score: bool,
     }
 
     /// Sets `error_score`.

@@ -231,16 +231,11 @@ impl TrainTestSplit {
         self
     }
 
-    /// Sets `shuffle`.
-    pub fn shuffle(mut self, v: bool) -> Self {
-        self.shuffle = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets `shuffle`.
+        shuffle: bool,
+        /// Sets `seed`.
+        seed: u64,
     }
 
     /// `(n_train, n_test)` for `n` samples.
@@ -481,16 +476,11 @@ impl TrainValTestSplit {
         }
     }
 
-    /// Sets `shuffle`.
-    pub fn shuffle(mut self, v: bool) -> Self {
-        self.shuffle = v;
-        self
-    }
-
-    /// Sets `seed`.
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets `shuffle`.
+        shuffle: bool,
+        /// Sets `seed`.
+        seed: u64,
     }
 
     /// `(n_train, n_validation, n_test)` for `n` samples.

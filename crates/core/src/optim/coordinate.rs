@@ -66,20 +66,13 @@ impl Default for CoordinateDescent {
 }
 
 impl CoordinateDescent {
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets `tol`.
-    pub fn tol(mut self, v: f64) -> Self {
-        self.tol = v;
-        self
-    }
-    /// Sets `order`.
-    pub fn order(mut self, v: CdOrder) -> Self {
-        self.order = v;
-        self
+    crate::setters! {
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets `order`.
+        order: CdOrder,
     }
     /// Checks the values.
     pub fn validate(&self) -> Result<()> {

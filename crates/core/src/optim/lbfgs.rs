@@ -81,35 +81,19 @@ impl Default for LbfgsOptions {
 }
 
 impl LbfgsOptions {
-    /// Sets `memory`.
-    pub fn memory(mut self, v: usize) -> Self {
-        self.memory = v;
-        self
-    }
-    /// Sets `stop`.
-    pub fn stop(mut self, v: StopCriteria) -> Self {
-        self.stop = v;
-        self
-    }
-    /// Sets `c1`.
-    pub fn c1(mut self, v: f64) -> Self {
-        self.c1 = v;
-        self
-    }
-    /// Sets `c2`.
-    pub fn c2(mut self, v: f64) -> Self {
-        self.c2 = v;
-        self
-    }
-    /// Sets `max_line_search`.
-    pub fn max_line_search(mut self, v: usize) -> Self {
-        self.max_line_search = v;
-        self
-    }
-    /// Sets `curvature_eps`.
-    pub fn curvature_eps(mut self, v: f64) -> Self {
-        self.curvature_eps = v;
-        self
+    crate::setters! {
+        /// Sets `memory`.
+        memory: usize,
+        /// Sets `stop`.
+        stop: StopCriteria,
+        /// Sets `c1`.
+        c1: f64,
+        /// Sets `c2`.
+        c2: f64,
+        /// Sets `max_line_search`.
+        max_line_search: usize,
+        /// Sets `curvature_eps`.
+        curvature_eps: f64,
     }
     /// Checks the values: `memory ≥ 1`, `0 < c₁ < c₂ < 1`, `max_line_search ≥ 1`,
     /// `curvature_eps ≥ 0`, valid `stop`.

@@ -179,10 +179,9 @@ impl<F: Float> LinearProgram<F> {
         self.bounds = bounds;
         self
     }
-    /// Sets the pivot limit (default 50 000).
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
+    crate::setters! {
+        /// Sets the pivot limit (default 50 000).
+        max_iter: usize,
     }
     /// Sets the pivot rule (default [`PivotRule::Largest`]).
     pub fn pivot_rule(mut self, v: PivotRule) -> Self {

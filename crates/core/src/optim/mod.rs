@@ -205,25 +205,15 @@ impl Default for StopCriteria {
 }
 
 impl StopCriteria {
-    /// Sets `max_iter`.
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets `f_tol` (ε₁).
-    pub fn f_tol(mut self, v: f64) -> Self {
-        self.f_tol = v;
-        self
-    }
-    /// Sets `x_tol` (ε₂).
-    pub fn x_tol(mut self, v: f64) -> Self {
-        self.x_tol = v;
-        self
-    }
-    /// Sets `g_tol`.
-    pub fn g_tol(mut self, v: f64) -> Self {
-        self.g_tol = v;
-        self
+    crate::setters! {
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `f_tol` (ε₁).
+        f_tol: f64,
+        /// Sets `x_tol` (ε₂).
+        x_tol: f64,
+        /// Sets `g_tol`.
+        g_tol: f64,
     }
 
     /// Checks the values: `max_iter ≥ 1`, tolerances finite and ≥ 0.

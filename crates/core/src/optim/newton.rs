@@ -195,30 +195,17 @@ impl Default for NewtonOptions {
 }
 
 impl NewtonOptions {
-    /// Sets `stop`.
-    pub fn stop(mut self, v: StopCriteria) -> Self {
-        self.stop = v;
-        self
-    }
-    /// Sets `damping`.
-    pub fn damping(mut self, v: bool) -> Self {
-        self.damping = v;
-        self
-    }
-    /// Sets `backtracking`.
-    pub fn backtracking(mut self, v: bool) -> Self {
-        self.backtracking = v;
-        self
-    }
-    /// Sets `c1`.
-    pub fn c1(mut self, v: f64) -> Self {
-        self.c1 = v;
-        self
-    }
-    /// Sets `fd_hessian`.
-    pub fn fd_hessian(mut self, v: bool) -> Self {
-        self.fd_hessian = v;
-        self
+    crate::setters! {
+        /// Sets `stop`.
+        stop: StopCriteria,
+        /// Sets `damping`.
+        damping: bool,
+        /// Sets `backtracking`.
+        backtracking: bool,
+        /// Sets `c1`.
+        c1: f64,
+        /// Sets `fd_hessian`.
+        fd_hessian: bool,
     }
     /// Checks the values.
     pub fn validate(&self) -> Result<()> {

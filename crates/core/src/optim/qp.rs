@@ -162,21 +162,14 @@ impl<F: Float> QuadraticProgram<F> {
         self.hi = hi.to_owned();
         self
     }
-    /// Sets the iteration limit (default 200).
-    pub fn max_iter(mut self, v: usize) -> Self {
-        self.max_iter = v;
-        self
-    }
-    /// Sets the tolerance on the scaled residuals and `μ` (default `1e-10`; at least
-    /// `100·ε` of the element type is used).
-    pub fn tol(mut self, v: f64) -> Self {
-        self.tol = v;
-        self
-    }
-    /// Enables or disables polishing (default on).
-    pub fn polish(mut self, v: bool) -> Self {
-        self.polish = v;
-        self
+    crate::setters! {
+        /// Sets the iteration limit (default 200).
+        max_iter: usize,
+        /// Sets the tolerance on the scaled residuals and `μ` (default `1e-10`; at least
+        /// `100·ε` of the element type is used).
+        tol: f64,
+        /// Enables or disables polishing (default on).
+        polish: bool,
     }
 
     fn validate(&self) -> Result<()> {

@@ -140,29 +140,15 @@ impl KBinsDiscretizer {
             ..Self::default()
         }
     }
-    /// Sets `n_bins`.
-    #[must_use]
-    pub fn n_bins(mut self, v: usize) -> Self {
-        self.n_bins = v;
-        self
-    }
-    /// Sets `strategy`.
-    #[must_use]
-    pub fn strategy(mut self, v: BinStrategy) -> Self {
-        self.strategy = v;
-        self
-    }
-    /// Sets `encode`.
-    #[must_use]
-    pub fn encode(mut self, v: BinEncode) -> Self {
-        self.encode = v;
-        self
-    }
-    /// Sets `quantile_method`.
-    #[must_use]
-    pub fn quantile_method(mut self, v: BinQuantileMethod) -> Self {
-        self.quantile_method = v;
-        self
+    crate::setters! {
+        /// Sets `n_bins`.
+        n_bins: usize,
+        /// Sets `strategy`.
+        strategy: BinStrategy,
+        /// Sets `encode`.
+        encode: BinEncode,
+        /// Sets `quantile_method`.
+        quantile_method: BinQuantileMethod,
     }
 
     /// Edges of one (sorted) column, in `f64`.

@@ -188,23 +188,13 @@ pub struct OneHotEncoder {
 }
 
 impl OneHotEncoder {
-    /// Sets `categories`.
-    #[must_use]
-    pub fn categories(mut self, v: Categories) -> Self {
-        self.categories = v;
-        self
-    }
-    /// Sets `drop`.
-    #[must_use]
-    pub fn drop(mut self, v: DropCategory) -> Self {
-        self.drop = v;
-        self
-    }
-    /// Sets `handle_unknown`.
-    #[must_use]
-    pub fn handle_unknown(mut self, v: HandleUnknown) -> Self {
-        self.handle_unknown = v;
-        self
+    crate::setters! {
+        /// Sets `categories`.
+        categories: Categories,
+        /// Sets `drop`.
+        drop: DropCategory,
+        /// Sets `handle_unknown`.
+        handle_unknown: HandleUnknown,
     }
 }
 
@@ -407,17 +397,11 @@ pub struct OrdinalEncoder {
 }
 
 impl OrdinalEncoder {
-    /// Sets `categories`.
-    #[must_use]
-    pub fn categories(mut self, v: Categories) -> Self {
-        self.categories = v;
-        self
-    }
-    /// Sets `handle_unknown`.
-    #[must_use]
-    pub fn handle_unknown(mut self, v: OrdinalUnknown) -> Self {
-        self.handle_unknown = v;
-        self
+    crate::setters! {
+        /// Sets `categories`.
+        categories: Categories,
+        /// Sets `handle_unknown`.
+        handle_unknown: OrdinalUnknown,
     }
 }
 

@@ -77,17 +77,11 @@ impl SimpleImputer {
             keep_empty_features: false,
         }
     }
-    /// Sets `strategy`.
-    #[must_use]
-    pub fn strategy(mut self, v: ImputeStrategy) -> Self {
-        self.strategy = v;
-        self
-    }
-    /// Sets `keep_empty_features`.
-    #[must_use]
-    pub fn keep_empty_features(mut self, v: bool) -> Self {
-        self.keep_empty_features = v;
-        self
+    crate::setters! {
+        /// Sets `strategy`.
+        strategy: ImputeStrategy,
+        /// Sets `keep_empty_features`.
+        keep_empty_features: bool,
     }
 }
 

@@ -92,29 +92,15 @@ impl PolynomialFeatures {
             ..Self::default()
         }
     }
-    /// Sets `degree`.
-    #[must_use]
-    pub fn degree(mut self, v: usize) -> Self {
-        self.degree = v;
-        self
-    }
-    /// Sets `min_degree` (scikit-learn's `degree=(min_degree, degree)`).
-    #[must_use]
-    pub fn min_degree(mut self, v: usize) -> Self {
-        self.min_degree = v;
-        self
-    }
-    /// Sets `interaction_only`.
-    #[must_use]
-    pub fn interaction_only(mut self, v: bool) -> Self {
-        self.interaction_only = v;
-        self
-    }
-    /// Sets `include_bias`.
-    #[must_use]
-    pub fn include_bias(mut self, v: bool) -> Self {
-        self.include_bias = v;
-        self
+    crate::setters! {
+        /// Sets `degree`.
+        degree: usize,
+        /// Sets `min_degree` (scikit-learn's `degree=(min_degree, degree)`).
+        min_degree: usize,
+        /// Sets `interaction_only`.
+        interaction_only: bool,
+        /// Sets `include_bias`.
+        include_bias: bool,
     }
 }
 

@@ -71,17 +71,11 @@ impl Default for RobustScaler {
 }
 
 impl RobustScaler {
-    /// Sets `with_centering`.
-    #[must_use]
-    pub fn with_centering(mut self, v: bool) -> Self {
-        self.with_centering = v;
-        self
-    }
-    /// Sets `with_scaling`.
-    #[must_use]
-    pub fn with_scaling(mut self, v: bool) -> Self {
-        self.with_scaling = v;
-        self
+    crate::setters! {
+        /// Sets `with_centering`.
+        with_centering: bool,
+        /// Sets `with_scaling`.
+        with_scaling: bool,
     }
     /// Sets the percentile range.
     #[must_use]

@@ -95,18 +95,11 @@ impl StandardScaler {
         Self::default()
     }
 
-    /// Sets `with_mean`.
-    #[must_use]
-    pub fn with_mean(mut self, v: bool) -> Self {
-        self.with_mean = v;
-        self
-    }
-
-    /// Sets `with_std`.
-    #[must_use]
-    pub fn with_std(mut self, v: bool) -> Self {
-        self.with_std = v;
-        self
+    crate::setters! {
+        /// Sets `with_mean`.
+        with_mean: bool,
+        /// Sets `with_std`.
+        with_std: bool,
     }
 
     fn fit_inner<F: Float>(
@@ -358,11 +351,9 @@ impl MinMaxScaler {
         self.feature_range = (lo, hi);
         self
     }
-    /// Sets `clip`.
-    #[must_use]
-    pub fn clip(mut self, v: bool) -> Self {
-        self.clip = v;
-        self
+    crate::setters! {
+        /// Sets `clip`.
+        clip: bool,
     }
 }
 

@@ -151,35 +151,17 @@ impl SplineTransformer {
             ..Self::default()
         }
     }
-    /// Sets `n_knots`.
-    #[must_use]
-    pub fn n_knots(mut self, v: usize) -> Self {
-        self.n_knots = v;
-        self
-    }
-    /// Sets `degree`.
-    #[must_use]
-    pub fn degree(mut self, v: usize) -> Self {
-        self.degree = v;
-        self
-    }
-    /// Sets `knots`.
-    #[must_use]
-    pub fn knots(mut self, v: SplineKnots) -> Self {
-        self.knots = v;
-        self
-    }
-    /// Sets `extrapolation`.
-    #[must_use]
-    pub fn extrapolation(mut self, v: Extrapolation) -> Self {
-        self.extrapolation = v;
-        self
-    }
-    /// Sets `include_bias`.
-    #[must_use]
-    pub fn include_bias(mut self, v: bool) -> Self {
-        self.include_bias = v;
-        self
+    crate::setters! {
+        /// Sets `n_knots`.
+        n_knots: usize,
+        /// Sets `degree`.
+        degree: usize,
+        /// Sets `knots`.
+        knots: SplineKnots,
+        /// Sets `extrapolation`.
+        extrapolation: Extrapolation,
+        /// Sets `include_bias`.
+        include_bias: bool,
     }
 }
 

@@ -103,35 +103,17 @@ impl Default for TfidfTransformer {
 }
 
 impl TfidfTransformer {
-    /// Sets `norm`.
-    #[must_use]
-    pub fn norm(mut self, v: TfidfNorm) -> Self {
-        self.norm = v;
-        self
-    }
-    /// Sets `use_idf`.
-    #[must_use]
-    pub fn use_idf(mut self, v: bool) -> Self {
-        self.use_idf = v;
-        self
-    }
-    /// Sets `smooth_idf`.
-    #[must_use]
-    pub fn smooth_idf(mut self, v: bool) -> Self {
-        self.smooth_idf = v;
-        self
-    }
-    /// Sets `sublinear_tf`.
-    #[must_use]
-    pub fn sublinear_tf(mut self, v: bool) -> Self {
-        self.sublinear_tf = v;
-        self
-    }
-    /// Sets `idf_add_one`.
-    #[must_use]
-    pub fn idf_add_one(mut self, v: bool) -> Self {
-        self.idf_add_one = v;
-        self
+    crate::setters! {
+        /// Sets `norm`.
+        norm: TfidfNorm,
+        /// Sets `use_idf`.
+        use_idf: bool,
+        /// Sets `smooth_idf`.
+        smooth_idf: bool,
+        /// Sets `sublinear_tf`.
+        sublinear_tf: bool,
+        /// Sets `idf_add_one`.
+        idf_add_one: bool,
     }
 }
 
@@ -358,17 +340,11 @@ impl Default for CountVectorizer {
 }
 
 impl CountVectorizer {
-    /// Sets `lowercase`.
-    #[must_use]
-    pub fn lowercase(mut self, v: bool) -> Self {
-        self.lowercase = v;
-        self
-    }
-    /// Sets `binary`.
-    #[must_use]
-    pub fn binary(mut self, v: bool) -> Self {
-        self.binary = v;
-        self
+    crate::setters! {
+        /// Sets `lowercase`.
+        lowercase: bool,
+        /// Sets `binary`.
+        binary: bool,
     }
 
     /// Learns the sorted vocabulary.

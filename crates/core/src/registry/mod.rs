@@ -283,6 +283,10 @@ pub struct Capabilities {
     /// The fit depends on the order and number of rows beyond their weights (stochastic
     /// optimisation): integer weights are not the same as repeated rows.
     pub stochastic: bool,
+    /// Sample weights scale per-sample bounds (SVMs: `Cᵢ = C wᵢ`) while data-dependent
+    /// defaults (`gamma = "scale"`, `ν n`) count rows: integer weights are not repeated rows,
+    /// as for scikit-learn's SVMs.
+    pub weights_not_repetition: bool,
     /// Features must be non-negative (counts, NMF).
     pub non_negative_input: bool,
     /// Features must be category codes `0, 1, 2, …`.
@@ -1465,6 +1469,14 @@ impl<E, M64, M32> Spec<E, M64, M32> {
     #[must_use]
     pub fn stochastic(mut self) -> Self {
         self.caps.stochastic = true;
+        self
+    }
+
+    /// Declares sample weights that are not the same as repeated rows (see
+    /// [`Capabilities::weights_not_repetition`]).
+    #[must_use]
+    pub fn weights_not_repetition(mut self) -> Self {
+        self.caps.weights_not_repetition = true;
         self
     }
 

@@ -47,23 +47,13 @@ pub struct RandomUnderSampler {
 }
 
 impl RandomUnderSampler {
-    /// Sets [`RandomUnderSampler::sampling_strategy`].
-    #[must_use]
-    pub fn sampling_strategy(mut self, v: SamplingStrategy) -> Self {
-        self.sampling_strategy = v;
-        self
-    }
-    /// Sets [`RandomUnderSampler::replacement`].
-    #[must_use]
-    pub fn replacement(mut self, v: bool) -> Self {
-        self.replacement = v;
-        self
-    }
-    /// Sets [`RandomUnderSampler::seed`].
-    #[must_use]
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets [`RandomUnderSampler::sampling_strategy`].
+        sampling_strategy: SamplingStrategy,
+        /// Sets [`RandomUnderSampler::replacement`].
+        replacement: bool,
+        /// Sets [`RandomUnderSampler::seed`].
+        seed: u64,
     }
 }
 
@@ -131,17 +121,11 @@ pub struct RandomOverSampler {
 }
 
 impl RandomOverSampler {
-    /// Sets [`RandomOverSampler::sampling_strategy`].
-    #[must_use]
-    pub fn sampling_strategy(mut self, v: SamplingStrategy) -> Self {
-        self.sampling_strategy = v;
-        self
-    }
-    /// Sets [`RandomOverSampler::seed`].
-    #[must_use]
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets [`RandomOverSampler::sampling_strategy`].
+        sampling_strategy: SamplingStrategy,
+        /// Sets [`RandomOverSampler::seed`].
+        seed: u64,
     }
 }
 

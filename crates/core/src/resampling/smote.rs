@@ -88,23 +88,13 @@ impl Default for Smote {
 }
 
 impl Smote {
-    /// Sets [`Smote::sampling_strategy`].
-    #[must_use]
-    pub fn sampling_strategy(mut self, v: SamplingStrategy) -> Self {
-        self.sampling_strategy = v;
-        self
-    }
-    /// Sets [`Smote::k_neighbors`].
-    #[must_use]
-    pub fn k_neighbors(mut self, v: usize) -> Self {
-        self.k_neighbors = v;
-        self
-    }
-    /// Sets [`Smote::seed`].
-    #[must_use]
-    pub fn seed(mut self, v: u64) -> Self {
-        self.seed = v;
-        self
+    crate::setters! {
+        /// Sets [`Smote::sampling_strategy`].
+        sampling_strategy: SamplingStrategy,
+        /// Sets [`Smote::k_neighbors`].
+        k_neighbors: usize,
+        /// Sets [`Smote::seed`].
+        seed: u64,
     }
 
     /// Checks the hyperparameters (`k_neighbors ≥ 1`).

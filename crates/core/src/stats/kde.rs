@@ -129,16 +129,11 @@ pub struct KernelDensity {
 }
 
 impl KernelDensity {
-    /// Sets the kernel.
-    pub fn kernel(mut self, kernel: KdeKernel) -> Self {
-        self.kernel = kernel;
-        self
-    }
-
-    /// Sets the bandwidth.
-    pub fn bandwidth(mut self, bandwidth: Bandwidth) -> Self {
-        self.bandwidth = bandwidth;
-        self
+    crate::setters! {
+        /// Sets the kernel.
+        kernel: KdeKernel,
+        /// Sets the bandwidth.
+        bandwidth: Bandwidth,
     }
 
     /// Fits on a one-dimensional sample.

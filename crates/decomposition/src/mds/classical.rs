@@ -101,15 +101,11 @@ impl ClassicalMds {
             ..Self::default()
         }
     }
-    /// Sets `n_components`.
-    pub fn n_components(mut self, k: usize) -> Self {
-        self.n_components = k;
-        self
-    }
-    /// Sets the input kind.
-    pub fn input(mut self, input: MdsInput) -> Self {
-        self.input = input;
-        self
+    ndlearn_core::setters! {
+        /// Sets `n_components`.
+        n_components: usize,
+        /// Sets the input kind.
+        input: MdsInput,
     }
 }
 

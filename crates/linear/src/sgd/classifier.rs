@@ -108,21 +108,8 @@ impl Default for SGDClassifier {
     }
 }
 
-macro_rules! setters {
-    ($($(#[$m:meta])* $name:ident: $t:ty),* $(,)?) => {
-        $(
-            $(#[$m])*
-            pub fn $name(mut self, v: $t) -> Self {
-                self.$name = v;
-                self
-            }
-        )*
-    };
-}
-pub(super) use setters;
-
 impl SGDClassifier {
-    setters! {
+    ndlearn_core::setters! {
         /// Sets the loss.
         loss: SgdLoss,
         /// Sets the penalty.

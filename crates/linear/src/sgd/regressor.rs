@@ -7,7 +7,6 @@ use ndlearn_core::{
     Error, FeatureImportances, Fit, FitWeighted, Float, PartialFit, Predict, Result, random,
 };
 
-use super::classifier::setters;
 use super::engine::{self, Problem, State, Validation};
 use super::{CommonParams, LearningRate, SgdLoss, SgdPenalty, row_major};
 
@@ -96,7 +95,7 @@ impl Default for SGDRegressor {
 }
 
 impl SGDRegressor {
-    setters! {
+    ndlearn_core::setters! {
         /// Sets the loss.
         loss: SgdLoss,
         /// Sets the penalty.

@@ -430,9 +430,13 @@ fn registry_check(check: Check, s: &RegistrySubject<'_>, data: &Data, ctx: &mut 
                 let pb = convert(b.predict(&s.data(&data.x)).map_err(|e| show_err(&e))?);
                 close(&pb, &pa, rtol).map_or(Ok(None), |d| Err(format!("predictions differ: {d}")))
             });
-            if caps.stochastic {
+            if caps.stochastic || caps.weights_not_repetition {
                 ctx.step("integer weights vs repeated rows", || {
-                    Ok(Some("stochastic fit: not compared".into()))
+                    Ok(Some(if caps.stochastic {
+                        "stochastic fit: not compared".into()
+                    } else {
+                        "weights scale per-sample bounds, defaults count rows: not compared".into()
+                    }))
                 });
             } else {
                 ctx.step("integer weights equal repeated rows", || {

@@ -125,11 +125,9 @@ impl VandermondeFeatures {
             include_bias: true,
         }
     }
-    /// Sets `include_bias`.
-    #[must_use]
-    pub fn include_bias(mut self, v: bool) -> Self {
-        self.include_bias = v;
-        self
+    crate::setters! {
+        /// Sets `include_bias`.
+        include_bias: bool,
     }
 
     fn fit_with_zero_rows<F: Float>(&self, x: &ArrayRef2<F>) -> Result<FittedVandermondeFeatures> {
@@ -321,17 +319,11 @@ impl FourierFeatures {
             ..Self::default()
         }
     }
-    /// Sets `frequency`.
-    #[must_use]
-    pub fn frequency(mut self, v: Frequency) -> Self {
-        self.frequency = v;
-        self
-    }
-    /// Sets `include_bias`.
-    #[must_use]
-    pub fn include_bias(mut self, v: bool) -> Self {
-        self.include_bias = v;
-        self
+    crate::setters! {
+        /// Sets `frequency`.
+        frequency: Frequency,
+        /// Sets `include_bias`.
+        include_bias: bool,
     }
 }
 

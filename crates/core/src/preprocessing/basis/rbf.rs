@@ -131,23 +131,13 @@ impl Default for GaussianRbfFeatures {
 }
 
 impl GaussianRbfFeatures {
-    /// Sets `centres`.
-    #[must_use]
-    pub fn centres(mut self, v: RbfCentres) -> Self {
-        self.centres = v;
-        self
-    }
-    /// Sets `width`.
-    #[must_use]
-    pub fn width(mut self, v: RbfWidth) -> Self {
-        self.width = v;
-        self
-    }
-    /// Sets `include_bias`.
-    #[must_use]
-    pub fn include_bias(mut self, v: bool) -> Self {
-        self.include_bias = v;
-        self
+    crate::setters! {
+        /// Sets `centres`.
+        centres: RbfCentres,
+        /// Sets `width`.
+        width: RbfWidth,
+        /// Sets `include_bias`.
+        include_bias: bool,
     }
 }
 

@@ -1,0 +1,60 @@
+//! # ndlearn-svm
+//!
+//! Support vector machines and kernel methods over [`ndlearn_core`], with scikit-learn's
+//! (libsvm's) formulations, defaults and attribute conventions, checked against scikit-learn
+//! (`scripts/golden/svm.py`).
+//!
+//! | estimator | what | scikit-learn | solver |
+//! |---|---|---|---|
+//! | [`Svc`] | C-support vector classification; binary, one-vs-one multi-class (pairs in parallel), class and sample weights, Platt probabilities | `SVC` | SMO, WSS3, shrinking, LRU kernel cache |
+//! | [`NuSvc`] | ν-support vector classification | `NuSVC` | SMO (ν form) |
+//! | [`Svr`] | ε-insensitive support vector regression | `SVR` | SMO over `2n` variables |
+//! | [`NuSvr`] | ν-support vector regression (ε found by the solver) | `NuSVR` | SMO (ν form) |
+//! | [`OneClassSvm`] | novelty / outlier detection (`+1` / `−1`, `decision_function`, `score_samples`) | `OneClassSVM` | SMO |
+//! | [`KernelRidge`] | ridge regression in a kernel's feature space, several targets and alphas | `KernelRidge` | Cholesky (least squares when not positive definite) |
+//!
+//! Kernels: `linear`, `poly`, `rbf` (default), `sigmoid`, `precomputed` (the input is the
+//! kernel matrix), or any core [`Kernel`](ndlearn_core::kernel::Kernel) (`SvmKernel::Custom`).
+//! `gamma` is `"scale"` (default, `1/(d·Var X)`), `"auto"` (`1/d`) or a number, resolved to a
+//! number at fit (the fitted model's `kernel()`).
+//!
+//! ```
+//! use ndlearn_core::{DecisionFunction, Fit, Predict};
+//! use ndlearn_svm::{Svc, SvmKernel};
+//!
+//! let data = ndlearn_datasets::breast_cancer();
+//! let y = data.y_classes().expect("labels");
+//! let model = Svc::default().kernel(SvmKernel::Linear).c(0.1).fit(data.x(), y)?;
+//! let scores = model.decision_function(data.x())?; // n × 1, positive = class 1
+//! let pred = model.predict(data.x())?;
+//! assert!(scores.column(0).iter().zip(&pred).all(|(s, &p)| (*s > 0.0) == (p == 1)));
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+//!
+//! ## Design
+//!
+//! One SMO solver ([`solver`](crate)) serves every dual: the C form (WSS3 of Fan, Chen and Lin)
+//! and the ν form (pairs within one sign), with shrinking every `min(n, 1000)` iterations and a
+//! final check over all variables with the reconstructed gradient. Kernel rows come from core's
+//! [`PreparedKernel`](ndlearn_core::kernel::PreparedKernel) (validated once, row norms cached)
+//! through an LRU cache of `cache_size` MB per problem; the solver works in `f64` whatever the
+//! input type. Multi-class problems solve their `K(K − 1)/2` pairs as parallel tasks (results
+//! do not depend on the thread count); prediction is one kernel block (BLAS for dot-product
+//! kernels) times a coefficient matrix. Decision 0018 records the choices.
+
+mod cache;
+mod kernel_ridge;
+mod machine;
+mod params;
+#[cfg(feature = "serde")]
+mod registry;
+mod solver;
+mod svc;
+mod svr;
+
+pub use kernel_ridge::{FittedKernelRidge, KernelRidge};
+pub use params::{Gamma, SvmKernel, c_from_lambda, lambda_from_c};
+#[cfg(feature = "serde")]
+pub use registry::registry;
+pub use svc::{DecisionShape, FittedSvc, NuSvc, Svc};
+pub use svr::{FittedOneClassSvm, FittedSvr, NuSvr, OneClassSvm, Svr};

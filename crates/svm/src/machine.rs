@@ -1,0 +1,152 @@
+//! What the kernel SVMs share: the training data as `f64` with its prepared kernel (or a
+//! precomputed Gram matrix), per-sample bounds from `C`, class and sample weights, and the
+//! kernel expansion `Σ cᵢ k(svᵢ, x) − ρ` at predict.
+
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndlearn_core::kernel::{Kernel, PreparedKernel};
+use ndlearn_core::{Error, Float, Result};
+
+use crate::cache::KernelRows;
+use crate::solver::{self, Form, Problem, Settings, Solution};
+
+/// The training rows of one dual problem (a subset of the data, in the given order).
+pub(crate) struct Subset {
+    /// Rows of the original data.
+    pub rows: Vec<usize>,
+    /// Its data (`f64`; rows × d), or its Gram block for a precomputed kernel.
+    data: Array2<f64>,
+}
+
+/// The training data of a kernel SVM.
+pub(crate) struct TrainData {
+    /// The numeric kernel (`None`: `x` is a precomputed Gram matrix).
+    pub kernel: Option<Kernel>,
+    x: Array2<f64>,
+}
+
+impl TrainData {
+    /// Converts and checks `x` (square for a precomputed kernel).
+    pub(crate) fn new<F: Float>(
+        x: &ArrayRef2<F>,
+        kernel: Option<Kernel>,
+        context: &'static str,
+    ) -> Result<Self> {
+        if kernel.is_none() && x.nrows() != x.ncols() {
+            return Err(Error::ShapeMismatch {
+                context,
+                expected: format!(
+                    "a square {0} × {0} kernel matrix (kernel = precomputed)",
+                    x.nrows()
+                ),
+                found: format!("{} × {}", x.nrows(), x.ncols()),
+            });
+        }
+        Ok(Self {
+            kernel,
+            x: x.mapv(|v| v.to_f64().unwrap_or(f64::NAN)),
+        })
+    }
+
+    /// The rows `rows` as one problem's data.
+    pub(crate) fn subset(&self, rows: Vec<usize>) -> Subset {
+        let data = match self.kernel {
+            Some(_) => self.x.select(Axis(0), &rows),
+            None => self.x.select(Axis(0), &rows).select(Axis(1), &rows),
+        };
+        Subset { rows, data }
+    }
+
+    /// Solves one dual on `sub` with a cache of `cache_mb`.
+    pub(crate) fn solve(
+        &self,
+        sub: &Subset,
+        form: Form,
+        problem: Problem,
+        settings: Settings,
+        cache_mb: f64,
+    ) -> Result<Solution> {
+        let prepared = match &self.kernel {
+            Some(k) => PreparedKernel::new(k, &sub.data)?,
+            None => PreparedKernel::precomputed(&sub.data)?,
+        };
+        let mut rows = KernelRows::new(prepared, cache_mb);
+        solver::solve(form, &mut rows, problem, settings)
+    }
+
+    /// `Σ_r c_r k(x_r, x_h) − ρ` for the held-out rows `held` of the training data, given
+    /// `(row, coefficient)` pairs.
+    pub(crate) fn decision_on_rows(
+        &self,
+        coef: &[(usize, f64)],
+        rho: f64,
+        held: &[usize],
+    ) -> Result<Vec<f64>> {
+        let sv: Vec<usize> = coef.iter().map(|&(r, _)| r).collect();
+        let c = Array1::from_iter(coef.iter().map(|&(_, c)| c));
+        let k = match &self.kernel {
+            Some(kernel) => {
+                let xh = self.x.select(Axis(0), held);
+                let xs = self.x.select(Axis(0), &sv);
+                kernel.cross_gram(&xh, &xs)?
+            }
+            None => self.x.select(Axis(0), held).select(Axis(1), &sv),
+        };
+        Ok(k.dot(&c).iter().map(|v| v - rho).collect())
+    }
+
+    /// The original rows `rows` (support vectors) in the element type of the model.
+    pub(crate) fn rows_as<F: Float>(&self, rows: &[usize]) -> Array2<F> {
+        self.x.select(Axis(0), rows).mapv(F::cast)
+    }
+}
+
+/// Per-sample upper bounds `C · w_class · w_sample`, and the rows kept (libsvm drops the rows
+/// of weight 0).
+pub(crate) fn sample_bounds<F: Float>(
+    c: f64,
+    class_w: Option<(&[f64], &ArrayRef1<usize>)>,
+    sample_weight: Option<&ArrayRef1<F>>,
+    n: usize,
+) -> (Vec<f64>, Vec<bool>) {
+    let mut bounds = vec![c; n];
+    if let Some((cw, y)) = class_w {
+        for (b, &yi) in bounds.iter_mut().zip(y) {
+            *b *= cw[yi];
+        }
+    }
+    if let Some(w) = sample_weight {
+        for (b, &wi) in bounds.iter_mut().zip(w) {
+            *b *= wi.to_f64().unwrap_or(0.0);
+        }
+    }
+    let keep = bounds.iter().map(|&b| b > 0.0).collect();
+    (bounds, keep)
+}
+
+/// `K(x, sv)` for prediction: the cross-Gram through core (BLAS for dot-product kernels), or
+/// `x` itself for a precomputed kernel (`m × n_train`, of which the support columns are taken).
+pub(crate) fn cross_kernel<F: Float>(
+    kernel: Option<&Kernel>,
+    x: &ArrayRef2<F>,
+    support_vectors: &Array2<F>,
+    support: &[usize],
+    n_train: usize,
+    context: &'static str,
+) -> Result<Array2<F>> {
+    match kernel {
+        Some(k) => k.cross_gram(x, support_vectors),
+        None => {
+            if x.ncols() != n_train {
+                return Err(Error::ShapeMismatch {
+                    context,
+                    expected: format!(
+                        "{n_train} columns (the training rows; kernel = precomputed)"
+                    ),
+                    found: format!("{}", x.ncols()),
+                });
+            }
+            ndlearn_core::validate::check_finite_2d(x, "X")?;
+            Ok(x.select(Axis(1), support))
+        }
+    }
+}
