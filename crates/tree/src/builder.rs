@@ -1,0 +1,524 @@
+//! Tree growth: the splitter (exact sorted sweep or random thresholds over a random order of
+//! candidate features, scikit-learn's `BestSplitter` / `RandomSplitter` semantics) and the
+//! depth-first and best-first builders.
+//!
+//! Each node sorts its own rows by each candidate feature (the sample index array is permuted
+//! in place, so children own contiguous ranges of it); no per-node allocation happens in the
+//! sweep. Values closer than `FEATURE_THRESHOLD = 1e-7` are treated as equal (no split between
+//! them), and a feature whose node range is within it is constant, as in scikit-learn.
+
+use ndlearn_core::Float;
+
+use crate::sk_random::TreeRng;
+
+use crate::criterion::Criterion;
+use crate::tree::Tree;
+
+/// Two values closer than this are not separated (scikit-learn's `FEATURE_THRESHOLD`).
+pub(crate) const FEATURE_THRESHOLD: f64 = 1e-7;
+/// A node with impurity at most this is a leaf (scikit-learn's `EPSILON`).
+const EPSILON: f64 = f64::EPSILON;
+
+/// The resolved stopping rules and split search of one tree.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Config {
+    pub max_depth: usize,
+    pub min_samples_split: usize,
+    pub min_samples_leaf: usize,
+    pub min_weight_leaf: f64,
+    pub min_impurity_decrease: f64,
+    pub max_features: usize,
+    pub max_leaf_nodes: Option<usize>,
+    pub random_splits: bool,
+}
+
+/// Training features stored column by column (`xt[f * n + i]`).
+pub(crate) struct Columns<'a, F> {
+    pub xt: &'a [F],
+    pub n: usize,
+    pub d: usize,
+}
+
+impl<F: Float> Columns<'_, F> {
+    #[inline]
+    fn get(&self, f: usize, i: usize) -> F {
+        self.xt[f * self.n + i]
+    }
+}
+
+/// Column-major copy of `x`.
+pub(crate) fn to_columns<F: Float>(x: &ndarray::ArrayRef2<F>) -> Vec<F> {
+    let (n, d) = x.dim();
+    let mut out = Vec::with_capacity(n * d);
+    for f in 0..d {
+        out.extend(x.column(f).iter().copied());
+    }
+    out
+}
+
+#[derive(Clone, Copy)]
+struct Split<F> {
+    feature: usize,
+    threshold: F,
+    pos: usize,
+    impurity_left: f64,
+    impurity_right: f64,
+    improvement: f64,
+}
+
+struct Splitter<'a, F, C> {
+    data: &'a Columns<'a, F>,
+    crit: C,
+    cfg: Config,
+    samples: Vec<usize>,
+    features: Vec<usize>,
+    constant_features: Vec<usize>,
+    pairs: Vec<(F, usize)>,
+    xf: Vec<F>,
+    total_weight: f64,
+    rng: &'a mut TreeRng,
+}
+
+impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
+    /// Sorts `samples[start..end]` by feature `f`, filling `xf`.
+    fn sort_by_feature(&mut self, f: usize, start: usize, end: usize) {
+        self.pairs.clear();
+        for &i in &self.samples[start..end] {
+            self.pairs.push((self.data.get(f, i), i));
+        }
+        self.pairs
+            .sort_unstable_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+        for (j, &(v, i)) in self.pairs.iter().enumerate() {
+            self.samples[start + j] = i;
+            self.xf[start + j] = v;
+        }
+    }
+
+    /// Moves the rows with `x[f] ≤ t` to the front of `samples[start..end]`; returns the split
+    /// position.
+    fn partition(&mut self, f: usize, t: F, start: usize, end: usize) -> usize {
+        let (mut lo, mut hi) = (start, end);
+        while lo < hi {
+            if self.data.get(f, self.samples[lo]) <= t {
+                lo += 1;
+            } else {
+                hi -= 1;
+                self.samples.swap(lo, hi);
+            }
+        }
+        lo
+    }
+
+    /// The best split of `samples[start..end]` (or `None`), and the updated count of known
+    /// constant features (scikit-learn's `node_split`).
+    fn node_split(
+        &mut self,
+        start: usize,
+        end: usize,
+        impurity: f64,
+        n_known_constants: usize,
+    ) -> (Option<Split<F>>, usize) {
+        let d = self.data.d;
+        let min_leaf = self.cfg.min_samples_leaf;
+        let min_w = self.cfg.min_weight_leaf;
+        let mut best: Option<Split<F>> = None;
+        let mut best_proxy = f64::NEG_INFINITY;
+        let mut f_i = d;
+        let mut n_visited = 0usize;
+        let mut n_found_constants = 0usize;
+        let mut n_drawn_constants = 0usize;
+        let mut n_total_constants = n_known_constants;
+        while f_i > n_total_constants
+            && (n_visited < self.cfg.max_features
+                || n_visited <= n_found_constants + n_drawn_constants)
+        {
+            n_visited += 1;
+            let mut f_j = self
+                .rng
+                .rand_int(n_drawn_constants, f_i - n_found_constants);
+            if f_j < n_known_constants {
+                self.features.swap(n_drawn_constants, f_j);
+                n_drawn_constants += 1;
+                continue;
+            }
+            f_j += n_found_constants;
+            let f = self.features[f_j];
+            if self.cfg.random_splits {
+                let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
+                for &i in &self.samples[start..end] {
+                    let v = self.data.get(f, i);
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+                if hi.to_f64_lossless() <= lo.to_f64_lossless() + FEATURE_THRESHOLD {
+                    self.features.swap(f_j, n_total_constants);
+                    n_found_constants += 1;
+                    n_total_constants += 1;
+                    continue;
+                }
+                f_i -= 1;
+                self.features.swap(f_i, f_j);
+                let (lo64, hi64) = (lo.to_f64_lossless(), hi.to_f64_lossless());
+                let mut t = F::cast(self.rng.rand_uniform(lo64, hi64));
+                if t >= hi || t < lo {
+                    t = lo;
+                }
+                let pos = self.partition(f, t, start, end);
+                if pos - start < min_leaf || end - pos < min_leaf {
+                    continue;
+                }
+                self.crit.reset();
+                self.crit.update(&self.samples[start..end], pos - start);
+                let wl = self.crit.weighted_left();
+                if wl < min_w || self.crit.weighted_n() - wl < min_w {
+                    continue;
+                }
+                let proxy = self.crit.proxy(&self.samples[start..end], pos - start);
+                if proxy > best_proxy {
+                    best_proxy = proxy;
+                    best = Some(Split {
+                        feature: f,
+                        threshold: t,
+                        pos,
+                        impurity_left: 0.0,
+                        impurity_right: 0.0,
+                        improvement: 0.0,
+                    });
+                }
+                continue;
+            }
+            self.sort_by_feature(f, start, end);
+            if self.xf[end - 1].to_f64_lossless()
+                <= self.xf[start].to_f64_lossless() + FEATURE_THRESHOLD
+            {
+                self.features.swap(f_j, n_total_constants);
+                n_found_constants += 1;
+                n_total_constants += 1;
+                continue;
+            }
+            f_i -= 1;
+            self.features.swap(f_i, f_j);
+            self.crit.reset();
+            let mut p = start;
+            while p < end {
+                // Skip to the last of a run of (nearly) equal values.
+                while p + 1 < end
+                    && self.xf[p + 1].to_f64_lossless()
+                        <= self.xf[p].to_f64_lossless() + FEATURE_THRESHOLD
+                {
+                    p += 1;
+                }
+                let p_prev = p;
+                p += 1;
+                if p >= end {
+                    continue;
+                }
+                if p - start < min_leaf || end - p < min_leaf {
+                    continue;
+                }
+                self.crit.update(&self.samples[start..end], p - start);
+                let wl = self.crit.weighted_left();
+                if wl < min_w || self.crit.weighted_n() - wl < min_w {
+                    continue;
+                }
+                let proxy = self.crit.proxy(&self.samples[start..end], p - start);
+                if proxy > best_proxy {
+                    best_proxy = proxy;
+                    let (a, b) = (self.xf[p_prev], self.xf[p]);
+                    let two = F::cast(2.0);
+                    let mut t = a / two + b / two;
+                    if t >= b || !t.is_finite() {
+                        t = a;
+                    }
+                    best = Some(Split {
+                        feature: f,
+                        threshold: t,
+                        pos: p,
+                        impurity_left: 0.0,
+                        impurity_right: 0.0,
+                        improvement: 0.0,
+                    });
+                }
+            }
+        }
+        // The known constants keep their original order for siblings and children; the new
+        // ones are recorded after them (scikit-learn's invariant on `features[..n_known]`).
+        self.features[..n_known_constants]
+            .copy_from_slice(&self.constant_features[..n_known_constants]);
+        self.constant_features[n_known_constants..n_total_constants]
+            .copy_from_slice(&self.features[n_known_constants..n_total_constants]);
+        let Some(mut s) = best else {
+            return (None, n_total_constants);
+        };
+        // Always re-partitioned, as scikit-learn does (the order of the rows inside the
+        // children decides the order of later floating-point sums).
+        s.pos = self.partition(s.feature, s.threshold, start, end);
+        self.crit.reset();
+        self.crit.update(&self.samples[start..end], s.pos - start);
+        let (il, ir) = self
+            .crit
+            .children_impurity(&self.samples[start..end], s.pos - start);
+        s.impurity_left = il;
+        s.impurity_right = ir;
+        s.improvement = self.crit.improvement(impurity, il, ir, self.total_weight);
+        (Some(s), n_total_constants)
+    }
+}
+
+/// Grows a tree on the rows of positive weight. `stride` is the length of a value row.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build<F: Float, C: Criterion>(
+    data: &Columns<'_, F>,
+    weights: Option<&[f64]>,
+    crit: C,
+    cfg: Config,
+    rng: &mut TreeRng,
+    n_outputs: usize,
+    max_n_classes: usize,
+) -> Tree<F> {
+    let samples: Vec<usize> = (0..data.n)
+        .filter(|&i| weights.is_none_or(|w| w[i] != 0.0))
+        .collect();
+    let total_weight: f64 = match weights {
+        Some(w) => w.iter().sum(),
+        None => data.n as f64,
+    };
+    let n_samples = samples.len();
+    let mut sp = Splitter {
+        data,
+        crit,
+        cfg,
+        samples,
+        features: (0..data.d).collect(),
+        constant_features: (0..data.d).collect(),
+        pairs: Vec::with_capacity(n_samples),
+        xf: vec![F::zero(); n_samples],
+        total_weight,
+        rng,
+    };
+    let mut tree = Tree::new(data.d, n_outputs, max_n_classes);
+    let mut value = vec![0.0; n_outputs * max_n_classes];
+    if n_samples == 0 {
+        return tree;
+    }
+    match cfg.max_leaf_nodes {
+        None => depth_first(&mut sp, &mut tree, &mut value, n_samples),
+        Some(m) => best_first(&mut sp, &mut tree, &mut value, n_samples, m),
+    }
+    tree
+}
+
+struct Frame {
+    start: usize,
+    end: usize,
+    depth: usize,
+    parent: Option<(usize, bool)>,
+    impurity: f64,
+    n_constant: usize,
+}
+
+/// `is_leaf` before the split search (scikit-learn's stopping rules).
+fn stops<F: Float, C: Criterion>(
+    sp: &Splitter<'_, F, C>,
+    n_node: usize,
+    wn: f64,
+    depth: usize,
+) -> bool {
+    depth >= sp.cfg.max_depth
+        || n_node < sp.cfg.min_samples_split
+        || n_node < 2 * sp.cfg.min_samples_leaf
+        || wn < 2.0 * sp.cfg.min_weight_leaf
+}
+
+fn depth_first<F: Float, C: Criterion>(
+    sp: &mut Splitter<'_, F, C>,
+    tree: &mut Tree<F>,
+    value: &mut [f64],
+    n_samples: usize,
+) {
+    let mut stack = vec![Frame {
+        start: 0,
+        end: n_samples,
+        depth: 0,
+        parent: None,
+        impurity: f64::INFINITY,
+        n_constant: 0,
+    }];
+    let mut first = true;
+    while let Some(fr) = stack.pop() {
+        let n_node = fr.end - fr.start;
+        sp.crit.init(&sp.samples[fr.start..fr.end]);
+        let wn = sp.crit.weighted_n();
+        let mut is_leaf = stops(sp, n_node, wn, fr.depth);
+        let mut impurity = fr.impurity;
+        if first {
+            impurity = sp.crit.node_impurity(&sp.samples[fr.start..fr.end]);
+            first = false;
+        }
+        is_leaf = is_leaf || impurity <= EPSILON;
+        let mut split = None;
+        let mut n_constant = fr.n_constant;
+        if !is_leaf {
+            let (s, nc) = sp.node_split(fr.start, fr.end, impurity, fr.n_constant);
+            n_constant = nc;
+            match s {
+                Some(s) if s.improvement + EPSILON >= sp.cfg.min_impurity_decrease => {
+                    split = Some(s);
+                }
+                _ => is_leaf = true,
+            }
+        }
+        // node_value after the split search: the criterion still describes the node.
+        sp.crit.node_value(value);
+        let id = tree.add_node(
+            fr.parent,
+            split.filter(|_| !is_leaf).map(|s| (s.feature, s.threshold)),
+            impurity,
+            n_node,
+            wn,
+            value,
+            fr.depth,
+        );
+        if let (false, Some(s)) = (is_leaf, split) {
+            stack.push(Frame {
+                start: s.pos,
+                end: fr.end,
+                depth: fr.depth + 1,
+                parent: Some((id, false)),
+                impurity: s.impurity_right,
+                n_constant,
+            });
+            stack.push(Frame {
+                start: fr.start,
+                end: s.pos,
+                depth: fr.depth + 1,
+                parent: Some((id, true)),
+                impurity: s.impurity_left,
+                n_constant,
+            });
+        }
+    }
+}
+
+struct Record {
+    node: usize,
+    start: usize,
+    end: usize,
+    pos: usize,
+    depth: usize,
+    is_leaf: bool,
+    impurity_left: f64,
+    impurity_right: f64,
+    improvement: f64,
+}
+
+/// Creates a node for `samples[start..end]` and searches its split (scikit-learn's
+/// `_add_split_node`).
+#[allow(clippy::too_many_arguments)]
+fn add_split_node<F: Float, C: Criterion>(
+    sp: &mut Splitter<'_, F, C>,
+    tree: &mut Tree<F>,
+    value: &mut [f64],
+    start: usize,
+    end: usize,
+    impurity: Option<f64>,
+    parent: Option<(usize, bool)>,
+    depth: usize,
+) -> Record {
+    let n_node = end - start;
+    sp.crit.init(&sp.samples[start..end]);
+    let wn = sp.crit.weighted_n();
+    let impurity = impurity.unwrap_or_else(|| sp.crit.node_impurity(&sp.samples[start..end]));
+    let is_leaf = stops(sp, n_node, wn, depth) || impurity <= EPSILON;
+    let mut split = None;
+    if !is_leaf {
+        let (s, _) = sp.node_split(start, end, impurity, 0);
+        split = s.filter(|s| s.improvement + EPSILON >= sp.cfg.min_impurity_decrease);
+    }
+    sp.crit.node_value(value);
+    let id = tree.add_node(
+        parent,
+        split.map(|s| (s.feature, s.threshold)),
+        impurity,
+        n_node,
+        wn,
+        value,
+        depth,
+    );
+    match split {
+        Some(s) => Record {
+            node: id,
+            start,
+            end,
+            pos: s.pos,
+            depth,
+            is_leaf: false,
+            impurity_left: s.impurity_left,
+            impurity_right: s.impurity_right,
+            improvement: s.improvement,
+        },
+        None => Record {
+            node: id,
+            start,
+            end,
+            pos: end,
+            depth,
+            is_leaf: true,
+            impurity_left: 0.0,
+            impurity_right: 0.0,
+            improvement: 0.0,
+        },
+    }
+}
+
+fn best_first<F: Float, C: Criterion>(
+    sp: &mut Splitter<'_, F, C>,
+    tree: &mut Tree<F>,
+    value: &mut [f64],
+    n_samples: usize,
+    max_leaf_nodes: usize,
+) {
+    let mut max_split_nodes = max_leaf_nodes.saturating_sub(1);
+    let root = add_split_node(sp, tree, value, 0, n_samples, None, None, 0);
+    let mut frontier = vec![root];
+    while !frontier.is_empty() {
+        // The record of largest improvement; among equals the one created first.
+        let mut best = 0;
+        for (j, r) in frontier.iter().enumerate() {
+            let b = &frontier[best];
+            if r.improvement > b.improvement || (r.improvement == b.improvement && r.node < b.node)
+            {
+                best = j;
+            }
+        }
+        let rec = frontier.swap_remove(best);
+        if rec.is_leaf || max_split_nodes == 0 {
+            tree.make_leaf(rec.node);
+            continue;
+        }
+        max_split_nodes -= 1;
+        let left = add_split_node(
+            sp,
+            tree,
+            value,
+            rec.start,
+            rec.pos,
+            Some(rec.impurity_left),
+            Some((rec.node, true)),
+            rec.depth + 1,
+        );
+        let right = add_split_node(
+            sp,
+            tree,
+            value,
+            rec.pos,
+            rec.end,
+            Some(rec.impurity_right),
+            Some((rec.node, false)),
+            rec.depth + 1,
+        );
+        frontier.push(left);
+        frontier.push(right);
+    }
+    tree.recompute_depth();
+}

@@ -1,0 +1,70 @@
+//! # ndlearn-tree
+//!
+//! Decision trees over [`ndlearn_core`]: CART classification and regression trees with
+//! scikit-learn's criteria, stopping rules, feature sampling and minimal cost-complexity
+//! pruning, built on one flat tree representation ([`Tree`]). On float32-representable data
+//! without equal-gain ties the fitted trees equal scikit-learn's node for node
+//! (`scripts/golden/tree.py`).
+//!
+//! | estimator / type | what | scikit-learn |
+//! |---|---|---|
+//! | [`DecisionTreeClassifier`] | CART classification tree: Gini, entropy (information gain), misclassification, gain ratio; class and sample weights; `predict_proba`, `apply`, `decision_path`, importances | `DecisionTreeClassifier` |
+//! | [`DecisionTreeRegressor`] | CART regression tree: squared error, Friedman MSE, absolute error (median leaves), Poisson; multi-output | `DecisionTreeRegressor` |
+//! | [`Tree`] | flat node arrays (as `tree_`), prediction, `apply`, `decision_path`, impurity importances, [`Tree::cost_complexity_pruning_path`], [`Tree::prune`] | `sklearn.tree._tree.Tree` |
+//!
+//! ```
+//! use ndlearn_core::{Fit, Predict};
+//! use ndlearn_tree::DecisionTreeClassifier;
+//!
+//! let data = ndlearn_datasets::breast_cancer();
+//! let y = data.y_classes().expect("labels");
+//! let tree = DecisionTreeClassifier::default().fit(data.x(), y)?;
+//! // A fully grown tree separates the training data.
+//! assert_eq!(tree.predict(data.x())?, y);
+//! // Pruning with the path's alphas shrinks it.
+//! let path = DecisionTreeClassifier::default().cost_complexity_pruning_path(data.x(), y, None)?;
+//! let alpha = path.ccp_alphas[path.ccp_alphas.len() / 2];
+//! assert!(tree.pruned(alpha).get_n_leaves() < tree.get_n_leaves());
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+//!
+//! ## Conventions
+//!
+//! - **Split search**: exact sorted sweep per node and feature (rows sorted by the feature,
+//!   class counts or target sums updated in one pass), thresholds at the midpoint `a/2 + b/2`
+//!   of consecutive distinct values as scikit-learn. Values closer than `1e-7` count as equal
+//!   and a feature whose node range is within `1e-7` as constant (scikit-learn's
+//!   `FEATURE_THRESHOLD`), so features should not be scaled to ranges far below that.
+//! - **Randomness**: each node visits the features in a random order from `random_state`
+//!   (`seed`, a `u64`, default 0) and stops after `max_features` non-constant ones; with all
+//!   features searched the seed only breaks exact ties. The stream is ndlearn's
+//!   ([`ndlearn_core::random`]), not NumPy's, so ties may be broken differently from
+//!   scikit-learn.
+//! - **Weights**: `fit_weighted` multiplies each row's contribution; an integer weight equals
+//!   repeated rows. Rows of weight 0 do not reach the tree (they do not count towards
+//!   `min_samples_*`), as in scikit-learn. Class weights multiply the sample weights.
+//! - **Precision**: `f32` and `f64` features; thresholds are stored in the feature type, all
+//!   statistics (impurities, values, weights) in `f64`.
+//!
+//! ## Features
+//!
+//! `serde` (default): `Serialize`/`Deserialize` for hyperparameters, trees and fitted models,
+//! and [`registry()`].
+
+mod builder;
+pub mod classifier;
+mod common;
+mod criterion;
+pub mod params;
+#[cfg(feature = "serde")]
+pub mod registry;
+pub mod regressor;
+mod sk_random;
+pub mod tree;
+
+pub use classifier::{DecisionTreeClassifier, FittedDecisionTreeClassifier};
+pub use params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
+#[cfg(feature = "serde")]
+pub use registry::registry;
+pub use regressor::{DecisionTreeRegressor, FittedDecisionTreeRegressor};
+pub use tree::{CcpPath, DecisionPath, Tree};

@@ -1,0 +1,36 @@
+//! The estimators of this crate by name, for the `ndlearn` command line and the benchmark runner
+//! (`ndlearn_core::registry`; feature `serde`).
+//!
+//! Names are the snake_case of the scikit-learn classes; hyperparameters are scikit-learn's
+//! (`decision_tree_classifier max_depth=3 criterion=entropy`, `max_features=sqrt`).
+//!
+//! ```
+//! let names: Vec<&str> = ndlearn_tree::registry().iter().map(|e| e.name()).collect();
+//! assert!(names.contains(&"decision_tree_classifier") && names.contains(&"decision_tree_regressor"));
+//! ```
+
+use ndlearn_core::registry::Entry;
+
+use crate::{DecisionTreeClassifier, DecisionTreeRegressor};
+
+/// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
+pub fn registry() -> Vec<Entry> {
+    vec![
+        Entry::probabilistic_classifier::<DecisionTreeClassifier>(
+            "decision_tree_classifier",
+            "CART classification tree (gini, entropy, misclassification, gain ratio; exact sorted sweep; best-first with max_leaf_nodes; ccp pruning)",
+        )
+        .sklearn("DecisionTreeClassifier")
+        .weighted()
+        .importances()
+        .into(),
+        Entry::regressor::<DecisionTreeRegressor>(
+            "decision_tree_regressor",
+            "CART regression tree (squared error, Friedman MSE, absolute error, Poisson; exact sorted sweep; ccp pruning)",
+        )
+        .sklearn("DecisionTreeRegressor")
+        .weighted()
+        .importances()
+        .into(),
+    ]
+}
