@@ -128,6 +128,9 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         let mut n_found_constants = 0usize;
         let mut n_drawn_constants = 0usize;
         let mut n_total_constants = n_known_constants;
+        // The last feature drawn past the known constants (scikit-learn's
+        // `current_split.feature`).
+        let mut last_feature = None;
         while f_i > n_total_constants
             && (n_visited < self.cfg.max_features
                 || n_visited <= n_found_constants + n_drawn_constants)
@@ -143,6 +146,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             }
             f_j += n_found_constants;
             let f = self.features[f_j];
+            last_feature = Some(f);
             if self.cfg.random_splits {
                 let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
                 for &i in &self.samples[start..end] {
@@ -250,9 +254,12 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         let Some(mut s) = best else {
             return (None, n_total_constants);
         };
-        // Always re-partitioned, as scikit-learn does (the order of the rows inside the
-        // children decides the order of later floating-point sums).
-        s.pos = self.partition(s.feature, s.threshold, start, end);
+        // Re-partitioned as scikit-learn does: always after the sorted sweep, after random
+        // thresholds only when the best feature was not the last one tried (the order of the
+        // rows inside the children decides the order of later floating-point sums).
+        if !self.cfg.random_splits || last_feature != Some(s.feature) {
+            s.pos = self.partition(s.feature, s.threshold, start, end);
+        }
         self.crit.reset();
         self.crit.update(&self.samples[start..end], s.pos - start);
         let (il, ir) = self
@@ -299,6 +306,9 @@ pub(crate) fn build<F: Float, C: Criterion>(
     let mut tree = Tree::new(data.d, n_outputs, max_n_classes);
     let mut value = vec![0.0; n_outputs * max_n_classes];
     if n_samples == 0 {
+        // No row of positive weight (possible for a bootstrap of zero-weight rows): one leaf
+        // with an all-zero value row.
+        tree.add_node(None, None, 0.0, 0, 0.0, &value, 0);
         return tree;
     }
     match cfg.max_leaf_nodes {

@@ -461,6 +461,44 @@ mod tests {
     }
 
     #[test]
+    fn decision_stump_is_the_best_single_threshold() {
+        // A stump (max_depth = 1) minimises the weighted Gini of the two sides over every
+        // feature and every midpoint (checked by brute force).
+        let data = ndlearn_datasets::wine();
+        let (x, y) = (data.x(), data.y_classes().expect("labels"));
+        let stump = DecisionTreeClassifier::default()
+            .max_depth(Some(1))
+            .fit(x, y)
+            .expect("fit");
+        let t = stump.tree();
+        assert_eq!((t.node_count(), t.n_leaves(), stump.get_depth()), (3, 2, 1));
+        let k = stump.n_classes();
+        let split_gini = |f: usize, s: f64| {
+            let (mut l, mut r) = (vec![0.0; k], vec![0.0; k]);
+            for (row, &c) in x.rows().into_iter().zip(y) {
+                if row[f] <= s {
+                    l[c] += 1.0
+                } else {
+                    r[c] += 1.0
+                }
+            }
+            let (nl, nr): (f64, f64) = (l.iter().sum(), r.iter().sum());
+            nl * crate::impurity::gini(&l) + nr * crate::impurity::gini(&r)
+        };
+        let mut best = f64::INFINITY;
+        for f in 0..x.ncols() {
+            let mut v: Vec<f64> = x.column(f).to_vec();
+            v.sort_by(f64::total_cmp);
+            v.dedup();
+            for w in v.windows(2) {
+                best = best.min(split_gini(f, w[0] / 2.0 + w[1] / 2.0));
+            }
+        }
+        let got = split_gini(t.feature()[0] as usize, t.threshold()[0]);
+        assert!((got - best).abs() < 1e-9, "stump {got} vs best {best}");
+    }
+
+    #[test]
     fn one_class_and_one_row() {
         let x = array![[0.0, 1.0], [1.0, 2.0], [2.0, 0.5]];
         let y = array![1usize, 1, 1];

@@ -10,6 +10,9 @@
 //! |---|---|---|
 //! | [`DecisionTreeClassifier`] | CART classification tree: Gini, entropy (information gain), misclassification, gain ratio; class and sample weights; `predict_proba`, `apply`, `decision_path`, importances | `DecisionTreeClassifier` |
 //! | [`DecisionTreeRegressor`] | CART regression tree: squared error, Friedman MSE, absolute error (median leaves), Poisson; multi-output | `DecisionTreeRegressor` |
+//! | [`RandomForestClassifier`], [`RandomForestRegressor`] | bootstrap + `max_features` per split, trees in parallel, OOB score, `balanced_subsample` | `RandomForestClassifier`, `RandomForestRegressor` |
+//! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
+//! | [`impurity`] | Gini, entropy, misclassification error, gain, information gain, GINI_split, split info, gain ratio on class counts | — |
 //! | [`Tree`] | flat node arrays (as `tree_`), prediction, `apply`, `decision_path`, impurity importances, [`Tree::cost_complexity_pruning_path`], [`Tree::prune`] | `sklearn.tree._tree.Tree` |
 //!
 //! ```
@@ -36,15 +39,23 @@
 //!   and a feature whose node range is within `1e-7` as constant (scikit-learn's
 //!   `FEATURE_THRESHOLD`), so features should not be scaled to ranges far below that.
 //! - **Randomness**: each node visits the features in a random order from `random_state`
-//!   (`seed`, a `u64`, default 0) and stops after `max_features` non-constant ones; with all
-//!   features searched the seed only breaks exact ties. The stream is ndlearn's
-//!   ([`ndlearn_core::random`]), not NumPy's, so ties may be broken differently from
-//!   scikit-learn.
+//!   (`seed`, a `u64`, default 0; scikit-learn's default is a fresh seed) and stops after
+//!   `max_features` non-constant ones; with all features searched the seed only breaks exact
+//!   ties. The streams reproduce scikit-learn's bit for bit for seeds below `2³²`, so the same
+//!   seed breaks ties the same way and samples the same features.
 //! - **Weights**: `fit_weighted` multiplies each row's contribution; an integer weight equals
 //!   repeated rows. Rows of weight 0 do not reach the tree (they do not count towards
 //!   `min_samples_*`), as in scikit-learn. Class weights multiply the sample weights.
 //! - **Precision**: `f32` and `f64` features; thresholds are stored in the feature type, all
 //!   statistics (impurities, values, weights) in `f64`.
+//!
+//! ## Threads and determinism
+//!
+//! Forests draw every tree's seed before growing the trees in parallel on the caller's rayon
+//! pool; each tree uses only its own streams and sums over trees run in tree order, so models
+//! and predictions are bitwise identical for any thread count. The streams are scikit-learn's
+//! (NumPy's MT19937 seeding, the splitter's xorshift), so a forest with `random_state = s` is
+//! scikit-learn's forest with the same seed on float32-representable data.
 //!
 //! ## Features
 //!
@@ -55,6 +66,8 @@ mod builder;
 pub mod classifier;
 mod common;
 mod criterion;
+pub mod forest;
+pub mod impurity;
 pub mod params;
 #[cfg(feature = "serde")]
 pub mod registry;
@@ -63,6 +76,11 @@ mod sk_random;
 pub mod tree;
 
 pub use classifier::{DecisionTreeClassifier, FittedDecisionTreeClassifier};
+pub use forest::{
+    ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,
+    FittedExtraTreesRegressor, FittedRandomForestClassifier, FittedRandomForestRegressor,
+    RandomForestClassifier, RandomForestRegressor,
+};
 pub use params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 #[cfg(feature = "serde")]
 pub use registry::registry;

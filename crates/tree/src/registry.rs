@@ -11,7 +11,10 @@
 
 use ndlearn_core::registry::Entry;
 
-use crate::{DecisionTreeClassifier, DecisionTreeRegressor};
+use crate::{
+    DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier, ExtraTreesRegressor,
+    RandomForestClassifier, RandomForestRegressor,
+};
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
@@ -31,6 +34,44 @@ pub fn registry() -> Vec<Entry> {
         .sklearn("DecisionTreeRegressor")
         .weighted()
         .importances()
+        .into(),
+        // Bootstrap samples are drawn by row index, so integer weights are not repeated rows:
+        // declared stochastic.
+        Entry::probabilistic_classifier::<RandomForestClassifier>(
+            "random_forest_classifier",
+            "random forest: bootstrap + sqrt(d) features per split, trees in parallel, OOB accuracy",
+        )
+        .sklearn("RandomForestClassifier")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        Entry::regressor::<RandomForestRegressor>(
+            "random_forest_regressor",
+            "random forest regressor: bootstrap samples, trees in parallel, OOB R²",
+        )
+        .sklearn("RandomForestRegressor")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        Entry::probabilistic_classifier::<ExtraTreesClassifier>(
+            "extra_trees_classifier",
+            "extremely randomised trees: random thresholds, sqrt(d) features per split",
+        )
+        .sklearn("ExtraTreesClassifier")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        Entry::regressor::<ExtraTreesRegressor>(
+            "extra_trees_regressor",
+            "extremely randomised trees for regression: random thresholds",
+        )
+        .sklearn("ExtraTreesRegressor")
+        .weighted()
+        .importances()
+        .stochastic()
         .into(),
     ]
 }

@@ -87,6 +87,54 @@ impl RandomState {
     }
 }
 
+impl RandomState {
+    /// `random_sample()`: a double in `[0, 1)` from two 32-bit outputs (53 bits).
+    pub(crate) fn random_sample(&mut self) -> f64 {
+        let a = self.next_u32() >> 5;
+        let b = self.next_u32() >> 6;
+        (f64::from(a) * 67_108_864.0 + f64::from(b)) / 9_007_199_254_740_992.0
+    }
+
+    /// `choice(n, size, replace=True, p)` given the normalised cumulative probabilities
+    /// (`cdf = cumsum(p) / cumsum(p)[-1]`): `searchsorted(cdf, u, side="right")` per draw.
+    pub(crate) fn choice_cdf(&mut self, cdf: &[f64]) -> usize {
+        let u = self.random_sample();
+        cdf.partition_point(|&c| c <= u)
+            .min(cdf.len().saturating_sub(1))
+    }
+}
+
+/// NumPy's pairwise summation of a contiguous `f64` array (`np.sum`), bit for bit.
+pub(crate) fn numpy_sum(a: &[f64]) -> f64 {
+    let n = a.len();
+    if n < 8 {
+        let mut r = 0.0;
+        for &v in a {
+            r += v;
+        }
+        r
+    } else if n <= 128 {
+        let mut r = [0.0f64; 8];
+        r.copy_from_slice(&a[..8]);
+        let mut i = 8;
+        while i < n - (n % 8) {
+            for j in 0..8 {
+                r[j] += a[i + j];
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &v in &a[i..] {
+            res += v;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        numpy_sum(&a[..n2]) + numpy_sum(&a[n2..])
+    }
+}
+
 /// The splitter's xorshift stream (scikit-learn's `rand_r_state`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TreeRng {
@@ -146,6 +194,18 @@ mod tests {
             let got: Vec<u64> = (0..5).map(|_| rs.randint(0, 10)).collect();
             assert_eq!(got, small, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn random_sample_and_pairwise_sum() {
+        // numpy 2.4: RandomState(0).random_sample() = 0.5488135039273248.
+        assert_eq!(RandomState::new(0).random_sample(), 0.548_813_503_927_324_8);
+        // Pairwise summation differs from a left fold on this input.
+        let a: Vec<f64> = (0..300).map(|i| 1.0 / f64::from(i + 1)).collect();
+        let fold: f64 = a.iter().sum();
+        assert_eq!(numpy_sum(&a), 6.282_663_880_299_504);
+        assert_eq!(fold, 6.282_663_880_299_502);
+        assert_eq!(numpy_sum(&[1.0, 2.0, 3.0]), 6.0);
     }
 
     #[test]
