@@ -22,6 +22,7 @@ import json
 
 import numpy as np
 from sklearn.ensemble import (
+    AdaBoostClassifier,
     ExtraTreesClassifier,
     ExtraTreesRegressor,
     RandomForestClassifier,
@@ -82,6 +83,25 @@ def main():
             case["oob_score"] = m.oob_score_
             case["oob_decision_function"] = np.nan_to_num(m.oob_decision_function_)
         cases[name] = case
+
+    from sklearn.tree import DecisionTreeClassifier
+
+    ada_settings = [
+        ("ada_breast_cancer", "breast_cancer", dict(n_estimators=25, random_state=0), 1),
+        ("ada_iris", "iris", dict(n_estimators=15, random_state=4), 1),
+        ("ada_wine_depth2", "wine", dict(n_estimators=12, random_state=6, learning_rate=0.5), 2),
+    ]
+    for name, ds, params, depth in ada_settings:
+        x, y, _ = load_dataset(ds)
+        x = f32(x)
+        m = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=depth), **params).fit(x, y)
+        k = len(m.estimators_)
+        cases[name] = dict(
+            kind="ada_boost", dataset=ds, params=json.dumps(params), depth=depth,
+            estimator_weights=m.estimator_weights_[:k], estimator_errors=m.estimator_errors_[:k],
+            proba=m.predict_proba(x), pred=m.predict(x), feature_importances=m.feature_importances_,
+            decision=np.atleast_2d(m.decision_function(x).T).T,
+        )
 
     xg, yg = gen_regression()
     xd, yd, _ = load_dataset("diabetes")

@@ -12,6 +12,7 @@
 //! | [`DecisionTreeRegressor`] | CART regression tree: squared error, Friedman MSE, absolute error (median leaves), Poisson; multi-output | `DecisionTreeRegressor` |
 //! | [`RandomForestClassifier`], [`RandomForestRegressor`] | bootstrap + `max_features` per split, trees in parallel, OOB score, `balanced_subsample` | `RandomForestClassifier`, `RandomForestRegressor` |
 //! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
+//! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
 //! | [`impurity`] | Gini, entropy, misclassification error, gain, information gain, GINI_split, split info, gain ratio on class counts | — |
 //! | [`Tree`] | flat node arrays (as `tree_`), prediction, `apply`, `decision_path`, impurity importances, [`Tree::cost_complexity_pruning_path`], [`Tree::prune`] | `sklearn.tree._tree.Tree` |
 //!
@@ -62,6 +63,7 @@
 //! `serde` (default): `Serialize`/`Deserialize` for hyperparameters, trees and fitted models,
 //! and [`registry()`].
 
+pub mod adaboost;
 mod builder;
 pub mod classifier;
 mod common;
@@ -75,6 +77,7 @@ pub mod regressor;
 mod sk_random;
 pub mod tree;
 
+pub use adaboost::{AdaBoostAlgorithm, AdaBoostClassifier, FittedAdaBoostClassifier};
 pub use classifier::{DecisionTreeClassifier, FittedDecisionTreeClassifier};
 pub use forest::{
     ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,

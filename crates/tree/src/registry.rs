@@ -12,8 +12,8 @@
 use ndlearn_core::registry::Entry;
 
 use crate::{
-    DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier, ExtraTreesRegressor,
-    RandomForestClassifier, RandomForestRegressor,
+    AdaBoostClassifier, DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier,
+    ExtraTreesRegressor, RandomForestClassifier, RandomForestRegressor,
 };
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
@@ -72,6 +72,14 @@ pub fn registry() -> Vec<Entry> {
         .weighted()
         .importances()
         .stochastic()
+        .into(),
+        Entry::probabilistic_classifier::<AdaBoostClassifier>(
+            "ada_boost_classifier",
+            "AdaBoost (SAMME or the canonical alpha) over decision stumps",
+        )
+        .sklearn("AdaBoostClassifier")
+        .weighted()
+        .importances()
         .into(),
     ]
 }

@@ -1,4 +1,4 @@
-//! The forests against scikit-learn 1.9.1 with the same `random_state`
+//! The forests and AdaBoost against scikit-learn 1.9.1 with the same `random_state`
 //! (`datasets/golden/tree/forest.json`, written by `scripts/golden/tree_forest.py`): ndlearn
 //! draws the same per-tree seeds and bootstrap samples and grows the same trees, so the node
 //! count of every tree is equal and the probabilities, predictions, importances and out-of-bag
@@ -9,7 +9,8 @@ use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::{FeatureImportances, FitWeighted, Predict, PredictProba};
 use ndlearn_testkit::{Case, Golden, assert_close};
 use ndlearn_tree::{
-    ExtraTreesClassifier, ExtraTreesRegressor, RandomForestClassifier, RandomForestRegressor, Tree,
+    AdaBoostClassifier, DecisionTreeClassifier, ExtraTreesClassifier, ExtraTreesRegressor,
+    RandomForestClassifier, RandomForestRegressor, Tree,
 };
 
 const TOL: f64 = 1e-12;
@@ -30,7 +31,11 @@ fn node_counts(trees: &[Tree<f64>]) -> Vec<usize> {
 fn forest_classifiers_equal_scikit_learn() {
     let g = Golden::load("tree", "forest");
     let mut n = 0;
-    for case in g.cases().into_iter().filter(|c| c.has("dataset")) {
+    for case in g
+        .cases()
+        .into_iter()
+        .filter(|c| c.has("dataset") && c.string("kind") != "ada_boost")
+    {
         let name = case.name();
         let ds = ndlearn_datasets::by_name(case.string("dataset")).expect("data set");
         let x = f32_rounded(ds.x());
@@ -161,4 +166,69 @@ fn forest_regressors_equal_scikit_learn() {
             );
         }
     }
+}
+
+/// AdaBoost (SAMME) with scikit-learn's per-round seeds: tree weights and errors within 1e-10
+/// (they pass through `ln` / `exp` of libm, which may differ from NumPy's in the last bit),
+/// scores and probabilities within 1e-10, predictions equal.
+#[test]
+fn ada_boost_equals_scikit_learn() {
+    let g = Golden::load("tree", "forest");
+    let mut n = 0;
+    for case in g
+        .cases()
+        .into_iter()
+        .filter(|c| c.string("kind") == "ada_boost")
+    {
+        let name = case.name();
+        let ds = ndlearn_datasets::by_name(case.string("dataset")).expect("data set");
+        let x = f32_rounded(ds.x());
+        let y = ds.y_classes().expect("labels");
+        let mut est: AdaBoostClassifier = params(case);
+        est = est.estimator(DecisionTreeClassifier::default().max_depth(Some(case.usize("depth"))));
+        let m = est.fit_weighted(&x, y, None).expect("fit");
+        let tol = 1e-10;
+        assert_close(
+            &Array1::from(m.estimator_weights().to_vec()),
+            &case.vector("estimator_weights"),
+            tol,
+            tol,
+            &format!("{name}: estimator weights"),
+        );
+        assert_close(
+            &Array1::from(m.estimator_errors().to_vec()),
+            &case.vector("estimator_errors"),
+            tol,
+            tol,
+            &format!("{name}: estimator errors"),
+        );
+        assert_close(
+            &m.decision_function(&x).expect("scores"),
+            &case.matrix("decision"),
+            tol,
+            tol,
+            &format!("{name}: decision function"),
+        );
+        assert_close(
+            &m.predict_proba(&x).expect("proba"),
+            &case.matrix("proba"),
+            tol,
+            tol,
+            &format!("{name}: proba"),
+        );
+        assert_eq!(
+            m.predict(&x).expect("predict"),
+            case.labels("pred"),
+            "{name}"
+        );
+        assert_close(
+            &m.feature_importances(),
+            &case.vector("feature_importances"),
+            tol,
+            tol,
+            &format!("{name}: importances"),
+        );
+        n += 1;
+    }
+    assert_eq!(n, 3);
 }
