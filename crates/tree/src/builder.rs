@@ -8,6 +8,7 @@
 //! them), and a feature whose node range is within it is constant, as in scikit-learn.
 
 use ndlearn_core::Float;
+use rayon::prelude::*;
 
 use crate::sk_random::TreeRng;
 
@@ -30,6 +31,67 @@ pub(crate) struct Config {
     pub max_features: usize,
     pub max_leaf_nodes: Option<usize>,
     pub random_splits: bool,
+    /// Nodes with at least this many rows sweep their features in parallel.
+    pub parallel_min_rows: usize,
+}
+
+/// Nodes with at least this many rows sweep their candidate features in parallel.
+pub(crate) const PARALLEL_MIN_ROWS: usize = 8192;
+
+/// Sorts `(value, row)` pairs by value, then row: a total order, so the result does not depend
+/// on the order the rows came in.
+fn sort_pairs<F: Float>(pairs: &mut [(F, usize)]) {
+    pairs.sort_unstable_by(|a, b| {
+        a.0.partial_cmp(&b.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.1.cmp(&b.1))
+    });
+}
+
+/// The best threshold of one feature: the node's rows `rows` sorted by the feature with values
+/// `xf`. Returns `(proxy, threshold, position in rows)` of the first best candidate.
+fn sweep<F: Float, C: Criterion>(
+    crit: &mut C,
+    rows: &[usize],
+    xf: &[F],
+    cfg: &Config,
+) -> Option<(f64, F, usize)> {
+    let n = rows.len();
+    let (min_leaf, min_w) = (cfg.min_samples_leaf, cfg.min_weight_leaf);
+    let mut best: Option<(f64, F, usize)> = None;
+    let mut best_proxy = f64::NEG_INFINITY;
+    crit.reset();
+    let mut p = 0;
+    while p < n {
+        // Skip to the last of a run of (nearly) equal values.
+        while p + 1 < n
+            && xf[p + 1].to_f64_lossless() <= xf[p].to_f64_lossless() + FEATURE_THRESHOLD
+        {
+            p += 1;
+        }
+        let p_prev = p;
+        p += 1;
+        if p >= n || p < min_leaf || n - p < min_leaf {
+            continue;
+        }
+        crit.update(rows, p);
+        let wl = crit.weighted_left();
+        if wl < min_w || crit.weighted_n() - wl < min_w {
+            continue;
+        }
+        let proxy = crit.proxy(rows, p);
+        if proxy > best_proxy {
+            best_proxy = proxy;
+            let (a, b) = (xf[p_prev], xf[p]);
+            let two = F::cast(2.0);
+            let mut t = a / two + b / two;
+            if t >= b || !t.is_finite() {
+                t = a;
+            }
+            best = Some((proxy, t, p));
+        }
+    }
+    best
 }
 
 /// Training features stored column by column (`xt[f * n + i]`).
@@ -41,7 +103,7 @@ pub(crate) struct Columns<'a, F> {
 
 impl<F: Float> Columns<'_, F> {
     #[inline]
-    fn get(&self, f: usize, i: usize) -> F {
+    pub(crate) fn get(&self, f: usize, i: usize) -> F {
         self.xt[f * self.n + i]
     }
 }
@@ -86,8 +148,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         for &i in &self.samples[start..end] {
             self.pairs.push((self.data.get(f, i), i));
         }
-        self.pairs
-            .sort_unstable_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+        sort_pairs(&mut self.pairs);
         for (j, &(v, i)) in self.pairs.iter().enumerate() {
             self.samples[start + j] = i;
             self.xf[start + j] = v;
@@ -131,6 +192,11 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         // The last feature drawn past the known constants (scikit-learn's
         // `current_split.feature`).
         let mut last_feature = None;
+        // Large nodes: the loop only decides which features are searched (constant ones by
+        // their range), then the sorts and sweeps run in parallel and are compared in the
+        // loop's order, so the result is the sequential one whatever the thread count.
+        let parallel = !self.cfg.random_splits && end - start >= self.cfg.parallel_min_rows;
+        let mut planned: Vec<usize> = Vec::new();
         while f_i > n_total_constants
             && (n_visited < self.cfg.max_features
                 || n_visited <= n_found_constants + n_drawn_constants)
@@ -191,6 +257,26 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 }
                 continue;
             }
+            if parallel {
+                // Constant test by the range; the sweep runs after the loop, in parallel, in
+                // this order.
+                let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
+                for &i in &self.samples[start..end] {
+                    let v = self.data.get(f, i);
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+                if hi.to_f64_lossless() <= lo.to_f64_lossless() + FEATURE_THRESHOLD {
+                    self.features.swap(f_j, n_total_constants);
+                    n_found_constants += 1;
+                    n_total_constants += 1;
+                } else {
+                    f_i -= 1;
+                    self.features.swap(f_i, f_j);
+                    planned.push(f);
+                }
+                continue;
+            }
             self.sort_by_feature(f, start, end);
             if self.xf[end - 1].to_f64_lossless()
                 <= self.xf[start].to_f64_lossless() + FEATURE_THRESHOLD
@@ -202,42 +288,56 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             }
             f_i -= 1;
             self.features.swap(f_i, f_j);
-            self.crit.reset();
-            let mut p = start;
-            while p < end {
-                // Skip to the last of a run of (nearly) equal values.
-                while p + 1 < end
-                    && self.xf[p + 1].to_f64_lossless()
-                        <= self.xf[p].to_f64_lossless() + FEATURE_THRESHOLD
+            let found = sweep(
+                &mut self.crit,
+                &self.samples[start..end],
+                &self.xf[start..end],
+                &self.cfg,
+            );
+            if let Some((proxy, t, pos)) = found
+                && proxy > best_proxy
+            {
+                best_proxy = proxy;
+                best = Some(Split {
+                    feature: f,
+                    threshold: t,
+                    pos: start + pos,
+                    impurity_left: 0.0,
+                    impurity_right: 0.0,
+                    improvement: 0.0,
+                });
+            }
+        }
+        if parallel && let Some(lf) = last_feature {
+            // The rows as the sequential loop leaves them: sorted by the last feature drawn.
+            self.sort_by_feature(lf, start, end);
+        }
+        if parallel && !planned.is_empty() {
+            let data = self.data;
+            let cfg = self.cfg;
+            let node: Vec<usize> = self.samples[start..end].to_vec();
+            let crit = &self.crit;
+            let found: Vec<Option<(f64, F, usize)>> = planned
+                .par_iter()
+                .map(|&f| {
+                    let mut pairs: Vec<(F, usize)> =
+                        node.iter().map(|&i| (data.get(f, i), i)).collect();
+                    sort_pairs(&mut pairs);
+                    let rows: Vec<usize> = pairs.iter().map(|p| p.1).collect();
+                    let xf: Vec<F> = pairs.iter().map(|p| p.0).collect();
+                    let mut c = crit.clone();
+                    sweep(&mut c, &rows, &xf, &cfg)
+                })
+                .collect();
+            for (&f, r) in planned.iter().zip(found) {
+                if let Some((proxy, t, pos)) = r
+                    && proxy > best_proxy
                 {
-                    p += 1;
-                }
-                let p_prev = p;
-                p += 1;
-                if p >= end {
-                    continue;
-                }
-                if p - start < min_leaf || end - p < min_leaf {
-                    continue;
-                }
-                self.crit.update(&self.samples[start..end], p - start);
-                let wl = self.crit.weighted_left();
-                if wl < min_w || self.crit.weighted_n() - wl < min_w {
-                    continue;
-                }
-                let proxy = self.crit.proxy(&self.samples[start..end], p - start);
-                if proxy > best_proxy {
                     best_proxy = proxy;
-                    let (a, b) = (self.xf[p_prev], self.xf[p]);
-                    let two = F::cast(2.0);
-                    let mut t = a / two + b / two;
-                    if t >= b || !t.is_finite() {
-                        t = a;
-                    }
                     best = Some(Split {
                         feature: f,
                         threshold: t,
-                        pos: p,
+                        pos: start + pos,
                         impurity_left: 0.0,
                         impurity_right: 0.0,
                         improvement: 0.0,
@@ -531,4 +631,92 @@ fn best_first<F: Float, C: Criterion>(
         frontier.push(right);
     }
     tree.recompute_depth();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::criterion::{ClassCrit, MaeCrit, RegCrit};
+    use crate::params::{ClassCriterion, RegCriterion};
+
+    fn config(parallel_min_rows: usize, max_features: usize) -> Config {
+        Config {
+            max_depth: 12,
+            min_samples_split: 2,
+            min_samples_leaf: 1,
+            min_weight_leaf: 0.0,
+            min_impurity_decrease: 0.0,
+            max_features,
+            max_leaf_nodes: None,
+            random_splits: false,
+            parallel_min_rows,
+        }
+    }
+
+    #[test]
+    fn parallel_sweeps_give_the_sequential_tree() {
+        // 900 rows, 6 features (two of them coarse, so values repeat; one constant).
+        let (n, d) = (900usize, 6usize);
+        let mut s = 12345u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut xt = vec![0.0f64; n * d];
+        for f in 0..d {
+            for i in 0..n {
+                let v = next();
+                xt[f * n + i] = match f {
+                    0 | 1 => (v * 8.0).floor(),
+                    2 => 1.0,
+                    _ => v,
+                };
+            }
+        }
+        let yc: Vec<usize> = (0..n)
+            .map(|i| {
+                usize::from(xt[i] + xt[3 * n + i] * 4.0 > 5.0) + usize::from(xt[4 * n + i] > 0.7)
+            })
+            .collect();
+        let yr: Vec<f64> = (0..n)
+            .map(|i| xt[n + i] + (6.0 * xt[5 * n + i]).sin() + next())
+            .collect();
+        let w: Vec<f64> = (0..n).map(|i| (i % 3) as f64 + 0.5).collect();
+        let data = Columns { xt: &xt, n, d };
+        for mf in [d, 3] {
+            let grow_c = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = ClassCrit::new(&yc, Some(&w), 3, ClassCriterion::Gini);
+                build(&data, Some(&w), crit, config(par, mf), &mut rng, 1, 3)
+            };
+            let grow_r = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = RegCrit::new(&yr, 1, None, RegCriterion::SquaredError);
+                build(&data, None, crit, config(par, mf), &mut rng, 1, 1)
+            };
+            let grow_m = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = MaeCrit::new(&yr, 1, None);
+                let mut cfg = config(par, mf);
+                cfg.max_depth = 4;
+                build(&data, None, crit, cfg, &mut rng, 1, 1)
+            };
+            for threads in [1, 2] {
+                let (a, b) =
+                    ndlearn_core::par::with_threads(threads, || (grow_c(usize::MAX), grow_c(16)))
+                        .expect("pool");
+                assert_eq!(a, b, "classification, max_features {mf}");
+                let (a, b) =
+                    ndlearn_core::par::with_threads(threads, || (grow_r(usize::MAX), grow_r(16)))
+                        .expect("pool");
+                assert_eq!(a, b, "regression, max_features {mf}");
+                let (a, b) =
+                    ndlearn_core::par::with_threads(threads, || (grow_m(usize::MAX), grow_m(16)))
+                        .expect("pool");
+                assert_eq!(a, b, "absolute error, max_features {mf}");
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@ use crate::params::{ClassCriterion, RegCriterion};
 const POISSON_EPS: f64 = 10.0 * f64::EPSILON;
 
 /// The statistics of one node and of a left/right partition of it.
-pub(crate) trait Criterion {
+pub(crate) trait Criterion: Clone + Send + Sync {
     /// Totals over `samples` (the node); the left child becomes empty.
     fn init(&mut self, samples: &[usize]);
     /// Total weight of the node.
@@ -49,6 +49,7 @@ fn weight(w: Option<&[f64]>, i: usize) -> f64 {
 // Classification
 
 /// Class counts (weighted) for one output.
+#[derive(Clone)]
 pub(crate) struct ClassCrit<'a> {
     y: &'a [usize],
     w: Option<&'a [f64]>,
@@ -204,6 +205,7 @@ impl Criterion for ClassCrit<'_> {
 // Regression: squared error, Friedman MSE, Poisson
 
 /// Weighted sums of each output (row-major `n × k` targets).
+#[derive(Clone)]
 pub(crate) struct RegCrit<'a> {
     y: &'a [f64],
     k: usize,
@@ -449,6 +451,7 @@ pub(crate) fn tree_weighted_median(sorted: &[(f64, f64)], total: f64) -> f64 {
 }
 
 /// Medians of the left and right children kept in sorted `(value, weight)` lists per output.
+#[derive(Clone)]
 pub(crate) struct MaeCrit<'a> {
     y: &'a [f64],
     k: usize,
