@@ -276,17 +276,33 @@ fn forest_importances<F: Float>(trees: &[Tree<F>], d: usize) -> Array1<f64> {
     sum
 }
 
-/// Σ_b f(tree_b, rows) for row chunks in parallel, the trees summed in order.
+/// `Σ_b value_b(leaf_b(x))` for row chunks in parallel, the trees summed in order; with
+/// `normalize`, each tree's value row is divided by its sum first (class fractions, as a
+/// tree's `predict_proba`).
 fn sum_over_trees<F: Float>(
     trees: &[Tree<F>],
     x: &ArrayRef2<F>,
     width: usize,
-    per_tree: impl Fn(&Tree<F>, &ArrayRef2<F>) -> Array2<f64> + Sync + Send,
+    normalize: bool,
 ) -> Array2<f64> {
     let parts = par::map_row_chunks(x, 1024, |_, chunk| {
         let mut acc = Array2::<f64>::zeros((chunk.nrows(), width));
         for t in trees {
-            acc += &per_tree(t, &chunk);
+            for (r, mut out) in chunk.rows().into_iter().zip(acc.rows_mut()) {
+                let v = t.node_value(t.leaf_of(|f| r[f]));
+                if normalize {
+                    let s = ndarray::ArrayView1::from(v).sum();
+                    if s > 0.0 {
+                        for (o, &a) in out.iter_mut().zip(v) {
+                            *o += a / s;
+                        }
+                        continue;
+                    }
+                }
+                for (o, &a) in out.iter_mut().zip(v) {
+                    *o += a;
+                }
+            }
         }
         acc
     });
@@ -579,9 +595,7 @@ macro_rules! forest_classifier {
             fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
                 validate::check_predict_input(x, self.n_features, concat!(stringify!($name), "::predict_proba"))?;
                 let b = self.trees.len() as f64;
-                let sum = sum_over_trees(&self.trees, x, self.n_classes, |t, c| {
-                    crate::classifier::tree_proba(t, c)
-                });
+                let sum = sum_over_trees(&self.trees, x, self.n_classes, true);
                 Ok(sum.mapv(|v| F::cast(v / b)))
             }
         }
@@ -874,7 +888,7 @@ macro_rules! forest_regressor {
             fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
                 validate::check_predict_input(x, self.n_features, concat!(stringify!($name), "::predict"))?;
                 let b = self.trees.len() as f64;
-                let sum = sum_over_trees(&self.trees, x, 1, |t, c| t.predict_values_unchecked(c));
+                let sum = sum_over_trees(&self.trees, x, 1, false);
                 Ok(sum.column(0).mapv(|v| F::cast(v / b)))
             }
         }
