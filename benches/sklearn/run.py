@@ -605,6 +605,18 @@ SKLEARN = {
     "spline_transformer": ("sklearn.preprocessing", "SplineTransformer", {"sparse_output": False}),
     "simple_imputer": ("sklearn.impute", "SimpleImputer", {}),
     "tfidf_transformer": ("sklearn.feature_extraction.text", "TfidfTransformer", {}),
+    # trees and forests (ndlearn's random_state defaults to 0; forests grow trees on 2 threads
+    # on both sides)
+    "decision_tree_classifier": ("sklearn.tree", "DecisionTreeClassifier", {"random_state": 0}),
+    "decision_tree_regressor": ("sklearn.tree", "DecisionTreeRegressor", {"random_state": 0}),
+    "random_forest_classifier": ("sklearn.ensemble", "RandomForestClassifier",
+                                 {"random_state": 0, "n_jobs": 2}),
+    "random_forest_regressor": ("sklearn.ensemble", "RandomForestRegressor",
+                                {"random_state": 0, "n_jobs": 2}),
+    "extra_trees_classifier": ("sklearn.ensemble", "ExtraTreesClassifier",
+                               {"random_state": 0, "n_jobs": 2}),
+    "extra_trees_regressor": ("sklearn.ensemble", "ExtraTreesRegressor",
+                              {"random_state": 0, "n_jobs": 2}),
 }
 
 

@@ -120,6 +120,7 @@ fn the_cli_lists_every_crate_registry() {
         .chain(ndlearn_cluster::registry().iter())
         .chain(ndlearn_decomposition::registry().iter())
         .chain(ndlearn_svm::registry().iter())
+        .chain(ndlearn_tree::registry().iter())
         .map(|e| e.name())
         .collect();
     expected.sort_unstable();

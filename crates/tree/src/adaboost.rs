@@ -1,0 +1,441 @@
+//! AdaBoost for classification over decision trees ([`AdaBoostClassifier`]; stumps by default).
+//!
+//! # Algorithm
+//!
+//! Start with weights `wᵢ = 1/n` (or the normalised sample weights). For `m = 1..M`: fit the
+//! base tree `h_m` with weights `w`, compute its weighted error `E_m = Σ wᵢ [h_m(xᵢ) ≠ yᵢ] / Σ wᵢ`,
+//! give it the weight `α_m`, multiply the weights of the misclassified rows by `e^{α_m}` (or,
+//! equivalently up to normalisation, the correct ones by `e^{−α_m}`) and normalise. Predict
+//! with the weighted vote `argmax_c Σ_m α_m [h_m(x) = c]`.
+//!
+//! | `algorithm` | `α_m` | stops when |
+//! |---|---|---|
+//! | `Samme` (default, scikit-learn's) | `ν (ln((1 − E)/E) + ln(K − 1))` | `E ≥ 1 − 1/K` (the tree is dropped) |
+//! | `Canonical` (Freund & Schapire; the notes' rule with the sign of E8 fixed) | `ν · ½ ln((1 − E)/E)` | `E ≥ ½` (the tree is dropped) |
+//!
+//! (`ν = learning_rate`.) For `K = 2` SAMME's `α` is twice the canonical one, which changes
+//! neither the weight updates' direction nor the vote. The canonical rule is what the course
+//! notes print as `½ log(E/(1 − E))` with the sign inverted (catalog erratum E8): misclassified
+//! rows gain weight, correct ones are multiplied by `E/(1 − E)` relative to them. A base tree
+//! with `E = 0` ends the boosting with weight 1. `decision_function` and `predict_proba`
+//! follow scikit-learn's SAMME: scores `Σ_m α_m (1 if h_m(x) = c else −1/(K − 1)) / Σ_m α_m`,
+//! probabilities `softmax(score / (K − 1))` (two classes: `softmax(±score/2)`).
+//!
+//! The base tree of round `m` gets scikit-learn's seed for it
+//! (`RandomState(random_state).randint(2³¹ − 1)`, one per round), so with the same seed and
+//! float32-representable data the fitted ensemble is scikit-learn's.
+//!
+//! # Hyperparameters
+//!
+//! | field | default | scikit-learn | valid |
+//! |---|---|---|---|
+//! | `estimator` | `DecisionTreeClassifier` with `max_depth = 1` | `estimator` | any tree settings |
+//! | `n_estimators` | 50 | `n_estimators` | `≥ 1` |
+//! | `learning_rate` | 1.0 | `learning_rate` | `> 0` |
+//! | `algorithm` | `Samme` | (SAMME only) | `Samme`, `Canonical` |
+//! | `seed` | 0 | `random_state` | |
+//!
+//! # References
+//!
+//! - Y. Freund, R. E. Schapire, "A decision-theoretic generalization of on-line learning and an
+//!   application to boosting", J. Computer and System Sciences 55(1), 1997.
+//! - J. Zhu, H. Zou, S. Rosset, T. Hastie, "Multi-class AdaBoost", Statistics and Its Interface
+//!   2(3), 2009 (SAMME).
+//! - scikit-learn's `AdaBoostClassifier`.
+//!
+//! ```
+//! use ndlearn_core::{Fit, Predict};
+//! use ndlearn_tree::AdaBoostClassifier;
+//!
+//! let data = ndlearn_datasets::breast_cancer();
+//! let y = data.y_classes().expect("labels");
+//! let fit = AdaBoostClassifier::default().n_estimators(30).fit(data.x(), y)?;
+//! let acc = fit.predict(data.x())?.iter().zip(y).filter(|(p, t)| p == t).count();
+//! assert!(acc as f64 / y.len() as f64 > 0.97);
+//! assert_eq!(fit.estimator_weights().len(), 30);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndlearn_core::{
+    Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn, Predict,
+    PredictProba, Result, validate,
+};
+
+use crate::builder::{self, Columns};
+use crate::classifier::{DecisionTreeClassifier, argmax_rows, tree_proba};
+use crate::common::check_x_and_weights;
+use crate::sk_random::{RandomState, TreeRng, numpy_sum};
+use crate::tree::Tree;
+
+/// How [`AdaBoostClassifier`] weighs its trees (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum AdaBoostAlgorithm {
+    /// SAMME: `α = ν (ln((1 − E)/E) + ln(K − 1))` (scikit-learn's).
+    #[default]
+    Samme,
+    /// Freund & Schapire's `α = ν · ½ ln((1 − E)/E)`, stopping at `E ≥ ½`.
+    Canonical,
+}
+
+/// AdaBoost over decision trees (scikit-learn's `AdaBoostClassifier`). See the
+/// [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+#[non_exhaustive]
+pub struct AdaBoostClassifier {
+    /// The base tree (default: a stump, `max_depth = 1`); its seed is replaced per round.
+    pub estimator: DecisionTreeClassifier,
+    /// Maximum number of rounds (default 50).
+    pub n_estimators: usize,
+    /// Shrinkage `ν` of every tree weight (default 1).
+    pub learning_rate: f64,
+    /// SAMME or the canonical rule (default SAMME).
+    pub algorithm: AdaBoostAlgorithm,
+    /// Seed of the per-round tree seeds (scikit-learn's `random_state`; default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
+    pub seed: u64,
+}
+
+impl Default for AdaBoostClassifier {
+    fn default() -> Self {
+        AdaBoostClassifier {
+            estimator: DecisionTreeClassifier::default().max_depth(Some(1)),
+            n_estimators: 50,
+            learning_rate: 1.0,
+            algorithm: AdaBoostAlgorithm::Samme,
+            seed: 0,
+        }
+    }
+}
+
+impl AdaBoostClassifier {
+    ndlearn_core::setters! {
+        estimator: DecisionTreeClassifier,
+        n_estimators: usize,
+        learning_rate: f64,
+        algorithm: AdaBoostAlgorithm,
+        /// Sets the seed (scikit-learn's `random_state`).
+        seed: u64,
+    }
+
+    fn fit_boost<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<usize>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedAdaBoostClassifier<F>> {
+        self.validate()?;
+        const CONTEXT: &str = "AdaBoostClassifier::fit";
+        let w0 = check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?;
+        let k = validate::check_labels(y, 1, CONTEXT)?;
+        let (n, d) = x.dim();
+        let mut w: Vec<f64> = w0.unwrap_or_else(|| vec![1.0 / n as f64; n]);
+        let s = numpy_sum(&w);
+        w.iter_mut().for_each(|v| *v /= s);
+        let xt = builder::to_columns(x);
+        let data = Columns { xt: &xt, n, d };
+        let ys: Vec<usize> = y.iter().copied().collect();
+        let base = self.estimator.clone();
+        base.growth().resolve(n, d, 1.0)?;
+        let mut seeds = RandomState::new(self.seed);
+        let kf = k as f64;
+        let mut trees = Vec::new();
+        let mut weights = Vec::new();
+        let mut errors = Vec::new();
+        for m in 0..self.n_estimators {
+            let tree_seed = seeds.randint(0, 0x7FFF_FFFF);
+            let mut rng = TreeRng::from_seed(tree_seed);
+            let cw =
+                DecisionTreeClassifier::combined_weights(&base.class_weight, y, Some(w.clone()))?;
+            let mut tree = base.grow(&data, &ys, k, cw.as_deref(), &mut rng)?;
+            if base.ccp_alpha > 0.0 {
+                tree = tree.prune(base.ccp_alpha);
+            }
+            let pred = argmax_rows(&tree_proba(&tree, x));
+            let incorrect: Vec<f64> = pred
+                .iter()
+                .zip(y)
+                .map(|(p, t)| f64::from(u8::from(p != t)))
+                .collect();
+            let wi: Vec<f64> = w.iter().zip(&incorrect).map(|(a, b)| a * b).collect();
+            let error = numpy_sum(&wi) / numpy_sum(&w);
+            if error <= 0.0 {
+                trees.push(tree);
+                weights.push(1.0);
+                errors.push(0.0);
+                break;
+            }
+            let limit = match self.algorithm {
+                AdaBoostAlgorithm::Samme => 1.0 - 1.0 / kf,
+                AdaBoostAlgorithm::Canonical => 0.5,
+            };
+            if error >= limit {
+                if trees.is_empty() {
+                    return Err(Error::invalid_param(
+                        "estimator",
+                        format!(
+                            "the first tree is no better than chance (weighted error {error}); \
+                             use a deeper base tree"
+                        ),
+                    ));
+                }
+                break;
+            }
+            let alpha = match self.algorithm {
+                AdaBoostAlgorithm::Samme => {
+                    self.learning_rate * (((1.0 - error) / error).ln() + (kf - 1.0).ln())
+                }
+                AdaBoostAlgorithm::Canonical => {
+                    self.learning_rate * 0.5 * ((1.0 - error) / error).ln()
+                }
+            };
+            trees.push(tree);
+            weights.push(alpha);
+            errors.push(error);
+            if m + 1 < self.n_estimators {
+                // Canonical: misclassified × e^{2α}·(relative), i.e. correct × E/(1 − E).
+                let step = match self.algorithm {
+                    AdaBoostAlgorithm::Samme => alpha,
+                    AdaBoostAlgorithm::Canonical => 2.0 * alpha,
+                };
+                for (v, &inc) in w.iter_mut().zip(&incorrect) {
+                    if *v > 0.0 {
+                        *v = (v.ln() + step * inc).exp();
+                    }
+                }
+                let s = numpy_sum(&w);
+                if !s.is_finite() || s <= 0.0 {
+                    break;
+                }
+                w.iter_mut().for_each(|v| *v /= s);
+            }
+        }
+        Ok(FittedAdaBoostClassifier {
+            params: self.clone(),
+            trees,
+            estimator_weights: weights,
+            estimator_errors: errors,
+            n_classes: k,
+            n_features: d,
+        })
+    }
+}
+
+impl Estimator for AdaBoostClassifier {
+    /// Checks the hyperparameters (and the base tree's).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the first invalid one.
+    fn validate(&self) -> Result<()> {
+        validate::check_at_least("n_estimators", self.n_estimators, 1)?;
+        validate::check_positive("learning_rate", self.learning_rate)?;
+        self.estimator.validate()
+    }
+}
+
+impl<F: Float> Fit<F> for AdaBoostClassifier {
+    type Target = ArrayRef1<usize>;
+    type Model = FittedAdaBoostClassifier<F>;
+
+    /// Runs the boosting rounds.
+    fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<Self::Model> {
+        self.fit_boost(x, y, None)
+    }
+}
+
+impl<F: Float> FitWeighted<F> for AdaBoostClassifier {
+    /// Runs the boosting rounds from the normalised sample weights.
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<usize>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<Self::Model> {
+        self.fit_boost(x, y, sample_weight)
+    }
+}
+
+/// A fitted [`AdaBoostClassifier`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "F: serde::Serialize",
+        deserialize = "F: serde::Deserialize<'de>"
+    ))
+)]
+pub struct FittedAdaBoostClassifier<F> {
+    params: AdaBoostClassifier,
+    trees: Vec<Tree<F>>,
+    estimator_weights: Vec<f64>,
+    estimator_errors: Vec<f64>,
+    n_classes: usize,
+    n_features: usize,
+}
+
+impl<F: Float> FittedAdaBoostClassifier<F> {
+    /// The hyperparameters of the fit.
+    pub fn params(&self) -> &AdaBoostClassifier {
+        &self.params
+    }
+
+    /// The fitted trees, in round order.
+    pub fn trees(&self) -> &[Tree<F>] {
+        &self.trees
+    }
+
+    /// The weight `α_m` of every kept tree.
+    pub fn estimator_weights(&self) -> &[f64] {
+        &self.estimator_weights
+    }
+
+    /// The weighted training error `E_m` of every kept tree.
+    pub fn estimator_errors(&self) -> &[f64] {
+        &self.estimator_errors
+    }
+
+    /// SAMME scores `n × K` (two classes: `n × 1`, positive for class 1), as scikit-learn's
+    /// `decision_function`.
+    ///
+    /// # Errors
+    /// A different feature count, non-finite input.
+    pub fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<f64>> {
+        validate::check_predict_input(x, self.n_features, "AdaBoostClassifier::decision_function")?;
+        let k = self.n_classes;
+        let mut score = Array2::<f64>::zeros((x.nrows(), k));
+        if k == 1 {
+            return Ok(score);
+        }
+        let other = -1.0 / (k as f64 - 1.0);
+        for (tree, &a) in self.trees.iter().zip(&self.estimator_weights) {
+            let pred = argmax_rows(&tree_proba(tree, x));
+            for (mut row, &p) in score.rows_mut().into_iter().zip(&pred) {
+                for (c, v) in row.iter_mut().enumerate() {
+                    *v += if c == p { a } else { other * a };
+                }
+            }
+        }
+        let total: f64 = self.estimator_weights.iter().sum();
+        score.mapv_inplace(|v| v / total);
+        if k == 2 {
+            let s = &score.column(1) - &score.column(0);
+            return Ok(s.insert_axis(Axis(1)));
+        }
+        Ok(score)
+    }
+}
+
+impl<F: Float> PredictProba<F> for FittedAdaBoostClassifier<F> {
+    /// `softmax(score / (K − 1))` (two classes: `softmax(±score / 2)`), as scikit-learn.
+    fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        let dec = self.decision_function(x)?;
+        let k = self.n_classes;
+        let z = if k == 2 {
+            let d = dec.column(0);
+            ndarray::stack![Axis(1), d.mapv(|v| -v / 2.0), d.mapv(|v| v / 2.0)]
+        } else if k == 1 {
+            Array2::zeros((x.nrows(), 1))
+        } else {
+            dec.mapv(|v| v / (k as f64 - 1.0))
+        };
+        let mut p = z;
+        for mut row in p.rows_mut() {
+            let m = row.fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+            row.mapv_inplace(|v| (v - m).exp());
+            let s = row.sum();
+            row.mapv_inplace(|v| v / s);
+        }
+        Ok(p.mapv(F::cast))
+    }
+}
+
+impl<F: Float> Predict<F> for FittedAdaBoostClassifier<F> {
+    type Output = Array1<usize>;
+
+    /// The class of largest weighted vote.
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
+        let dec = self.decision_function(x)?;
+        if self.n_classes == 2 {
+            return Ok(dec.column(0).mapv(|v| usize::from(v > 0.0)));
+        }
+        Ok(argmax_rows(&dec))
+    }
+}
+
+impl<F: Float> NFeaturesIn for FittedAdaBoostClassifier<F> {
+    fn n_features_in(&self) -> usize {
+        self.n_features
+    }
+}
+
+impl<F: Float> FeatureImportances<F> for FittedAdaBoostClassifier<F> {
+    /// `Σ_m α_m imp_m / Σ_m α_m` over the trees' normalised importances (scikit-learn's).
+    fn feature_importances(&self) -> Array1<F> {
+        let mut sum = Array1::<f64>::zeros(self.n_features);
+        let total: f64 = self.estimator_weights.iter().sum();
+        for (t, &a) in self.trees.iter().zip(&self.estimator_weights) {
+            sum.scaled_add(a, &t.feature_importances(true));
+        }
+        if total > 0.0 {
+            sum.mapv_inplace(|v| v / total);
+        }
+        sum.mapv(F::cast)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn canonical_alpha_and_weights_by_hand() {
+        // One feature, 5 rows; the stump x ≤ 1.5 misclassifies row 4 only: E = 1/5.
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0]];
+        let y = array![0usize, 0, 1, 1, 0];
+        let m = AdaBoostClassifier::default()
+            .algorithm(AdaBoostAlgorithm::Canonical)
+            .n_estimators(1)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!((m.estimator_errors()[0] - 0.2).abs() < 1e-15);
+        assert!((m.estimator_weights()[0] - 0.5 * 4f64.ln()).abs() < 1e-15);
+        let samme = AdaBoostClassifier::default()
+            .n_estimators(1)
+            .fit(&x, &y)
+            .expect("fit");
+        // K = 2: SAMME's α is twice the canonical one.
+        assert!((samme.estimator_weights()[0] - 4f64.ln()).abs() < 1e-15);
+        // More rounds fit the training data.
+        let m = AdaBoostClassifier::default()
+            .n_estimators(10)
+            .fit(&x, &y)
+            .expect("fit");
+        assert_eq!(m.predict(&x).expect("predict"), y);
+        let p: Array2<f64> = m.predict_proba(&x).expect("proba");
+        assert!(p.rows().into_iter().all(|r| (r.sum() - 1.0).abs() < 1e-12));
+    }
+
+    #[test]
+    fn invalid_settings() {
+        let x = array![[0.0], [1.0]];
+        let y = array![0usize, 1];
+        for bad in [
+            AdaBoostClassifier::default().n_estimators(0),
+            AdaBoostClassifier::default().learning_rate(0.0),
+            AdaBoostClassifier::default()
+                .estimator(DecisionTreeClassifier::default().max_depth(Some(0))),
+        ] {
+            assert!(
+                matches!(bad.fit(&x, &y), Err(Error::InvalidParam { .. })),
+                "{bad:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,722 @@
+//! Tree growth: the splitter (exact sorted sweep or random thresholds over a random order of
+//! candidate features, scikit-learn's `BestSplitter` / `RandomSplitter` semantics) and the
+//! depth-first and best-first builders.
+//!
+//! Each node sorts its own rows by each candidate feature (the sample index array is permuted
+//! in place, so children own contiguous ranges of it); no per-node allocation happens in the
+//! sweep. Values closer than `FEATURE_THRESHOLD = 1e-7` are treated as equal (no split between
+//! them), and a feature whose node range is within it is constant, as in scikit-learn.
+
+use ndlearn_core::Float;
+use rayon::prelude::*;
+
+use crate::sk_random::TreeRng;
+
+use crate::criterion::Criterion;
+use crate::tree::Tree;
+
+/// Two values closer than this are not separated (scikit-learn's `FEATURE_THRESHOLD`).
+pub(crate) const FEATURE_THRESHOLD: f64 = 1e-7;
+/// A node with impurity at most this is a leaf (scikit-learn's `EPSILON`).
+const EPSILON: f64 = f64::EPSILON;
+
+/// The resolved stopping rules and split search of one tree.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Config {
+    pub max_depth: usize,
+    pub min_samples_split: usize,
+    pub min_samples_leaf: usize,
+    pub min_weight_leaf: f64,
+    pub min_impurity_decrease: f64,
+    pub max_features: usize,
+    pub max_leaf_nodes: Option<usize>,
+    pub random_splits: bool,
+    /// Nodes with at least this many rows sweep their features in parallel.
+    pub parallel_min_rows: usize,
+}
+
+/// Nodes with at least this many rows sweep their candidate features in parallel.
+pub(crate) const PARALLEL_MIN_ROWS: usize = 8192;
+
+/// Sorts `(value, row)` pairs by value, then row: a total order, so the result does not depend
+/// on the order the rows came in.
+fn sort_pairs<F: Float>(pairs: &mut [(F, usize)]) {
+    pairs.sort_unstable_by(|a, b| {
+        a.0.partial_cmp(&b.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.1.cmp(&b.1))
+    });
+}
+
+/// The best threshold of one feature: the node's rows `rows` sorted by the feature with values
+/// `xf`. Returns `(proxy, threshold, position in rows)` of the first best candidate.
+fn sweep<F: Float, C: Criterion>(
+    crit: &mut C,
+    rows: &[usize],
+    xf: &[F],
+    cfg: &Config,
+) -> Option<(f64, F, usize)> {
+    let n = rows.len();
+    let (min_leaf, min_w) = (cfg.min_samples_leaf, cfg.min_weight_leaf);
+    let mut best: Option<(f64, F, usize)> = None;
+    let mut best_proxy = f64::NEG_INFINITY;
+    crit.reset();
+    let mut p = 0;
+    while p < n {
+        // Skip to the last of a run of (nearly) equal values.
+        while p + 1 < n
+            && xf[p + 1].to_f64_lossless() <= xf[p].to_f64_lossless() + FEATURE_THRESHOLD
+        {
+            p += 1;
+        }
+        let p_prev = p;
+        p += 1;
+        if p >= n || p < min_leaf || n - p < min_leaf {
+            continue;
+        }
+        crit.update(rows, p);
+        let wl = crit.weighted_left();
+        if wl < min_w || crit.weighted_n() - wl < min_w {
+            continue;
+        }
+        let proxy = crit.proxy(rows, p);
+        if proxy > best_proxy {
+            best_proxy = proxy;
+            let (a, b) = (xf[p_prev], xf[p]);
+            let two = F::cast(2.0);
+            let mut t = a / two + b / two;
+            if t >= b || !t.is_finite() {
+                t = a;
+            }
+            best = Some((proxy, t, p));
+        }
+    }
+    best
+}
+
+/// Training features stored column by column (`xt[f * n + i]`).
+pub(crate) struct Columns<'a, F> {
+    pub xt: &'a [F],
+    pub n: usize,
+    pub d: usize,
+}
+
+impl<F: Float> Columns<'_, F> {
+    #[inline]
+    pub(crate) fn get(&self, f: usize, i: usize) -> F {
+        self.xt[f * self.n + i]
+    }
+}
+
+/// Column-major copy of `x`.
+pub(crate) fn to_columns<F: Float>(x: &ndarray::ArrayRef2<F>) -> Vec<F> {
+    let (n, d) = x.dim();
+    let mut out = Vec::with_capacity(n * d);
+    for f in 0..d {
+        out.extend(x.column(f).iter().copied());
+    }
+    out
+}
+
+#[derive(Clone, Copy)]
+struct Split<F> {
+    feature: usize,
+    threshold: F,
+    pos: usize,
+    impurity_left: f64,
+    impurity_right: f64,
+    improvement: f64,
+}
+
+struct Splitter<'a, F, C> {
+    data: &'a Columns<'a, F>,
+    crit: C,
+    cfg: Config,
+    samples: Vec<usize>,
+    features: Vec<usize>,
+    constant_features: Vec<usize>,
+    pairs: Vec<(F, usize)>,
+    xf: Vec<F>,
+    total_weight: f64,
+    rng: &'a mut TreeRng,
+}
+
+impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
+    /// Sorts `samples[start..end]` by feature `f`, filling `xf`.
+    fn sort_by_feature(&mut self, f: usize, start: usize, end: usize) {
+        self.pairs.clear();
+        for &i in &self.samples[start..end] {
+            self.pairs.push((self.data.get(f, i), i));
+        }
+        sort_pairs(&mut self.pairs);
+        for (j, &(v, i)) in self.pairs.iter().enumerate() {
+            self.samples[start + j] = i;
+            self.xf[start + j] = v;
+        }
+    }
+
+    /// Moves the rows with `x[f] ≤ t` to the front of `samples[start..end]`; returns the split
+    /// position.
+    fn partition(&mut self, f: usize, t: F, start: usize, end: usize) -> usize {
+        let (mut lo, mut hi) = (start, end);
+        while lo < hi {
+            if self.data.get(f, self.samples[lo]) <= t {
+                lo += 1;
+            } else {
+                hi -= 1;
+                self.samples.swap(lo, hi);
+            }
+        }
+        lo
+    }
+
+    /// The best split of `samples[start..end]` (or `None`), and the updated count of known
+    /// constant features (scikit-learn's `node_split`).
+    fn node_split(
+        &mut self,
+        start: usize,
+        end: usize,
+        impurity: f64,
+        n_known_constants: usize,
+    ) -> (Option<Split<F>>, usize) {
+        let d = self.data.d;
+        let min_leaf = self.cfg.min_samples_leaf;
+        let min_w = self.cfg.min_weight_leaf;
+        let mut best: Option<Split<F>> = None;
+        let mut best_proxy = f64::NEG_INFINITY;
+        let mut f_i = d;
+        let mut n_visited = 0usize;
+        let mut n_found_constants = 0usize;
+        let mut n_drawn_constants = 0usize;
+        let mut n_total_constants = n_known_constants;
+        // The last feature drawn past the known constants (scikit-learn's
+        // `current_split.feature`).
+        let mut last_feature = None;
+        // Large nodes: the loop only decides which features are searched (constant ones by
+        // their range), then the sorts and sweeps run in parallel and are compared in the
+        // loop's order, so the result is the sequential one whatever the thread count.
+        let parallel = !self.cfg.random_splits && end - start >= self.cfg.parallel_min_rows;
+        let mut planned: Vec<usize> = Vec::new();
+        while f_i > n_total_constants
+            && (n_visited < self.cfg.max_features
+                || n_visited <= n_found_constants + n_drawn_constants)
+        {
+            n_visited += 1;
+            let mut f_j = self
+                .rng
+                .rand_int(n_drawn_constants, f_i - n_found_constants);
+            if f_j < n_known_constants {
+                self.features.swap(n_drawn_constants, f_j);
+                n_drawn_constants += 1;
+                continue;
+            }
+            f_j += n_found_constants;
+            let f = self.features[f_j];
+            last_feature = Some(f);
+            if self.cfg.random_splits {
+                let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
+                for &i in &self.samples[start..end] {
+                    let v = self.data.get(f, i);
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+                if hi.to_f64_lossless() <= lo.to_f64_lossless() + FEATURE_THRESHOLD {
+                    self.features.swap(f_j, n_total_constants);
+                    n_found_constants += 1;
+                    n_total_constants += 1;
+                    continue;
+                }
+                f_i -= 1;
+                self.features.swap(f_i, f_j);
+                let (lo64, hi64) = (lo.to_f64_lossless(), hi.to_f64_lossless());
+                let mut t = F::cast(self.rng.rand_uniform(lo64, hi64));
+                if t >= hi || t < lo {
+                    t = lo;
+                }
+                let pos = self.partition(f, t, start, end);
+                if pos - start < min_leaf || end - pos < min_leaf {
+                    continue;
+                }
+                self.crit.reset();
+                self.crit.update(&self.samples[start..end], pos - start);
+                let wl = self.crit.weighted_left();
+                if wl < min_w || self.crit.weighted_n() - wl < min_w {
+                    continue;
+                }
+                let proxy = self.crit.proxy(&self.samples[start..end], pos - start);
+                if proxy > best_proxy {
+                    best_proxy = proxy;
+                    best = Some(Split {
+                        feature: f,
+                        threshold: t,
+                        pos,
+                        impurity_left: 0.0,
+                        impurity_right: 0.0,
+                        improvement: 0.0,
+                    });
+                }
+                continue;
+            }
+            if parallel {
+                // Constant test by the range; the sweep runs after the loop, in parallel, in
+                // this order.
+                let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
+                for &i in &self.samples[start..end] {
+                    let v = self.data.get(f, i);
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+                if hi.to_f64_lossless() <= lo.to_f64_lossless() + FEATURE_THRESHOLD {
+                    self.features.swap(f_j, n_total_constants);
+                    n_found_constants += 1;
+                    n_total_constants += 1;
+                } else {
+                    f_i -= 1;
+                    self.features.swap(f_i, f_j);
+                    planned.push(f);
+                }
+                continue;
+            }
+            self.sort_by_feature(f, start, end);
+            if self.xf[end - 1].to_f64_lossless()
+                <= self.xf[start].to_f64_lossless() + FEATURE_THRESHOLD
+            {
+                self.features.swap(f_j, n_total_constants);
+                n_found_constants += 1;
+                n_total_constants += 1;
+                continue;
+            }
+            f_i -= 1;
+            self.features.swap(f_i, f_j);
+            let found = sweep(
+                &mut self.crit,
+                &self.samples[start..end],
+                &self.xf[start..end],
+                &self.cfg,
+            );
+            if let Some((proxy, t, pos)) = found
+                && proxy > best_proxy
+            {
+                best_proxy = proxy;
+                best = Some(Split {
+                    feature: f,
+                    threshold: t,
+                    pos: start + pos,
+                    impurity_left: 0.0,
+                    impurity_right: 0.0,
+                    improvement: 0.0,
+                });
+            }
+        }
+        if parallel && let Some(lf) = last_feature {
+            // The rows as the sequential loop leaves them: sorted by the last feature drawn.
+            self.sort_by_feature(lf, start, end);
+        }
+        if parallel && !planned.is_empty() {
+            let data = self.data;
+            let cfg = self.cfg;
+            let node: Vec<usize> = self.samples[start..end].to_vec();
+            let crit = &self.crit;
+            let found: Vec<Option<(f64, F, usize)>> = planned
+                .par_iter()
+                .map(|&f| {
+                    let mut pairs: Vec<(F, usize)> =
+                        node.iter().map(|&i| (data.get(f, i), i)).collect();
+                    sort_pairs(&mut pairs);
+                    let rows: Vec<usize> = pairs.iter().map(|p| p.1).collect();
+                    let xf: Vec<F> = pairs.iter().map(|p| p.0).collect();
+                    let mut c = crit.clone();
+                    sweep(&mut c, &rows, &xf, &cfg)
+                })
+                .collect();
+            for (&f, r) in planned.iter().zip(found) {
+                if let Some((proxy, t, pos)) = r
+                    && proxy > best_proxy
+                {
+                    best_proxy = proxy;
+                    best = Some(Split {
+                        feature: f,
+                        threshold: t,
+                        pos: start + pos,
+                        impurity_left: 0.0,
+                        impurity_right: 0.0,
+                        improvement: 0.0,
+                    });
+                }
+            }
+        }
+        // The known constants keep their original order for siblings and children; the new
+        // ones are recorded after them (scikit-learn's invariant on `features[..n_known]`).
+        self.features[..n_known_constants]
+            .copy_from_slice(&self.constant_features[..n_known_constants]);
+        self.constant_features[n_known_constants..n_total_constants]
+            .copy_from_slice(&self.features[n_known_constants..n_total_constants]);
+        let Some(mut s) = best else {
+            return (None, n_total_constants);
+        };
+        // Re-partitioned as scikit-learn does: always after the sorted sweep, after random
+        // thresholds only when the best feature was not the last one tried (the order of the
+        // rows inside the children decides the order of later floating-point sums).
+        if !self.cfg.random_splits || last_feature != Some(s.feature) {
+            s.pos = self.partition(s.feature, s.threshold, start, end);
+        }
+        self.crit.reset();
+        self.crit.update(&self.samples[start..end], s.pos - start);
+        let (il, ir) = self
+            .crit
+            .children_impurity(&self.samples[start..end], s.pos - start);
+        s.impurity_left = il;
+        s.impurity_right = ir;
+        s.improvement = self.crit.improvement(impurity, il, ir, self.total_weight);
+        (Some(s), n_total_constants)
+    }
+}
+
+/// Grows a tree on the rows of positive weight. `stride` is the length of a value row.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build<F: Float, C: Criterion>(
+    data: &Columns<'_, F>,
+    weights: Option<&[f64]>,
+    crit: C,
+    cfg: Config,
+    rng: &mut TreeRng,
+    n_outputs: usize,
+    max_n_classes: usize,
+) -> Tree<F> {
+    let samples: Vec<usize> = (0..data.n)
+        .filter(|&i| weights.is_none_or(|w| w[i] != 0.0))
+        .collect();
+    let total_weight: f64 = match weights {
+        Some(w) => w.iter().sum(),
+        None => data.n as f64,
+    };
+    let n_samples = samples.len();
+    let mut sp = Splitter {
+        data,
+        crit,
+        cfg,
+        samples,
+        features: (0..data.d).collect(),
+        constant_features: (0..data.d).collect(),
+        pairs: Vec::with_capacity(n_samples),
+        xf: vec![F::zero(); n_samples],
+        total_weight,
+        rng,
+    };
+    let mut tree = Tree::new(data.d, n_outputs, max_n_classes);
+    let mut value = vec![0.0; n_outputs * max_n_classes];
+    if n_samples == 0 {
+        // No row of positive weight (possible for a bootstrap of zero-weight rows): one leaf
+        // with an all-zero value row.
+        tree.add_node(None, None, 0.0, 0, 0.0, &value, 0);
+        return tree;
+    }
+    match cfg.max_leaf_nodes {
+        None => depth_first(&mut sp, &mut tree, &mut value, n_samples),
+        Some(m) => best_first(&mut sp, &mut tree, &mut value, n_samples, m),
+    }
+    tree
+}
+
+struct Frame {
+    start: usize,
+    end: usize,
+    depth: usize,
+    parent: Option<(usize, bool)>,
+    impurity: f64,
+    n_constant: usize,
+}
+
+/// `is_leaf` before the split search (scikit-learn's stopping rules).
+fn stops<F: Float, C: Criterion>(
+    sp: &Splitter<'_, F, C>,
+    n_node: usize,
+    wn: f64,
+    depth: usize,
+) -> bool {
+    depth >= sp.cfg.max_depth
+        || n_node < sp.cfg.min_samples_split
+        || n_node < 2 * sp.cfg.min_samples_leaf
+        || wn < 2.0 * sp.cfg.min_weight_leaf
+}
+
+fn depth_first<F: Float, C: Criterion>(
+    sp: &mut Splitter<'_, F, C>,
+    tree: &mut Tree<F>,
+    value: &mut [f64],
+    n_samples: usize,
+) {
+    let mut stack = vec![Frame {
+        start: 0,
+        end: n_samples,
+        depth: 0,
+        parent: None,
+        impurity: f64::INFINITY,
+        n_constant: 0,
+    }];
+    let mut first = true;
+    while let Some(fr) = stack.pop() {
+        let n_node = fr.end - fr.start;
+        sp.crit.init(&sp.samples[fr.start..fr.end]);
+        let wn = sp.crit.weighted_n();
+        let mut is_leaf = stops(sp, n_node, wn, fr.depth);
+        let mut impurity = fr.impurity;
+        if first {
+            impurity = sp.crit.node_impurity(&sp.samples[fr.start..fr.end]);
+            first = false;
+        }
+        is_leaf = is_leaf || impurity <= EPSILON;
+        let mut split = None;
+        let mut n_constant = fr.n_constant;
+        if !is_leaf {
+            let (s, nc) = sp.node_split(fr.start, fr.end, impurity, fr.n_constant);
+            n_constant = nc;
+            match s {
+                Some(s) if s.improvement + EPSILON >= sp.cfg.min_impurity_decrease => {
+                    split = Some(s);
+                }
+                _ => is_leaf = true,
+            }
+        }
+        // node_value after the split search: the criterion still describes the node.
+        sp.crit.node_value(value);
+        let id = tree.add_node(
+            fr.parent,
+            split.filter(|_| !is_leaf).map(|s| (s.feature, s.threshold)),
+            impurity,
+            n_node,
+            wn,
+            value,
+            fr.depth,
+        );
+        if let (false, Some(s)) = (is_leaf, split) {
+            stack.push(Frame {
+                start: s.pos,
+                end: fr.end,
+                depth: fr.depth + 1,
+                parent: Some((id, false)),
+                impurity: s.impurity_right,
+                n_constant,
+            });
+            stack.push(Frame {
+                start: fr.start,
+                end: s.pos,
+                depth: fr.depth + 1,
+                parent: Some((id, true)),
+                impurity: s.impurity_left,
+                n_constant,
+            });
+        }
+    }
+}
+
+struct Record {
+    node: usize,
+    start: usize,
+    end: usize,
+    pos: usize,
+    depth: usize,
+    is_leaf: bool,
+    impurity_left: f64,
+    impurity_right: f64,
+    improvement: f64,
+}
+
+/// Creates a node for `samples[start..end]` and searches its split (scikit-learn's
+/// `_add_split_node`).
+#[allow(clippy::too_many_arguments)]
+fn add_split_node<F: Float, C: Criterion>(
+    sp: &mut Splitter<'_, F, C>,
+    tree: &mut Tree<F>,
+    value: &mut [f64],
+    start: usize,
+    end: usize,
+    impurity: Option<f64>,
+    parent: Option<(usize, bool)>,
+    depth: usize,
+) -> Record {
+    let n_node = end - start;
+    sp.crit.init(&sp.samples[start..end]);
+    let wn = sp.crit.weighted_n();
+    let impurity = impurity.unwrap_or_else(|| sp.crit.node_impurity(&sp.samples[start..end]));
+    let is_leaf = stops(sp, n_node, wn, depth) || impurity <= EPSILON;
+    let mut split = None;
+    if !is_leaf {
+        let (s, _) = sp.node_split(start, end, impurity, 0);
+        split = s.filter(|s| s.improvement + EPSILON >= sp.cfg.min_impurity_decrease);
+    }
+    sp.crit.node_value(value);
+    let id = tree.add_node(
+        parent,
+        split.map(|s| (s.feature, s.threshold)),
+        impurity,
+        n_node,
+        wn,
+        value,
+        depth,
+    );
+    match split {
+        Some(s) => Record {
+            node: id,
+            start,
+            end,
+            pos: s.pos,
+            depth,
+            is_leaf: false,
+            impurity_left: s.impurity_left,
+            impurity_right: s.impurity_right,
+            improvement: s.improvement,
+        },
+        None => Record {
+            node: id,
+            start,
+            end,
+            pos: end,
+            depth,
+            is_leaf: true,
+            impurity_left: 0.0,
+            impurity_right: 0.0,
+            improvement: 0.0,
+        },
+    }
+}
+
+fn best_first<F: Float, C: Criterion>(
+    sp: &mut Splitter<'_, F, C>,
+    tree: &mut Tree<F>,
+    value: &mut [f64],
+    n_samples: usize,
+    max_leaf_nodes: usize,
+) {
+    let mut max_split_nodes = max_leaf_nodes.saturating_sub(1);
+    let root = add_split_node(sp, tree, value, 0, n_samples, None, None, 0);
+    let mut frontier = vec![root];
+    while !frontier.is_empty() {
+        // The record of largest improvement; among equals the one created first.
+        let mut best = 0;
+        for (j, r) in frontier.iter().enumerate() {
+            let b = &frontier[best];
+            if r.improvement > b.improvement || (r.improvement == b.improvement && r.node < b.node)
+            {
+                best = j;
+            }
+        }
+        let rec = frontier.swap_remove(best);
+        if rec.is_leaf || max_split_nodes == 0 {
+            tree.make_leaf(rec.node);
+            continue;
+        }
+        max_split_nodes -= 1;
+        let left = add_split_node(
+            sp,
+            tree,
+            value,
+            rec.start,
+            rec.pos,
+            Some(rec.impurity_left),
+            Some((rec.node, true)),
+            rec.depth + 1,
+        );
+        let right = add_split_node(
+            sp,
+            tree,
+            value,
+            rec.pos,
+            rec.end,
+            Some(rec.impurity_right),
+            Some((rec.node, false)),
+            rec.depth + 1,
+        );
+        frontier.push(left);
+        frontier.push(right);
+    }
+    tree.recompute_depth();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::criterion::{ClassCrit, MaeCrit, RegCrit};
+    use crate::params::{ClassCriterion, RegCriterion};
+
+    fn config(parallel_min_rows: usize, max_features: usize) -> Config {
+        Config {
+            max_depth: 12,
+            min_samples_split: 2,
+            min_samples_leaf: 1,
+            min_weight_leaf: 0.0,
+            min_impurity_decrease: 0.0,
+            max_features,
+            max_leaf_nodes: None,
+            random_splits: false,
+            parallel_min_rows,
+        }
+    }
+
+    #[test]
+    fn parallel_sweeps_give_the_sequential_tree() {
+        // 900 rows, 6 features (two of them coarse, so values repeat; one constant).
+        let (n, d) = (900usize, 6usize);
+        let mut s = 12345u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut xt = vec![0.0f64; n * d];
+        for f in 0..d {
+            for i in 0..n {
+                let v = next();
+                xt[f * n + i] = match f {
+                    0 | 1 => (v * 8.0).floor(),
+                    2 => 1.0,
+                    _ => v,
+                };
+            }
+        }
+        let yc: Vec<usize> = (0..n)
+            .map(|i| {
+                usize::from(xt[i] + xt[3 * n + i] * 4.0 > 5.0) + usize::from(xt[4 * n + i] > 0.7)
+            })
+            .collect();
+        let yr: Vec<f64> = (0..n)
+            .map(|i| xt[n + i] + (6.0 * xt[5 * n + i]).sin() + next())
+            .collect();
+        let w: Vec<f64> = (0..n).map(|i| (i % 3) as f64 + 0.5).collect();
+        let data = Columns { xt: &xt, n, d };
+        for mf in [d, 3] {
+            let grow_c = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = ClassCrit::new(&yc, Some(&w), 3, ClassCriterion::Gini);
+                build(&data, Some(&w), crit, config(par, mf), &mut rng, 1, 3)
+            };
+            let grow_r = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = RegCrit::new(&yr, 1, None, RegCriterion::SquaredError);
+                build(&data, None, crit, config(par, mf), &mut rng, 1, 1)
+            };
+            let grow_m = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = MaeCrit::new(&yr, 1, None);
+                let mut cfg = config(par, mf);
+                cfg.max_depth = 4;
+                build(&data, None, crit, cfg, &mut rng, 1, 1)
+            };
+            for threads in [1, 2] {
+                let (a, b) =
+                    ndlearn_core::par::with_threads(threads, || (grow_c(usize::MAX), grow_c(16)))
+                        .expect("pool");
+                assert_eq!(a, b, "classification, max_features {mf}");
+                let (a, b) =
+                    ndlearn_core::par::with_threads(threads, || (grow_r(usize::MAX), grow_r(16)))
+                        .expect("pool");
+                assert_eq!(a, b, "regression, max_features {mf}");
+                let (a, b) =
+                    ndlearn_core::par::with_threads(threads, || (grow_m(usize::MAX), grow_m(16)))
+                        .expect("pool");
+                assert_eq!(a, b, "absolute error, max_features {mf}");
+            }
+        }
+    }
+}

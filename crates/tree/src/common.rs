@@ -1,0 +1,95 @@
+//! Checks and resolution of the hyperparameters every tree shares.
+
+use ndarray::{ArrayRef1, ArrayRef2};
+use ndlearn_core::{Error, Float, Result, validate};
+
+use crate::builder::Config;
+use crate::params::{MaxFeatures, SampleCount, SplitterKind};
+
+/// The stopping rules and split search of one tree, as the estimators hold them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Growth {
+    pub splitter: SplitterKind,
+    pub max_depth: Option<usize>,
+    pub min_samples_split: SampleCount,
+    pub min_samples_leaf: SampleCount,
+    pub min_weight_fraction_leaf: f64,
+    pub max_features: MaxFeatures,
+    pub max_leaf_nodes: Option<usize>,
+    pub min_impurity_decrease: f64,
+    pub ccp_alpha: f64,
+}
+
+impl Growth {
+    /// scikit-learn's parameter constraints.
+    pub(crate) fn validate(&self) -> Result<()> {
+        if self.max_depth == Some(0) {
+            return Err(Error::invalid_param(
+                "max_depth",
+                "must be at least 1 (or None for unlimited)",
+            ));
+        }
+        self.min_samples_split
+            .validate("min_samples_split", 2, 1.0, true)?;
+        self.min_samples_leaf
+            .validate("min_samples_leaf", 1, 1.0, false)?;
+        validate::check_in_range(
+            "min_weight_fraction_leaf",
+            self.min_weight_fraction_leaf,
+            0.0,
+            0.5,
+        )?;
+        self.max_features.validate()?;
+        if let Some(m) = self.max_leaf_nodes
+            && m < 2
+        {
+            return Err(Error::invalid_param(
+                "max_leaf_nodes",
+                format!("must be at least 2 (or None); got {m}"),
+            ));
+        }
+        validate::check_non_negative("min_impurity_decrease", self.min_impurity_decrease)?;
+        validate::check_non_negative("ccp_alpha", self.ccp_alpha)?;
+        Ok(())
+    }
+
+    /// The builder's configuration for `n` rows, `d` features and total weight `total_weight`.
+    pub(crate) fn resolve(&self, n: usize, d: usize, total_weight: f64) -> Result<Config> {
+        let min_samples_leaf = self.min_samples_leaf.ceil_of(n).max(1);
+        let min_samples_split = match self.min_samples_split {
+            SampleCount::Count(k) => k,
+            SampleCount::Fraction(_) => self.min_samples_split.ceil_of(n).max(2),
+        }
+        .max(2 * min_samples_leaf);
+        Ok(Config {
+            max_depth: self.max_depth.unwrap_or(i32::MAX as usize),
+            min_samples_split,
+            min_samples_leaf,
+            min_weight_leaf: self.min_weight_fraction_leaf * total_weight,
+            min_impurity_decrease: self.min_impurity_decrease,
+            max_features: self.max_features.resolve(d)?,
+            max_leaf_nodes: self.max_leaf_nodes,
+            random_splits: self.splitter == SplitterKind::Random,
+            parallel_min_rows: crate::builder::PARALLEL_MIN_ROWS,
+        })
+    }
+}
+
+/// Checks the training matrix (rows, columns, finite) and optional weights; returns the
+/// weights as `f64`.
+pub(crate) fn check_x_and_weights<F: Float>(
+    x: &ArrayRef2<F>,
+    n_target: usize,
+    sample_weight: Option<&ArrayRef1<F>>,
+    context: &'static str,
+) -> Result<Option<Vec<f64>>> {
+    validate::check_target_len(x.nrows(), n_target, context)?;
+    validate::check_fit_input(x, 1, context)?;
+    match sample_weight {
+        None => Ok(None),
+        Some(w) => {
+            validate::check_sample_weight(w, x.nrows())?;
+            Ok(Some(w.iter().map(|v| v.to_f64_lossless()).collect()))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! # ndlearn-tree
+//!
+//! Decision trees over [`ndlearn_core`]: CART classification and regression trees with
+//! scikit-learn's criteria, stopping rules, feature sampling and minimal cost-complexity
+//! pruning, built on one flat tree representation ([`Tree`]). On float32-representable data
+//! without equal-gain ties the fitted trees equal scikit-learn's node for node
+//! (`scripts/golden/tree.py`).
+//!
+//! | estimator / type | what | scikit-learn |
+//! |---|---|---|
+//! | [`DecisionTreeClassifier`] | CART classification tree: Gini, entropy (information gain), misclassification, gain ratio; class and sample weights; `predict_proba`, `apply`, `decision_path`, importances | `DecisionTreeClassifier` |
+//! | [`DecisionTreeRegressor`] | CART regression tree: squared error, Friedman MSE, absolute error (median leaves), Poisson; multi-output | `DecisionTreeRegressor` |
+//! | [`RandomForestClassifier`], [`RandomForestRegressor`] | bootstrap + `max_features` per split, trees in parallel, OOB score, `balanced_subsample` | `RandomForestClassifier`, `RandomForestRegressor` |
+//! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
+//! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
+//! | [`impurity`] | Gini, entropy, misclassification error, gain, information gain, GINI_split, split info, gain ratio on class counts | — |
+//! | [`Tree`] | flat node arrays (as `tree_`), prediction, `apply`, `decision_path`, impurity importances, [`Tree::cost_complexity_pruning_path`], [`Tree::prune`] | `sklearn.tree._tree.Tree` |
+//!
+//! ```
+//! use ndlearn_core::{Fit, Predict};
+//! use ndlearn_tree::DecisionTreeClassifier;
+//!
+//! let data = ndlearn_datasets::breast_cancer();
+//! let y = data.y_classes().expect("labels");
+//! let tree = DecisionTreeClassifier::default().fit(data.x(), y)?;
+//! // A fully grown tree separates the training data.
+//! assert_eq!(tree.predict(data.x())?, y);
+//! // Pruning with the path's alphas shrinks it.
+//! let path = DecisionTreeClassifier::default().cost_complexity_pruning_path(data.x(), y, None)?;
+//! let alpha = path.ccp_alphas[path.ccp_alphas.len() / 2];
+//! assert!(tree.pruned(alpha).get_n_leaves() < tree.get_n_leaves());
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+//!
+//! ## Conventions
+//!
+//! - **Split search**: exact sorted sweep per node and feature (rows sorted by the feature,
+//!   class counts or target sums updated in one pass), thresholds at the midpoint `a/2 + b/2`
+//!   of consecutive distinct values as scikit-learn. Values closer than `1e-7` count as equal
+//!   and a feature whose node range is within `1e-7` as constant (scikit-learn's
+//!   `FEATURE_THRESHOLD`), so features should not be scaled to ranges far below that.
+//! - **Randomness**: each node visits the features in a random order from `random_state`
+//!   (`seed`, a `u64`, default 0; scikit-learn's default is a fresh seed) and stops after
+//!   `max_features` non-constant ones; with all features searched the seed only breaks exact
+//!   ties. The streams reproduce scikit-learn's bit for bit for seeds below `2³²`, so the same
+//!   seed breaks ties the same way and samples the same features.
+//! - **Weights**: `fit_weighted` multiplies each row's contribution; an integer weight equals
+//!   repeated rows. Rows of weight 0 do not reach the tree (they do not count towards
+//!   `min_samples_*`), as in scikit-learn. Class weights multiply the sample weights.
+//! - **Precision**: `f32` and `f64` features; thresholds are stored in the feature type, all
+//!   statistics (impurities, values, weights) in `f64`.
+//!
+//! ## Threads and determinism
+//!
+//! Forests draw every tree's seed before growing the trees in parallel on the caller's rayon
+//! pool; each tree uses only its own streams and sums over trees run in tree order, so models
+//! and predictions are bitwise identical for any thread count. The streams are scikit-learn's
+//! (NumPy's MT19937 seeding, the splitter's xorshift), so a forest with `random_state = s` is
+//! scikit-learn's forest with the same seed on float32-representable data.
+//!
+//! ## Features
+//!
+//! `serde` (default): `Serialize`/`Deserialize` for hyperparameters, trees and fitted models,
+//! and [`registry()`].
+
+pub mod adaboost;
+mod builder;
+pub mod classifier;
+mod common;
+mod criterion;
+pub mod forest;
+pub mod impurity;
+pub mod params;
+#[cfg(feature = "serde")]
+pub mod registry;
+pub mod regressor;
+mod sk_random;
+pub mod tree;
+
+pub use adaboost::{AdaBoostAlgorithm, AdaBoostClassifier, FittedAdaBoostClassifier};
+pub use classifier::{DecisionTreeClassifier, FittedDecisionTreeClassifier};
+pub use forest::{
+    ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,
+    FittedExtraTreesRegressor, FittedRandomForestClassifier, FittedRandomForestRegressor,
+    RandomForestClassifier, RandomForestRegressor,
+};
+pub use params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
+#[cfg(feature = "serde")]
+pub use registry::registry;
+pub use regressor::{DecisionTreeRegressor, FittedDecisionTreeRegressor};
+pub use tree::{CcpPath, DecisionPath, Tree};

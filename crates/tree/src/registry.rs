@@ -1,0 +1,85 @@
+//! The estimators of this crate by name, for the `ndlearn` command line and the benchmark runner
+//! (`ndlearn_core::registry`; feature `serde`).
+//!
+//! Names are the snake_case of the scikit-learn classes; hyperparameters are scikit-learn's
+//! (`decision_tree_classifier max_depth=3 criterion=entropy`, `max_features=sqrt`).
+//!
+//! ```
+//! let names: Vec<&str> = ndlearn_tree::registry().iter().map(|e| e.name()).collect();
+//! assert!(names.contains(&"decision_tree_classifier") && names.contains(&"decision_tree_regressor"));
+//! ```
+
+use ndlearn_core::registry::Entry;
+
+use crate::{
+    AdaBoostClassifier, DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier,
+    ExtraTreesRegressor, RandomForestClassifier, RandomForestRegressor,
+};
+
+/// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
+pub fn registry() -> Vec<Entry> {
+    vec![
+        Entry::probabilistic_classifier::<DecisionTreeClassifier>(
+            "decision_tree_classifier",
+            "CART classification tree (gini, entropy, misclassification, gain ratio; exact sorted sweep; best-first with max_leaf_nodes; ccp pruning)",
+        )
+        .sklearn("DecisionTreeClassifier")
+        .weighted()
+        .importances()
+        .into(),
+        Entry::regressor::<DecisionTreeRegressor>(
+            "decision_tree_regressor",
+            "CART regression tree (squared error, Friedman MSE, absolute error, Poisson; exact sorted sweep; ccp pruning)",
+        )
+        .sklearn("DecisionTreeRegressor")
+        .weighted()
+        .importances()
+        .into(),
+        // Bootstrap samples are drawn by row index, so integer weights are not repeated rows:
+        // declared stochastic.
+        Entry::probabilistic_classifier::<RandomForestClassifier>(
+            "random_forest_classifier",
+            "random forest: bootstrap + sqrt(d) features per split, trees in parallel, OOB accuracy",
+        )
+        .sklearn("RandomForestClassifier")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        Entry::regressor::<RandomForestRegressor>(
+            "random_forest_regressor",
+            "random forest regressor: bootstrap samples, trees in parallel, OOB R²",
+        )
+        .sklearn("RandomForestRegressor")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        Entry::probabilistic_classifier::<ExtraTreesClassifier>(
+            "extra_trees_classifier",
+            "extremely randomised trees: random thresholds, sqrt(d) features per split",
+        )
+        .sklearn("ExtraTreesClassifier")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        Entry::regressor::<ExtraTreesRegressor>(
+            "extra_trees_regressor",
+            "extremely randomised trees for regression: random thresholds",
+        )
+        .sklearn("ExtraTreesRegressor")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        Entry::probabilistic_classifier::<AdaBoostClassifier>(
+            "ada_boost_classifier",
+            "AdaBoost (SAMME or the canonical alpha) over decision stumps",
+        )
+        .sklearn("AdaBoostClassifier")
+        .weighted()
+        .importances()
+        .into(),
+    ]
+}

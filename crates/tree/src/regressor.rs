@@ -1,0 +1,490 @@
+//! CART regression tree ([`DecisionTreeRegressor`]), single- or multi-output.
+//!
+//! # Algorithm
+//!
+//! Recursive binary splitting with the sorted sweep of [`crate::DecisionTreeClassifier`]; a
+//! node of rows `S` (weights `wᵢ`, total `w`, `k` outputs) has impurity
+//!
+//! ```text
+//! squared_error / friedman_mse:  I(S) = (1/k) Σ_o [ (1/w) Σᵢ wᵢ yᵢₒ² − ȳₒ² ]       (ȳₒ weighted mean)
+//! absolute_error:                I(S) = (1/(k w)) Σ_o Σᵢ wᵢ |yᵢₒ − medₒ|             (weighted median)
+//! poisson:                       I(S) = (1/(k w)) Σ_o Σᵢ wᵢ yᵢₒ ln(yᵢₒ / ȳₒ)          (half deviance)
+//! ```
+//!
+//! and the split maximising `Δ = (w/W)(I(S) − (w_L/w)I(S_L) − (w_R/w)I(S_R))` is chosen
+//! (the RSS criterion of CART: minimising `w_L I(S_L) + w_R I(S_R)`). `friedman_mse` ranks and
+//! scores splits by Friedman's `w_L w_R (ȳ_L − ȳ_R)² / w` instead. Leaves predict the mean
+//! (median for `absolute_error`). The weighted median is scikit-learn's: the first value whose
+//! cumulative weight reaches half the total, averaged with the next one on an exact half.
+//! Stopping rules, best-first growth, feature sampling and pruning are the classifier's.
+//!
+//! # Hyperparameters
+//!
+//! As [`crate::DecisionTreeClassifier`] without `class_weight`; `criterion` is a
+//! [`RegCriterion`] (`"squared_error"` default, `"friedman_mse"`, `"absolute_error"`,
+//! `"poisson"`).
+//!
+//! # Errors
+//!
+//! As the classifier; a non-finite target; negative targets or a zero target sum with
+//! `poisson`; [`Predict::predict`] on a model of several outputs (use
+//! [`FittedDecisionTreeRegressor::predict_multi`]).
+//!
+//! # References
+//!
+//! - L. Breiman, J. Friedman, R. Olshen, C. Stone, *Classification and Regression Trees*,
+//!   Wadsworth, 1984.
+//! - J. H. Friedman, "Greedy function approximation: a gradient boosting machine", Annals of
+//!   Statistics 29(5), 2001 (the improvement score of `friedman_mse`).
+//! - scikit-learn's `DecisionTreeRegressor`.
+//!
+//! ```
+//! use ndlearn_core::{Fit, Predict};
+//! use ndlearn_tree::DecisionTreeRegressor;
+//!
+//! let data = ndlearn_datasets::diabetes();
+//! let y = data.y_values().expect("target");
+//! let fit = DecisionTreeRegressor::default().max_leaf_nodes(Some(8)).fit(data.x(), y)?;
+//! assert_eq!(fit.get_n_leaves(), 8);
+//! let pred = fit.predict(data.x())?;
+//! let mean = y.mean().unwrap_or(0.0);
+//! let r2 = 1.0 - (&pred - y).mapv(|r| r * r).sum() / y.mapv(|v| (v - mean).powi(2)).sum();
+//! assert!(r2 > 0.5);
+//! # Ok::<(), ndlearn_core::Error>(())
+//! ```
+
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2};
+use ndlearn_core::{
+    Error, Estimator, FeatureImportances, Fit, FitMultiOutput, FitWeighted, Float, NFeaturesIn,
+    Predict, PredictMultiOutput, Result, validate,
+};
+
+use crate::builder::{self, Columns};
+use crate::common::{Growth, check_x_and_weights};
+use crate::criterion::{MaeCrit, RegCrit};
+use crate::params::{MaxFeatures, RegCriterion, SampleCount, SplitterKind};
+use crate::tree::{CcpPath, DecisionPath, Tree};
+
+/// A CART regression tree (scikit-learn's `DecisionTreeRegressor`). See the
+/// [module docs](self).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+#[non_exhaustive]
+pub struct DecisionTreeRegressor {
+    /// Impurity criterion (default squared error).
+    pub criterion: RegCriterion,
+    /// Best (exact sweep) or random thresholds (default best).
+    pub splitter: SplitterKind,
+    /// Maximum depth (`None`: unlimited).
+    pub max_depth: Option<usize>,
+    /// Minimum rows to split a node (default 2).
+    pub min_samples_split: SampleCount,
+    /// Minimum rows in each leaf (default 1).
+    pub min_samples_leaf: SampleCount,
+    /// Minimum fraction of the total weight in each leaf (default 0).
+    pub min_weight_fraction_leaf: f64,
+    /// Features searched per split (default all).
+    pub max_features: MaxFeatures,
+    /// Seed of the per-node feature order (scikit-learn's `random_state`; default 0).
+    #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
+    pub seed: u64,
+    /// Best-first growth to at most this many leaves (default `None`).
+    pub max_leaf_nodes: Option<usize>,
+    /// Minimum weighted impurity decrease of a split (default 0).
+    pub min_impurity_decrease: f64,
+    /// Cost-complexity pruning strength (default 0).
+    pub ccp_alpha: f64,
+}
+
+impl Default for DecisionTreeRegressor {
+    fn default() -> Self {
+        DecisionTreeRegressor {
+            criterion: RegCriterion::SquaredError,
+            splitter: SplitterKind::Best,
+            max_depth: None,
+            min_samples_split: SampleCount::Count(2),
+            min_samples_leaf: SampleCount::Count(1),
+            min_weight_fraction_leaf: 0.0,
+            max_features: MaxFeatures::All,
+            seed: 0,
+            max_leaf_nodes: None,
+            min_impurity_decrease: 0.0,
+            ccp_alpha: 0.0,
+        }
+    }
+}
+
+impl DecisionTreeRegressor {
+    ndlearn_core::setters! {
+        criterion: RegCriterion,
+        splitter: SplitterKind,
+        max_depth: Option<usize>,
+        min_samples_split: SampleCount,
+        min_samples_leaf: SampleCount,
+        min_weight_fraction_leaf: f64,
+        max_features: MaxFeatures,
+        /// Sets the seed (scikit-learn's `random_state`).
+        seed: u64,
+        max_leaf_nodes: Option<usize>,
+        min_impurity_decrease: f64,
+        ccp_alpha: f64,
+    }
+
+    pub(crate) fn growth(&self) -> Growth {
+        Growth {
+            splitter: self.splitter,
+            max_depth: self.max_depth,
+            min_samples_split: self.min_samples_split,
+            min_samples_leaf: self.min_samples_leaf,
+            min_weight_fraction_leaf: self.min_weight_fraction_leaf,
+            max_features: self.max_features,
+            max_leaf_nodes: self.max_leaf_nodes,
+            min_impurity_decrease: self.min_impurity_decrease,
+            ccp_alpha: self.ccp_alpha,
+        }
+    }
+
+    /// Grows the unpruned tree on column-major data; `y` is row-major `n × k`.
+    pub(crate) fn grow<F: Float>(
+        &self,
+        data: &Columns<'_, F>,
+        y: &[f64],
+        k: usize,
+        weights: Option<&[f64]>,
+        rng: &mut crate::sk_random::TreeRng,
+    ) -> Result<Tree<F>> {
+        let total: f64 = weights.map_or(data.n as f64, |w| w.iter().sum());
+        let cfg = self.growth().resolve(data.n, data.d, total)?;
+        Ok(match self.criterion {
+            RegCriterion::AbsoluteError => {
+                builder::build(data, weights, MaeCrit::new(y, k, weights), cfg, rng, k, 1)
+            }
+            kind => builder::build(
+                data,
+                weights,
+                RegCrit::new(y, k, weights, kind),
+                cfg,
+                rng,
+                k,
+                1,
+            ),
+        })
+    }
+
+    /// Checks a Poisson target: no negative value, positive sum.
+    pub(crate) fn check_target(&self, y: &[f64]) -> Result<()> {
+        if self.criterion == RegCriterion::Poisson {
+            if y.iter().any(|&v| v < 0.0) {
+                return Err(Error::invalid_param(
+                    "criterion",
+                    "poisson needs non-negative targets",
+                ));
+            }
+            if y.iter().sum::<f64>() <= 0.0 {
+                return Err(Error::invalid_param(
+                    "criterion",
+                    "poisson needs a target with a positive sum",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn fit_tree<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: ArrayView2<'_, F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        multi: bool,
+    ) -> Result<FittedDecisionTreeRegressor<F>> {
+        self.validate()?;
+        const CONTEXT: &str = "DecisionTreeRegressor::fit";
+        let w = check_x_and_weights(x, y.nrows(), sample_weight, CONTEXT)?;
+        if y.ncols() == 0 {
+            return Err(Error::ShapeMismatch {
+                context: CONTEXT,
+                expected: "at least one target column".into(),
+                found: "0 columns".into(),
+            });
+        }
+        validate::check_finite_2d(&y, "y")?;
+        let k = y.ncols();
+        let ys: Vec<f64> = y.iter().map(|v| v.to_f64_lossless()).collect();
+        self.check_target(&ys)?;
+        let xt = builder::to_columns(x);
+        let data = Columns {
+            xt: &xt,
+            n: x.nrows(),
+            d: x.ncols(),
+        };
+        let mut rng = crate::sk_random::TreeRng::from_seed(self.seed);
+        let mut tree = self.grow(&data, &ys, k, w.as_deref(), &mut rng)?;
+        if self.ccp_alpha > 0.0 {
+            tree = tree.prune(self.ccp_alpha);
+        }
+        Ok(FittedDecisionTreeRegressor {
+            params: self.clone(),
+            tree,
+            multi_output: multi,
+        })
+    }
+
+    /// Fits every column of `y` (`n × k`) jointly: one tree whose impurity averages the
+    /// outputs' and whose leaves hold one value per output.
+    ///
+    /// # Errors
+    /// As [`Fit::fit`].
+    pub fn fit_multi<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+    ) -> Result<FittedDecisionTreeRegressor<F>> {
+        self.fit_tree(x, y.view(), None, true)
+    }
+
+    /// Multi-output fit with per-sample weights.
+    ///
+    /// # Errors
+    /// As [`FitWeighted::fit_weighted`].
+    pub fn fit_multi_weighted<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<FittedDecisionTreeRegressor<F>> {
+        self.fit_tree(x, y.view(), sample_weight, true)
+    }
+
+    /// The minimal cost-complexity pruning path of the tree grown on `(x, y)` without pruning
+    /// (scikit-learn's `cost_complexity_pruning_path`).
+    ///
+    /// # Errors
+    /// As [`FitWeighted::fit_weighted`].
+    pub fn cost_complexity_pruning_path<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<CcpPath> {
+        let full = self.clone().ccp_alpha(0.0);
+        let y2 = y.view().insert_axis(ndarray::Axis(1));
+        Ok(full
+            .fit_tree(x, y2, sample_weight, false)?
+            .tree
+            .cost_complexity_pruning_path())
+    }
+}
+
+impl Estimator for DecisionTreeRegressor {
+    /// Checks the hyperparameters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the first invalid one.
+    fn validate(&self) -> Result<()> {
+        self.growth().validate()
+    }
+}
+
+impl<F: Float> Fit<F> for DecisionTreeRegressor {
+    type Target = ArrayRef1<F>;
+    type Model = FittedDecisionTreeRegressor<F>;
+
+    /// Grows (and prunes, with `ccp_alpha > 0`) the tree.
+    fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
+        self.fit_tree(x, y.view().insert_axis(ndarray::Axis(1)), None, false)
+    }
+}
+
+impl<F: Float> FitWeighted<F> for DecisionTreeRegressor {
+    /// Grows the tree with per-sample weights; rows of weight 0 are left out.
+    fn fit_weighted(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<Self::Model> {
+        self.fit_tree(
+            x,
+            y.view().insert_axis(ndarray::Axis(1)),
+            sample_weight,
+            false,
+        )
+    }
+}
+
+impl<F: Float> FitMultiOutput<F> for DecisionTreeRegressor {
+    /// See [`DecisionTreeRegressor::fit_multi`].
+    fn fit_multi(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<Self::Model> {
+        DecisionTreeRegressor::fit_multi(self, x, y)
+    }
+}
+
+/// A fitted [`DecisionTreeRegressor`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "F: serde::Serialize",
+        deserialize = "F: serde::Deserialize<'de>"
+    ))
+)]
+pub struct FittedDecisionTreeRegressor<F> {
+    params: DecisionTreeRegressor,
+    tree: Tree<F>,
+    multi_output: bool,
+}
+
+impl<F: Float> FittedDecisionTreeRegressor<F> {
+    /// The hyperparameters of the fit.
+    pub fn params(&self) -> &DecisionTreeRegressor {
+        &self.params
+    }
+
+    /// The fitted tree (scikit-learn's `tree_`).
+    pub fn tree(&self) -> &Tree<F> {
+        &self.tree
+    }
+
+    /// The depth of the tree.
+    pub fn get_depth(&self) -> usize {
+        self.tree.max_depth()
+    }
+
+    /// The number of leaves.
+    pub fn get_n_leaves(&self) -> usize {
+        self.tree.n_leaves()
+    }
+
+    /// The leaf of each row.
+    ///
+    /// # Errors
+    /// A different feature count, non-finite input.
+    pub fn apply(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
+        self.tree.apply(x)
+    }
+
+    /// The nodes each row visits.
+    ///
+    /// # Errors
+    /// A different feature count, non-finite input.
+    pub fn decision_path(&self, x: &ArrayRef2<F>) -> Result<DecisionPath> {
+        self.tree.decision_path(x)
+    }
+
+    /// Predictions `n × k` for any model.
+    ///
+    /// # Errors
+    /// A different feature count, non-finite input.
+    pub fn predict_multi(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        Ok(self.tree.predict_values(x)?.mapv(F::cast))
+    }
+
+    /// This model pruned with a larger `ccp_alpha` (no refit).
+    pub fn pruned(&self, ccp_alpha: f64) -> Self {
+        FittedDecisionTreeRegressor {
+            params: self
+                .params
+                .clone()
+                .ccp_alpha(ccp_alpha.max(self.params.ccp_alpha)),
+            tree: self.tree.prune(ccp_alpha),
+            multi_output: self.multi_output,
+        }
+    }
+}
+
+impl<F: Float> Predict<F> for FittedDecisionTreeRegressor<F> {
+    type Output = Array1<F>;
+
+    /// The leaf value of each row (single-output models).
+    fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
+        if self.tree.n_outputs() != 1 {
+            return Err(Error::invalid_param(
+                "n_outputs",
+                "the model has several outputs; use predict_multi",
+            ));
+        }
+        Ok(self.predict_multi(x)?.column(0).to_owned())
+    }
+}
+
+impl<F: Float> PredictMultiOutput<F> for FittedDecisionTreeRegressor<F> {
+    fn n_outputs(&self) -> usize {
+        self.tree.n_outputs()
+    }
+
+    fn predict_multi(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
+        FittedDecisionTreeRegressor::predict_multi(self, x)
+    }
+}
+
+impl<F: Float> NFeaturesIn for FittedDecisionTreeRegressor<F> {
+    fn n_features_in(&self) -> usize {
+        self.tree.n_features()
+    }
+}
+
+impl<F: Float> FeatureImportances<F> for FittedDecisionTreeRegressor<F> {
+    /// Normalised impurity-decrease importances ([`Tree::feature_importances`]).
+    fn feature_importances(&self) -> Array1<F> {
+        self.tree.feature_importances(true).mapv(F::cast)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn step_function_is_recovered() {
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]];
+        let y = array![1.0, 1.0, 1.0, 5.0, 5.0, 5.0];
+        for c in [
+            RegCriterion::SquaredError,
+            RegCriterion::FriedmanMse,
+            RegCriterion::AbsoluteError,
+            RegCriterion::Poisson,
+        ] {
+            let m = DecisionTreeRegressor::default()
+                .criterion(c)
+                .fit(&x, &y)
+                .expect("fit");
+            assert_eq!(m.tree().node_count(), 3, "{c:?}");
+            assert_eq!(m.tree().threshold()[0], 2.5, "{c:?}");
+            assert_eq!(m.predict(&x).expect("predict"), y, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn multi_output_and_errors() {
+        let x = array![[0.0], [1.0], [2.0], [3.0]];
+        let y = array![[1.0, 10.0], [1.0, 10.0], [3.0, -10.0], [3.0, -10.0]];
+        let m = DecisionTreeRegressor::default()
+            .fit_multi(&x, &y)
+            .expect("fit");
+        assert_eq!(m.predict_multi(&x).expect("predict"), y);
+        assert!(m.predict(&x).is_err());
+        let neg = array![1.0, -1.0, 2.0, 0.0];
+        assert!(matches!(
+            DecisionTreeRegressor::default()
+                .criterion(RegCriterion::Poisson)
+                .fit(&x, &neg),
+            Err(Error::InvalidParam { .. })
+        ));
+        assert!(matches!(
+            DecisionTreeRegressor::default().fit(&x, &array![1.0, f64::INFINITY, 0.0, 1.0]),
+            Err(Error::NonFinite { .. })
+        ));
+    }
+
+    #[test]
+    fn constant_features_give_a_leaf() {
+        let x = array![[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]];
+        let y = array![1.0, 2.0, 6.0];
+        let m = DecisionTreeRegressor::default().fit(&x, &y).expect("fit");
+        assert_eq!(m.tree().node_count(), 1);
+        assert_eq!(m.predict(&x).expect("predict").to_vec(), vec![3.0; 3]);
+    }
+}
