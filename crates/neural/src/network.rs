@@ -1,0 +1,721 @@
+//! Dense feed-forward networks: layers, output losses, the forward pass and backpropagation.
+//!
+//! # Weight convention
+//!
+//! One convention throughout the crate, scikit-learn's `coefs_`: the weight matrix of a layer
+//! with `fan_in` inputs and `fan_out` units is `W ∈ ℝ^{fan_in × fan_out}` (**rows = inputs,
+//! columns = units**), the bias `b ∈ ℝ^{fan_out}`, and a batch `A ∈ ℝ^{n × fan_in}` (one sample
+//! per row) maps to
+//!
+//! ```text
+//! Z = A W + 1 bᵀ        (n × fan_out, the pre-activations)
+//! A' = f(Z)             (element-wise, or row-wise for the softmax)
+//! ```
+//!
+//! For one sample `x` (a column vector) this is `z = Wᵀx + b`, the notes' `σ(Wᵀx + b)`.
+//! Whole batches go through one BLAS gemm per layer and direction.
+//!
+//! # Backpropagation
+//!
+//! The forward pass caches every layer's `Z_l` and `A_l` (`A_0 = X`). With
+//! `δ_l = ∂ℓ/∂Z_l` (the gradient with respect to the **pre-activation**), for `L` layers:
+//!
+//! ```text
+//! δ_L = ∂ℓ/∂Z_L                                   (= (A_L − Y)/n for a matched output/loss pair)
+//! ∇W_l = A_{l−1}ᵀ δ_l,   ∇b_l = 1ᵀ δ_l
+//! δ_{l−1} = (δ_l W_lᵀ) ⊙ f′_{l−1}(Z_{l−1})         (a vector–Jacobian product for the softmax)
+//! ```
+//!
+//! # Losses ([`OutputLoss`])
+//!
+//! With sample weights `s_i` (all 1 by default) and `S = Σ s_i`, targets `Y` (`n × k`) and
+//! outputs `A = f(Z)` of the last layer:
+//!
+//! | loss | objective term `ℓ` | `δ_L` | output activation |
+//! |---|---|---|---|
+//! | `SquaredError` | `(1/S) Σᵢ sᵢ ½‖aᵢ − yᵢ‖²` | `sᵢ(aᵢ − yᵢ)/S` (× `f′` unless identity) | any |
+//! | `Huber { delta }` | `(1/S) Σᵢ sᵢ Σⱼ huber_δ(yᵢⱼ − aᵢⱼ)` ([`Loss::Huber`]) | from [`Loss::gradient`] (× `f′`) | any |
+//! | `BinaryCrossEntropy` | `(1/S) Σᵢ sᵢ Σⱼ [log(1 + e^{zᵢⱼ}) − yᵢⱼ zᵢⱼ]`, from the logits | `sᵢ(σ(zᵢⱼ) − yᵢⱼ)/S` | logistic |
+//! | `SoftmaxCrossEntropy` | `(1/S) Σᵢ sᵢ [log Σⱼ e^{zᵢⱼ} − Σⱼ yᵢⱼ zᵢⱼ]`, from the logits | `sᵢ(softmax(zᵢ) − yᵢ)/S` | softmax |
+//!
+//! The cross-entropies are computed from the logits `Z` with [`log1pexp`] and
+//! [`log_sum_exp_rows`], never as `log` of a probability, so they stay finite when the
+//! probabilities round to 0 or 1. The L2 penalty `(α/(2S)) Σ_l ‖W_l‖²_F` (biases not
+//! penalised) is scikit-learn's scaling; it adds `α W_l / S` to `∇W_l`.
+//!
+//! scikit-learn reports the squared error of a `k`-output regressor as the mean over outputs,
+//! `(1/S) Σᵢ sᵢ ½‖aᵢ − yᵢ‖² / k`, while its gradient is the one of the sum over outputs above;
+//! [`LossValue::reported`] gives scikit-learn's number, [`LossValue::objective`] the value
+//! whose gradient is computed (they agree for `k = 1` and for every other loss).
+
+use ndarray::{
+    Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, Zip, linalg::general_mat_mul,
+};
+use ndlearn_core::loss::Loss;
+use ndlearn_core::numeric::{log_sum_exp_rows, log1pexp};
+use ndlearn_core::{Error, Float, Result};
+
+use crate::activation::Activation;
+use crate::init::{BiasInit, WeightInit, init_layer};
+
+/// The loss at the output layer (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum OutputLoss {
+    /// `½‖a − y‖²` per sample.
+    #[default]
+    SquaredError,
+    /// Huber's loss with threshold `delta > 0` per output.
+    Huber {
+        /// Threshold between the quadratic and the linear part.
+        delta: f64,
+    },
+    /// Binary cross-entropy of logistic outputs (binary and multi-label classification).
+    BinaryCrossEntropy,
+    /// Softmax cross-entropy (multiclass classification with one-hot targets).
+    SoftmaxCrossEntropy,
+}
+
+impl OutputLoss {
+    /// Checks the loss and its pairing with the output activation (the cross-entropies need
+    /// the logistic / softmax output they are computed from).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming `loss`.
+    pub fn validate(&self, output: Activation) -> Result<()> {
+        match (*self, output) {
+            (Self::Huber { delta }, _) if !(delta.is_finite() && delta > 0.0) => {
+                Err(Error::invalid_param(
+                    "loss",
+                    format!("huber delta must be finite and > 0, got {delta}"),
+                ))
+            }
+            (Self::BinaryCrossEntropy, a) if a != Activation::Logistic => {
+                Err(Error::invalid_param(
+                    "loss",
+                    format!(
+                        "binary cross-entropy needs a logistic output layer, got {}",
+                        a.name()
+                    ),
+                ))
+            }
+            (Self::SoftmaxCrossEntropy, a) if a != Activation::Softmax => {
+                Err(Error::invalid_param(
+                    "loss",
+                    format!(
+                        "softmax cross-entropy needs a softmax output layer, got {}",
+                        a.name()
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `δ_L = A − Y` (the loss is matched to its output activation).
+    fn canonical(&self, output: Activation) -> bool {
+        matches!(
+            (*self, output),
+            (Self::SquaredError, Activation::Identity)
+                | (Self::BinaryCrossEntropy, Activation::Logistic)
+                | (Self::SoftmaxCrossEntropy, Activation::Softmax)
+        )
+    }
+}
+
+/// One dense (fully connected) layer: `A' = f(A W + 1 bᵀ)`, `W` is `fan_in × fan_out`.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Dense<F: Float> {
+    /// Weights, `fan_in × fan_out` (scikit-learn's `coefs_[l]`).
+    pub weights: Array2<F>,
+    /// Biases, `fan_out` (scikit-learn's `intercepts_[l]`).
+    pub bias: Array1<F>,
+    /// The activation of the layer's units.
+    pub activation: Activation,
+}
+
+impl<F: Float> Dense<F> {
+    /// Number of inputs.
+    pub fn fan_in(&self) -> usize {
+        self.weights.nrows()
+    }
+    /// Number of units.
+    pub fn fan_out(&self) -> usize {
+        self.weights.ncols()
+    }
+}
+
+/// The value of the training objective on a batch (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LossValue<F> {
+    /// Data term plus L2 penalty, the function whose gradient is returned.
+    pub objective: F,
+    /// scikit-learn's reported loss (the squared error averaged over outputs).
+    pub reported: F,
+}
+
+/// Buffers of one forward/backward pass (activations, pre-activations, deltas and gradients),
+/// reused across batches of the same size.
+#[derive(Debug, Clone, Default)]
+pub struct Workspace<F: Float> {
+    z: Vec<Array2<F>>,
+    a: Vec<Array2<F>>,
+    delta: Vec<Array2<F>>,
+    /// `∇W_l` after [`Network::loss_gradient`].
+    pub grad_w: Vec<Array2<F>>,
+    /// `∇b_l` after [`Network::loss_gradient`].
+    pub grad_b: Vec<Array1<F>>,
+}
+
+impl<F: Float> Workspace<F> {
+    fn ensure(&mut self, net: &Network<F>, n: usize) {
+        let fits = self.z.len() == net.layers.len()
+            && self
+                .z
+                .iter()
+                .zip(&net.layers)
+                .all(|(z, l)| z.dim() == (n, l.fan_out()));
+        if !fits {
+            let shapes = || net.layers.iter().map(|l| Array2::zeros((n, l.fan_out())));
+            self.z = shapes().collect();
+            self.a = shapes().collect();
+            self.delta = shapes().collect();
+        }
+        let grads_fit = self.grad_w.len() == net.layers.len()
+            && self
+                .grad_w
+                .iter()
+                .zip(&net.layers)
+                .all(|(g, l)| g.dim() == l.weights.dim());
+        if !grads_fit {
+            self.grad_w = net
+                .layers
+                .iter()
+                .map(|l| Array2::zeros(l.weights.dim()))
+                .collect();
+            self.grad_b = net
+                .layers
+                .iter()
+                .map(|l| Array1::zeros(l.fan_out()))
+                .collect();
+        }
+    }
+
+    /// The cached output `A_L` of the last forward pass.
+    pub fn output(&self) -> Option<&Array2<F>> {
+        self.a.last()
+    }
+
+    /// The cached `(Z_l, A_l)` of layer `l` (0-based) of the last forward pass.
+    pub fn layer_cache(&self, l: usize) -> Option<(&Array2<F>, &Array2<F>)> {
+        Some((self.z.get(l)?, self.a.get(l)?))
+    }
+
+    /// The cached `δ_l = ∂ℓ/∂Z_l` of layer `l` of the last backward pass.
+    pub fn delta(&self, l: usize) -> Option<&Array2<F>> {
+        self.delta.get(l)
+    }
+}
+
+/// A feed-forward network of [`Dense`] layers with an [`OutputLoss`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Network<F: Float> {
+    layers: Vec<Dense<F>>,
+    loss: OutputLoss,
+}
+
+impl<F: Float> Network<F> {
+    /// A freshly initialised network with layer widths `sizes = [n_in, h_1, …, n_out]`,
+    /// activation `hidden` on the hidden layers and `output` on the last one.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for fewer than two sizes, a zero width, invalid activations or
+    /// a loss that does not match `output`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        sizes: &[usize],
+        hidden: Activation,
+        output: Activation,
+        loss: OutputLoss,
+        weight_init: WeightInit,
+        bias_init: BiasInit,
+        seed: u64,
+    ) -> Result<Self> {
+        if sizes.len() < 2 || sizes.contains(&0) {
+            return Err(Error::invalid_param(
+                "hidden_layer_sizes",
+                format!("every layer needs at least one unit, got sizes {sizes:?}"),
+            ));
+        }
+        hidden.validate()?;
+        output.validate()?;
+        bias_init.validate()?;
+        loss.validate(output)?;
+        let n = sizes.len() - 1;
+        let layers = (0..n)
+            .map(|l| {
+                let act = if l + 1 == n { output } else { hidden };
+                // scikit-learn's Glorot factor depends on the hidden activation for every layer.
+                let (w, b) = init_layer(
+                    sizes[l],
+                    sizes[l + 1],
+                    hidden,
+                    weight_init,
+                    bias_init,
+                    seed,
+                    l as u64,
+                );
+                Dense {
+                    weights: w,
+                    bias: b,
+                    activation: act,
+                }
+            })
+            .collect();
+        Ok(Self { layers, loss })
+    }
+
+    /// A network from given weights (`coefs[l]` is `fan_in × fan_out`, scikit-learn's
+    /// `coefs_`) and biases (`intercepts_`), e.g. to start from another library's weights.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when consecutive shapes do not chain or the counts differ,
+    /// [`Error::NonFinite`] for a non-finite weight, [`Error::InvalidParam`] as [`Network::new`].
+    pub fn from_weights(
+        coefs: Vec<Array2<F>>,
+        intercepts: Vec<Array1<F>>,
+        hidden: Activation,
+        output: Activation,
+        loss: OutputLoss,
+    ) -> Result<Self> {
+        hidden.validate()?;
+        output.validate()?;
+        loss.validate(output)?;
+        if coefs.is_empty() || coefs.len() != intercepts.len() {
+            return Err(Error::ShapeMismatch {
+                context: "network weights",
+                expected: "as many bias vectors as weight matrices, at least one".into(),
+                found: format!("{} matrices, {} vectors", coefs.len(), intercepts.len()),
+            });
+        }
+        for l in 0..coefs.len() {
+            let (fi, fo) = coefs[l].dim();
+            if fi == 0
+                || fo == 0
+                || intercepts[l].len() != fo
+                || (l > 0 && coefs[l - 1].ncols() != fi)
+            {
+                return Err(Error::ShapeMismatch {
+                    context: "network weights",
+                    expected: "W_l of shape (fan_in, fan_out) chained, b_l of length fan_out"
+                        .into(),
+                    found: format!(
+                        "layer {l}: W {:?}, b {}",
+                        coefs[l].dim(),
+                        intercepts[l].len()
+                    ),
+                });
+            }
+            ndlearn_core::validate::check_finite_2d(&coefs[l], "network weights")?;
+            ndlearn_core::validate::check_finite_1d(&intercepts[l], "network biases")?;
+        }
+        let n = coefs.len();
+        let layers = coefs
+            .into_iter()
+            .zip(intercepts)
+            .enumerate()
+            .map(|(l, (weights, bias))| Dense {
+                weights,
+                bias,
+                activation: if l + 1 == n { output } else { hidden },
+            })
+            .collect();
+        Ok(Self { layers, loss })
+    }
+
+    /// The layers, input side first.
+    pub fn layers(&self) -> &[Dense<F>] {
+        &self.layers
+    }
+
+    /// Mutable access to the layers (shapes must be kept).
+    pub fn layers_mut(&mut self) -> &mut [Dense<F>] {
+        &mut self.layers
+    }
+
+    /// The output loss.
+    pub fn loss(&self) -> OutputLoss {
+        self.loss
+    }
+
+    /// Number of inputs.
+    pub fn n_inputs(&self) -> usize {
+        self.layers[0].fan_in()
+    }
+
+    /// Number of outputs.
+    pub fn n_outputs(&self) -> usize {
+        self.layers[self.layers.len() - 1].fan_out()
+    }
+
+    /// Number of trainable parameters `Σ_l (fan_in + 1)·fan_out`.
+    pub fn n_params(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| (l.fan_in() + 1) * l.fan_out())
+            .sum()
+    }
+
+    /// All parameters in one vector, in scikit-learn's `_pack` order: every `W_l` row-major,
+    /// then every `b_l`.
+    pub fn pack(&self) -> Array1<F> {
+        let mut out = Vec::with_capacity(self.n_params());
+        for l in &self.layers {
+            out.extend(l.weights.iter().copied());
+        }
+        for l in &self.layers {
+            out.extend(l.bias.iter().copied());
+        }
+        Array1::from(out)
+    }
+
+    /// The inverse of [`Network::pack`].
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when `theta.len() != n_params()`.
+    pub fn unpack(&mut self, theta: &ArrayRef1<F>) -> Result<()> {
+        if theta.len() != self.n_params() {
+            return Err(Error::ShapeMismatch {
+                context: "network parameters",
+                expected: format!("{} values", self.n_params()),
+                found: format!("{} values", theta.len()),
+            });
+        }
+        let mut it = theta.iter().copied();
+        for l in &mut self.layers {
+            l.weights
+                .iter_mut()
+                .for_each(|w| *w = it.next().unwrap_or_else(F::zero));
+        }
+        for l in &mut self.layers {
+            l.bias
+                .iter_mut()
+                .for_each(|b| *b = it.next().unwrap_or_else(F::zero));
+        }
+        Ok(())
+    }
+
+    /// Packs gradients stored in a [`Workspace`] in the order of [`Network::pack`].
+    pub fn pack_gradient(&self, ws: &Workspace<F>) -> Array1<F> {
+        let mut out = Vec::with_capacity(self.n_params());
+        for g in &ws.grad_w {
+            out.extend(g.iter().copied());
+        }
+        for g in &ws.grad_b {
+            out.extend(g.iter().copied());
+        }
+        Array1::from(out)
+    }
+
+    /// The network's outputs `A_L` for a batch `x` (`n × n_inputs`), without caching.
+    pub fn predict(&self, x: &ArrayRef2<F>) -> Array2<F> {
+        let mut a = self.affine(0, &x.view());
+        self.layers[0].activation.forward_inplace(&mut a);
+        for l in 1..self.layers.len() {
+            let mut next = self.affine(l, &a.view());
+            self.layers[l].activation.forward_inplace(&mut next);
+            a = next;
+        }
+        a
+    }
+
+    /// The pre-activations `Z_L` of the output layer (logits for classifiers).
+    pub fn logits(&self, x: &ArrayRef2<F>) -> Array2<F> {
+        let last = self.layers.len() - 1;
+        let mut a = x.to_owned();
+        for l in 0..last {
+            let mut next = self.affine(l, &a.view());
+            self.layers[l].activation.forward_inplace(&mut next);
+            a = next;
+        }
+        self.affine(last, &a.view())
+    }
+
+    fn affine(&self, l: usize, a: &ArrayView2<'_, F>) -> Array2<F> {
+        let layer = &self.layers[l];
+        let mut z = a.dot(&layer.weights);
+        z += &layer.bias;
+        z
+    }
+
+    /// The forward pass on batch `x`, caching every `Z_l` and `A_l` in `ws`.
+    pub fn forward(&self, x: &ArrayRef2<F>, ws: &mut Workspace<F>) {
+        ws.ensure(self, x.nrows());
+        for l in 0..self.layers.len() {
+            let layer = &self.layers[l];
+            let z = &mut ws.z[l];
+            if l == 0 {
+                general_mat_mul(F::one(), x, &layer.weights, F::zero(), z);
+            } else {
+                general_mat_mul(F::one(), &ws.a[l - 1], &layer.weights, F::zero(), z);
+            }
+            *z += &layer.bias;
+            ws.a[l].assign(z);
+            layer.activation.forward_inplace(&mut ws.a[l]);
+        }
+    }
+
+    /// The training objective on batch `(x, y)` and its gradient (into `ws.grad_w`,
+    /// `ws.grad_b`): forward pass, loss, backward pass (see the [module docs](self)).
+    /// `alpha` is the L2 strength; `sample_weight` optional per-row weights.
+    ///
+    /// The shapes are the caller's responsibility (`x`: `n × n_inputs`, `y`: `n × n_outputs`,
+    /// weights: `n`, `n ≥ 1`); the estimators validate them.
+    pub fn loss_gradient(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        alpha: F,
+        ws: &mut Workspace<F>,
+    ) -> LossValue<F> {
+        self.forward(x, ws);
+        let last = self.layers.len() - 1;
+        let n = x.nrows();
+        let s_sum = sample_weight.map_or_else(|| F::cast(n), |w| w.sum());
+        let out_act = self.layers[last].activation;
+        // Data term, unscaled by S, summed over rows with the sample weights.
+        let data = self.data_loss(&ws.z[last], &ws.a[last], y, sample_weight);
+        // δ_L (before the 1/S scaling, which goes into the gradients as scikit-learn does).
+        {
+            let delta = &mut ws.delta[last];
+            if self.loss.canonical(out_act) {
+                Zip::from(&mut *delta)
+                    .and(&ws.a[last])
+                    .and(y)
+                    .for_each(|d, &a, &y| *d = a - y);
+            } else {
+                match self.loss {
+                    OutputLoss::Huber { delta: h } => {
+                        let loss = Loss::Huber { delta: h };
+                        Zip::from(&mut *delta)
+                            .and(&ws.a[last])
+                            .and(y)
+                            .for_each(|d, &a, &y| *d = loss.gradient(y, a));
+                    }
+                    _ => Zip::from(&mut *delta)
+                        .and(&ws.a[last])
+                        .and(y)
+                        .for_each(|d, &a, &y| *d = a - y),
+                }
+                out_act.backward(&ws.z[last], &ws.a[last], delta);
+            }
+            if let Some(w) = sample_weight {
+                Zip::from(delta.rows_mut())
+                    .and(w)
+                    .for_each(|mut r, &w| r *= w);
+            }
+        }
+        let mut sq = F::zero();
+        for l in (0..=last).rev() {
+            let layer = &self.layers[l];
+            sq += layer.weights.iter().fold(F::zero(), |s, &w| s + w * w);
+            {
+                let gw = &mut ws.grad_w[l];
+                if l == 0 {
+                    general_mat_mul(F::one(), &x.t(), &ws.delta[0], F::zero(), gw);
+                } else {
+                    general_mat_mul(F::one(), &ws.a[l - 1].t(), &ws.delta[l], F::zero(), gw);
+                }
+                gw.scaled_add(alpha, &layer.weights);
+                gw.mapv_inplace(|g| g / s_sum);
+                let gb = &mut ws.grad_b[l];
+                gb.assign(&ws.delta[l].sum_axis(Axis(0)));
+                gb.mapv_inplace(|g| g / s_sum);
+            }
+            if l > 0 {
+                let (lo, hi) = ws.delta.split_at_mut(l);
+                general_mat_mul(
+                    F::one(),
+                    &hi[0],
+                    &layer.weights.t(),
+                    F::zero(),
+                    &mut lo[l - 1],
+                );
+                self.layers[l - 1]
+                    .activation
+                    .backward(&ws.z[l - 1], &ws.a[l - 1], &mut lo[l - 1]);
+            }
+        }
+        let penalty = F::cast(0.5) * alpha * sq / s_sum;
+        let objective = data / s_sum + penalty;
+        let reported = match self.loss {
+            OutputLoss::SquaredError => data / s_sum / F::cast(self.n_outputs()) + penalty,
+            _ => objective,
+        };
+        LossValue {
+            objective,
+            reported,
+        }
+    }
+
+    /// The objective on a batch without the gradient (forward pass only).
+    pub fn loss_value(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        alpha: F,
+    ) -> LossValue<F> {
+        let logits = self.logits(x);
+        let mut a = logits.clone();
+        self.layers[self.layers.len() - 1]
+            .activation
+            .forward_inplace(&mut a);
+        let data = self.data_loss(&logits, &a, y, sample_weight);
+        let s_sum = sample_weight.map_or_else(|| F::cast(x.nrows()), |w| w.sum());
+        let sq = self.layers.iter().fold(F::zero(), |s, l| {
+            s + l.weights.iter().fold(F::zero(), |t, &w| t + w * w)
+        });
+        let penalty = F::cast(0.5) * alpha * sq / s_sum;
+        let objective = data / s_sum + penalty;
+        let reported = match self.loss {
+            OutputLoss::SquaredError => data / s_sum / F::cast(self.n_outputs()) + penalty,
+            _ => objective,
+        };
+        LossValue {
+            objective,
+            reported,
+        }
+    }
+
+    /// `Σᵢ sᵢ ℓᵢ` (not divided by `S`).
+    fn data_loss(
+        &self,
+        z: &Array2<F>,
+        a: &Array2<F>,
+        y: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> F {
+        let half = F::cast(0.5);
+        let per_row: Array1<F> = match self.loss {
+            OutputLoss::SquaredError => Zip::from(a.rows()).and(y.rows()).map_collect(|a, y| {
+                half * a
+                    .iter()
+                    .zip(y)
+                    .fold(F::zero(), |s, (&a, &y)| s + (a - y) * (a - y))
+            }),
+            OutputLoss::Huber { delta } => {
+                let loss = Loss::Huber { delta };
+                Zip::from(a.rows()).and(y.rows()).map_collect(|a, y| {
+                    a.iter()
+                        .zip(y)
+                        .fold(F::zero(), |s, (&a, &y)| s + loss.value(y, a))
+                })
+            }
+            OutputLoss::BinaryCrossEntropy => {
+                Zip::from(z.rows()).and(y.rows()).map_collect(|z, y| {
+                    z.iter()
+                        .zip(y)
+                        .fold(F::zero(), |s, (&z, &y)| s + (log1pexp(z) - y * z))
+                })
+            }
+            OutputLoss::SoftmaxCrossEntropy => {
+                let lse = log_sum_exp_rows(z);
+                Zip::from(z.rows())
+                    .and(y.rows())
+                    .and(&lse)
+                    .map_collect(|z, y, &m| {
+                        m * y.sum() - z.iter().zip(y).fold(F::zero(), |s, (&z, &y)| s + y * z)
+                    })
+            }
+        };
+        match sample_weight {
+            Some(w) => per_row
+                .iter()
+                .zip(w)
+                .fold(F::zero(), |s, (&l, &w)| s + l * w),
+            None => per_row.sum(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn pack_unpack_round_trip_and_param_count() {
+        let net = Network::<f64>::new(
+            &[3, 10, 1],
+            Activation::Tanh,
+            Activation::Identity,
+            OutputLoss::SquaredError,
+            WeightInit::LecunNormal,
+            BiasInit::Auto,
+            1,
+        )
+        .expect("valid");
+        // (3 + 1)·10 + (10 + 1)·1 = 51 (the notes' 50 plus the output bias).
+        assert_eq!(net.n_params(), 51);
+        let theta = net.pack();
+        let mut other = net.clone();
+        other.unpack(&theta.mapv(|v| v + 1.0)).expect("length");
+        other.unpack(&theta).expect("length");
+        assert_eq!(other, net);
+        assert!(other.unpack(&array![1.0]).is_err());
+    }
+
+    #[test]
+    fn mismatched_loss_and_shapes_are_errors() {
+        let e = Network::<f64>::new(
+            &[2, 3, 2],
+            Activation::Relu,
+            Activation::Identity,
+            OutputLoss::SoftmaxCrossEntropy,
+            WeightInit::GlorotUniform,
+            BiasInit::GlorotUniform,
+            0,
+        );
+        assert!(matches!(e, Err(Error::InvalidParam { .. })));
+        assert!(
+            Network::<f64>::new(
+                &[2, 0, 1],
+                Activation::Relu,
+                Activation::Identity,
+                OutputLoss::SquaredError,
+                WeightInit::GlorotUniform,
+                BiasInit::GlorotUniform,
+                0
+            )
+            .is_err()
+        );
+        let bad = Network::from_weights(
+            vec![Array2::<f64>::zeros((2, 3)), Array2::zeros((4, 1))],
+            vec![Array1::zeros(3), Array1::zeros(1)],
+            Activation::Relu,
+            Activation::Identity,
+            OutputLoss::SquaredError,
+        );
+        assert!(matches!(bad, Err(Error::ShapeMismatch { .. })));
+    }
+
+    #[test]
+    fn cross_entropy_from_logits_stays_finite_when_saturated() {
+        let net = Network::from_weights(
+            vec![array![[1000.0_f64, -1000.0]]],
+            vec![array![0.0, 0.0]],
+            Activation::Identity,
+            Activation::Softmax,
+            OutputLoss::SoftmaxCrossEntropy,
+        )
+        .expect("valid");
+        let v = net.loss_value(&array![[1.0]], &array![[0.0, 1.0]], None, 0.0);
+        assert!((v.objective - 2000.0).abs() < 1e-9, "{v:?}");
+    }
+}
