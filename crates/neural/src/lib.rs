@@ -28,6 +28,7 @@
 //! | [`OutputLoss`] | squared error, Huber, binary and softmax cross-entropy from logits | `loss` |
 //! | [`WeightInit`], [`BiasInit`] | Glorot uniform (scikit-learn's), `N(0, 1/fan_in)`, He; bias policies | — |
 //! | [`ShallowNetwork`] | `f̂ = aᵀσ(Wᵀx + b)` with explicit gradients | — |
+//! | [`conv::output_size`] | output sizes of convolution and pooling layers | — |
 //!
 //! Optimizers (SGD with momentum / Nesterov, Adam in scikit-learn's and the paper's form,
 //! L-BFGS), learning-rate schedules and the early-stopping rule come from
@@ -49,6 +50,7 @@
 //! afresh), and [`registry()`].
 
 pub mod activation;
+pub mod conv;
 pub mod init;
 pub mod mlp;
 pub mod network;

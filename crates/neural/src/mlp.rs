@@ -76,6 +76,7 @@
 //! | `max_fun` | 15000 | `max_fun` | ≥ 1 |
 //! | `adam_form` | `sklearn` | — | `sklearn`, `paper` |
 //! | `weight_init`, `bias_init` | Glorot uniform (scikit-learn's) | — | see [`crate::init`] |
+//! | `dropout` | 0 | — | `[0, 1)`; inverted dropout on hidden units while training (sgd, adam) |
 //!
 //! # Complexity
 //!
@@ -175,6 +176,9 @@ macro_rules! mlp_estimator {
             pub weight_init: WeightInit,
             /// Bias initialisation (default scikit-learn's Glorot uniform).
             pub bias_init: BiasInit,
+            /// Inverted-dropout rate of the hidden units while training, `[0, 1)` (default 0;
+            /// not in scikit-learn; sgd and adam only).
+            pub dropout: f64,
             $($(#[$fmeta])* pub $extra: $ety,)*
         }
 
@@ -205,6 +209,7 @@ macro_rules! mlp_estimator {
                     adam_form: AdamForm::Sklearn,
                     weight_init: WeightInit::GlorotUniform,
                     bias_init: BiasInit::GlorotUniform,
+                    dropout: 0.0,
                     $($extra: $edef,)*
                 }
             }
@@ -242,6 +247,7 @@ macro_rules! mlp_estimator {
                 adam_form: AdamForm,
                 weight_init: WeightInit,
                 bias_init: BiasInit,
+                dropout: f64,
                 $($extra: $ety,)*
             }
 
@@ -268,6 +274,7 @@ macro_rules! mlp_estimator {
                     n_iter_no_change: self.n_iter_no_change,
                     max_fun: self.max_fun,
                     adam_form: self.adam_form,
+                    dropout: self.dropout,
                 }
             }
 
@@ -596,6 +603,35 @@ impl MLPClassifier {
         let (enc, out) = Self::encode(y, k);
         let labels = y.to_vec();
         self.fit_encoded(x, &enc, Some(&labels), None, out, k, Some(model))
+    }
+}
+
+impl MLPClassifier {
+    /// [`MLPClassifier::fit_from`] for an indicator matrix `y` (`n × n_labels`) and a
+    /// multi-label model.
+    ///
+    /// # Errors
+    /// As [`FitMultiLabel::fit_multilabel`]; [`Error::ShapeMismatch`] when the data do not
+    /// match the model.
+    pub fn fit_multilabel_from<F: Float>(
+        &self,
+        model: FittedMLPClassifier<F>,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<bool>,
+    ) -> Result<FittedMLPClassifier<F>> {
+        self.validate()?;
+        check_target_len(x.nrows(), y.nrows(), "MLPClassifier")?;
+        check_fit_input(x, 1, "MLPClassifier")?;
+        let enc = y.mapv(|b| if b { F::one() } else { F::zero() });
+        self.fit_encoded(
+            x,
+            &enc,
+            None,
+            None,
+            ClassifierOutput::Multilabel,
+            y.ncols(),
+            Some(model),
+        )
     }
 }
 

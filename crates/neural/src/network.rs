@@ -53,9 +53,25 @@ use ndarray::{
 };
 use ndlearn_core::loss::Loss;
 use ndlearn_core::numeric::{log_sum_exp_rows, log1pexp};
+use ndlearn_core::random::{self, Rng};
 use ndlearn_core::{Error, Float, Result};
 
 use crate::activation::Activation;
+
+/// Checks a dropout rate: `0 ≤ rate < 1`.
+///
+/// # Errors
+/// [`Error::InvalidParam`] naming `dropout`.
+pub fn check_dropout(rate: f64) -> Result<()> {
+    if rate.is_finite() && (0.0..1.0).contains(&rate) {
+        Ok(())
+    } else {
+        Err(Error::invalid_param(
+            "dropout",
+            format!("must lie in [0, 1), got {rate}"),
+        ))
+    }
+}
 use crate::init::{BiasInit, WeightInit, init_layer};
 
 /// The loss at the output layer (see the [module docs](self)).
@@ -168,6 +184,10 @@ pub struct Workspace<F: Float> {
     pub grad_w: Vec<Array2<F>>,
     /// `∇b_l` after [`Network::loss_gradient`].
     pub grad_b: Vec<Array1<F>>,
+    /// Inverted-dropout masks of the hidden layers (entries `0` or `1/keep`).
+    mask: Vec<Array2<F>>,
+    /// Hidden outputs after dropout, `A_l ⊙ M_l` (the next layer's input while training).
+    dropped: Vec<Array2<F>>,
 }
 
 impl<F: Float> Workspace<F> {
@@ -454,19 +474,75 @@ impl<F: Float> Network<F> {
 
     /// The forward pass on batch `x`, caching every `Z_l` and `A_l` in `ws`.
     pub fn forward(&self, x: &ArrayRef2<F>, ws: &mut Workspace<F>) {
+        self.forward_impl(x, ws, None);
+    }
+
+    fn forward_impl(&self, x: &ArrayRef2<F>, ws: &mut Workspace<F>, drop: Option<(f64, &mut Rng)>) {
         ws.ensure(self, x.nrows());
-        for l in 0..self.layers.len() {
+        let n_layers = self.layers.len();
+        let dropping = drop.is_some();
+        if dropping
+            && (ws.mask.len() != n_layers - 1
+                || ws.mask.first().is_some_and(|m| m.nrows() != x.nrows()))
+        {
+            ws.mask = ws.a[..n_layers - 1]
+                .iter()
+                .map(|a| Array2::zeros(a.raw_dim()))
+                .collect();
+            ws.dropped = ws.mask.clone();
+        }
+        let mut drop = drop;
+        for l in 0..n_layers {
             let layer = &self.layers[l];
             let z = &mut ws.z[l];
             if l == 0 {
                 general_mat_mul(F::one(), x, &layer.weights, F::zero(), z);
+            } else if dropping {
+                general_mat_mul(F::one(), &ws.dropped[l - 1], &layer.weights, F::zero(), z);
             } else {
                 general_mat_mul(F::one(), &ws.a[l - 1], &layer.weights, F::zero(), z);
             }
             *z += &layer.bias;
             ws.a[l].assign(z);
             layer.activation.forward_inplace(&mut ws.a[l]);
+            if let (Some((keep, rng)), true) = (drop.as_mut(), l + 1 < n_layers) {
+                let scale = F::cast(1.0 / *keep);
+                let keep = *keep;
+                ws.mask[l].mapv_inplace(|_| {
+                    if random::uniform(rng, 0.0, 1.0) < keep {
+                        scale
+                    } else {
+                        F::zero()
+                    }
+                });
+                Zip::from(&mut ws.dropped[l])
+                    .and(&ws.a[l])
+                    .and(&ws.mask[l])
+                    .for_each(|d, &a, &m| *d = a * m);
+            }
         }
+    }
+
+    /// [`Network::loss_gradient`] with inverted dropout on the hidden layers: each hidden
+    /// output is kept with probability `1 − rate` and then scaled by `1/(1 − rate)`, so its
+    /// expectation is the output without dropout and nothing changes at prediction time. The
+    /// masks are drawn from `rng` (same stream, same masks) and the gradient is exact for them;
+    /// `rate = 0` is [`Network::loss_gradient`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] unless `0 ≤ rate < 1`.
+    pub fn loss_gradient_dropout(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        alpha: F,
+        (rate, rng): (f64, &mut Rng),
+        ws: &mut Workspace<F>,
+    ) -> Result<LossValue<F>> {
+        check_dropout(rate)?;
+        let drop = (rate > 0.0).then_some((1.0 - rate, rng));
+        Ok(self.loss_gradient_impl(x, y, sample_weight, alpha, drop, ws))
     }
 
     /// The training objective on batch `(x, y)` and its gradient (into `ws.grad_w`,
@@ -483,7 +559,20 @@ impl<F: Float> Network<F> {
         alpha: F,
         ws: &mut Workspace<F>,
     ) -> LossValue<F> {
-        self.forward(x, ws);
+        self.loss_gradient_impl(x, y, sample_weight, alpha, None, ws)
+    }
+
+    fn loss_gradient_impl(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        alpha: F,
+        drop: Option<(f64, &mut Rng)>,
+        ws: &mut Workspace<F>,
+    ) -> LossValue<F> {
+        let dropping = drop.is_some();
+        self.forward_impl(x, ws, drop);
         let last = self.layers.len() - 1;
         let n = x.nrows();
         let s_sum = sample_weight.map_or_else(|| F::cast(n), |w| w.sum());
@@ -528,6 +617,14 @@ impl<F: Float> Network<F> {
                 let gw = &mut ws.grad_w[l];
                 if l == 0 {
                     general_mat_mul(F::one(), &x.t(), &ws.delta[0], F::zero(), gw);
+                } else if dropping {
+                    general_mat_mul(
+                        F::one(),
+                        &ws.dropped[l - 1].t(),
+                        &ws.delta[l],
+                        F::zero(),
+                        gw,
+                    );
                 } else {
                     general_mat_mul(F::one(), &ws.a[l - 1].t(), &ws.delta[l], F::zero(), gw);
                 }
@@ -546,6 +643,9 @@ impl<F: Float> Network<F> {
                     F::zero(),
                     &mut lo[l - 1],
                 );
+                if dropping {
+                    lo[l - 1] *= &ws.mask[l - 1];
+                }
                 self.layers[l - 1]
                     .activation
                     .backward(&ws.z[l - 1], &ws.a[l - 1], &mut lo[l - 1]);

@@ -68,6 +68,7 @@ pub(crate) struct Hyper {
     pub n_iter_no_change: usize,
     pub max_fun: usize,
     pub adam_form: AdamForm,
+    pub dropout: f64,
 }
 
 impl Hyper {
@@ -122,6 +123,13 @@ impl Hyper {
         check_positive("epsilon", self.epsilon)?;
         check_at_least("n_iter_no_change", self.n_iter_no_change, 1)?;
         check_at_least("max_fun", self.max_fun, 1)?;
+        crate::network::check_dropout(self.dropout)?;
+        if self.dropout > 0.0 && self.solver == Solver::Lbfgs {
+            return Err(Error::invalid_param(
+                "dropout",
+                "dropout makes the objective random; use solver sgd or adam",
+            ));
+        }
         Ok(())
     }
 }
@@ -297,6 +305,8 @@ pub(crate) fn fit_stochastic<F: Float>(
         }
         let mut acc = 0.0;
         let mut start = 0;
+        // Dropout masks: one stream per epoch, indexed by the samples seen before it.
+        let mut drop_rng = random::stream(h.seed, (1u64 << 40) + hist.t as u64);
         while start < n {
             let end = (start + batch).min(n);
             let m = end - start;
@@ -316,22 +326,24 @@ pub(crate) fn fit_stochastic<F: Float>(
                     }
                     _ => None,
                 };
-                net.loss_gradient(
+                net.loss_gradient_dropout(
                     &xb.slice(s![..m, ..]),
                     &yb.slice(s![..m, ..]),
                     wv.as_deref(),
                     alpha,
+                    (h.dropout, &mut drop_rng),
                     &mut ws,
-                )
+                )?
             } else {
                 let wv = wt.as_ref().map(|w| w.slice(s![start..end]));
-                net.loss_gradient(
+                net.loss_gradient_dropout(
                     &xt.slice(s![start..end, ..]),
                     &yt.slice(s![start..end, ..]),
                     wv.as_deref(),
                     alpha,
+                    (h.dropout, &mut drop_rng),
                     &mut ws,
-                )
+                )?
             };
             acc += lv.reported.to_f64().unwrap_or(f64::NAN) * m as f64;
             let opt = opt_state.opt();
