@@ -91,6 +91,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(ndlearn_neighbors::registry());
     all.extend(ndlearn_cluster::registry());
     all.extend(ndlearn_decomposition::registry());
+    all.extend(ndlearn_neural::registry());
     all.sort_by_key(|e| e.name());
     all
 }

@@ -119,6 +119,7 @@ fn the_cli_lists_every_crate_registry() {
         .chain(ndlearn_neighbors::registry().iter())
         .chain(ndlearn_cluster::registry().iter())
         .chain(ndlearn_decomposition::registry().iter())
+        .chain(ndlearn_neural::registry().iter())
         .map(|e| e.name())
         .collect();
     expected.sort_unstable();
