@@ -1,6 +1,6 @@
 //! Activation functions `a = f(z)` with their derivatives, applied to whole batches.
 //!
-//! A layer's pre-activation is `z = a_prev W + b` (see [`crate::layer`]); its output is
+//! A layer's pre-activation is `z = a_prev W + b` (see [`crate::network`]); its output is
 //! `a = f(z)`, element by element except for the softmax, which acts on each row. Backprop
 //! needs the vector–Jacobian product `∂ℓ/∂z = (∂ℓ/∂a) · ∂a/∂z`, which
 //! [`Activation::backward`] computes in place from the cached `z` and `a`.

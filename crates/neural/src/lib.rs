@@ -27,6 +27,7 @@
 //! | [`Activation`] | identity, logistic, tanh, ReLU, leaky ReLU, ELU, GELU, softmax, step, sign, with derivatives | `activation` |
 //! | [`OutputLoss`] | squared error, Huber, binary and softmax cross-entropy from logits | `loss` |
 //! | [`WeightInit`], [`BiasInit`] | Glorot uniform (scikit-learn's), `N(0, 1/fan_in)`, He; bias policies | — |
+//! | [`Autoencoder`] | plain, denoising, sparse (L1 code) and linear autoencoders; `transform` to the code, `inverse_transform` back | — |
 //! | [`ShallowNetwork`] | `f̂ = aᵀσ(Wᵀx + b)` with explicit gradients | — |
 //! | [`conv::output_size`] | output sizes of convolution and pooling layers | — |
 //!
@@ -50,6 +51,7 @@
 //! afresh), and [`registry()`].
 
 pub mod activation;
+pub mod autoencoder;
 pub mod conv;
 pub mod init;
 pub mod mlp;
@@ -60,6 +62,7 @@ pub mod shallow;
 mod train;
 
 pub use activation::Activation;
+pub use autoencoder::{Autoencoder, AutoencoderKind, FittedAutoencoder};
 pub use init::{BiasInit, WeightInit};
 pub use mlp::{
     ClassifierOutput, FittedMLPClassifier, FittedMLPRegressor, MLPClassifier, MLPRegressor,

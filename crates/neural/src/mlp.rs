@@ -77,6 +77,7 @@
 //! | `adam_form` | `sklearn` | — | `sklearn`, `paper` |
 //! | `weight_init`, `bias_init` | Glorot uniform (scikit-learn's) | — | see [`crate::init`] |
 //! | `dropout` | 0 | — | `[0, 1)`; inverted dropout on hidden units while training (sgd, adam) |
+//! | `input_noise` | 0 | — | ≥ 0; std of Gaussian noise added to the training inputs of every batch (sgd, adam) |
 //!
 //! # Complexity
 //!
@@ -134,6 +135,7 @@ macro_rules! mlp_estimator {
             /// L2 penalty strength `α ≥ 0` (default `1e-4`).
             pub alpha: f64,
             /// Rows per mini-batch; `None` = `min(200, n)` (scikit-learn's `"auto"`).
+            #[cfg_attr(feature = "serde", serde(with = "crate::train::batch_size_serde"))]
             pub batch_size: Option<usize>,
             /// SGD step schedule (default constant).
             pub learning_rate: LearningRate,
@@ -179,6 +181,9 @@ macro_rules! mlp_estimator {
             /// Inverted-dropout rate of the hidden units while training, `[0, 1)` (default 0;
             /// not in scikit-learn; sgd and adam only).
             pub dropout: f64,
+            /// Standard deviation of Gaussian noise added to every training input of every
+            /// batch (noise injection / data augmentation; default 0; sgd and adam only).
+            pub input_noise: f64,
             $($(#[$fmeta])* pub $extra: $ety,)*
         }
 
@@ -210,6 +215,7 @@ macro_rules! mlp_estimator {
                     weight_init: WeightInit::GlorotUniform,
                     bias_init: BiasInit::GlorotUniform,
                     dropout: 0.0,
+                    input_noise: 0.0,
                     $($extra: $edef,)*
                 }
             }
@@ -248,6 +254,7 @@ macro_rules! mlp_estimator {
                 weight_init: WeightInit,
                 bias_init: BiasInit,
                 dropout: f64,
+                input_noise: f64,
                 $($extra: $ety,)*
             }
 
@@ -275,6 +282,7 @@ macro_rules! mlp_estimator {
                     max_fun: self.max_fun,
                     adam_form: self.adam_form,
                     dropout: self.dropout,
+                    input_noise: self.input_noise,
                 }
             }
 

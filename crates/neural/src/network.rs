@@ -246,6 +246,10 @@ impl<F: Float> Workspace<F> {
 pub struct Network<F: Float> {
     layers: Vec<Dense<F>>,
     loss: OutputLoss,
+    /// `(l, λ)`: an L1 penalty `(λ/S) Σᵢ sᵢ ‖A_l[i]‖₁` on the outputs of layer `l` (sparse
+    /// codes of autoencoders).
+    #[cfg_attr(feature = "serde", serde(default))]
+    activity_l1: Option<(usize, f64)>,
 }
 
 impl<F: Float> Network<F> {
@@ -296,7 +300,11 @@ impl<F: Float> Network<F> {
                 }
             })
             .collect();
-        Ok(Self { layers, loss })
+        Ok(Self {
+            layers,
+            loss,
+            activity_l1: None,
+        })
     }
 
     /// A network from given weights (`coefs[l]` is `fan_in × fan_out`, scikit-learn's
@@ -354,7 +362,91 @@ impl<F: Float> Network<F> {
                 activation: if l + 1 == n { output } else { hidden },
             })
             .collect();
-        Ok(Self { layers, loss })
+        Ok(Self {
+            layers,
+            loss,
+            activity_l1: None,
+        })
+    }
+
+    /// A network from explicit layers (each with its own activation), e.g. an autoencoder's
+    /// encoder and decoder.
+    ///
+    /// # Errors
+    /// As [`Network::from_weights`].
+    pub fn from_layers(layers: Vec<Dense<F>>, loss: OutputLoss) -> Result<Self> {
+        let Some(last) = layers.last() else {
+            return Err(Error::ShapeMismatch {
+                context: "network layers",
+                expected: "at least one layer".into(),
+                found: "none".into(),
+            });
+        };
+        loss.validate(last.activation)?;
+        for (l, layer) in layers.iter().enumerate() {
+            layer.activation.validate()?;
+            let (fi, fo) = layer.weights.dim();
+            if fi == 0
+                || fo == 0
+                || layer.bias.len() != fo
+                || (l > 0 && layers[l - 1].fan_out() != fi)
+            {
+                return Err(Error::ShapeMismatch {
+                    context: "network layers",
+                    expected: "W_l of shape (fan_in, fan_out) chained, b_l of length fan_out"
+                        .into(),
+                    found: format!(
+                        "layer {l}: W {:?}, b {}",
+                        layer.weights.dim(),
+                        layer.bias.len()
+                    ),
+                });
+            }
+        }
+        Ok(Self {
+            layers,
+            loss,
+            activity_l1: None,
+        })
+    }
+
+    /// Adds the L1 activity penalty `(λ/S) Σᵢ sᵢ ‖A_l[i]‖₁` on the outputs of layer `l` to the
+    /// objective (its subgradient uses `sign(0) = 0`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a layer index out of range or `λ` negative / non-finite.
+    pub fn with_activity_l1(mut self, layer: usize, lambda: f64) -> Result<Self> {
+        ndlearn_core::validate::check_non_negative("l1", lambda)?;
+        if layer >= self.layers.len() {
+            return Err(Error::invalid_param(
+                "l1",
+                format!("layer {layer} out of range"),
+            ));
+        }
+        self.activity_l1 = (lambda > 0.0).then_some((layer, lambda));
+        Ok(self)
+    }
+
+    /// The outputs `A_l` of layer `l` (0-based) for a batch, without caching.
+    pub fn activations(&self, x: &ArrayRef2<F>, l: usize) -> Array2<F> {
+        let mut a = x.to_owned();
+        for k in 0..=l.min(self.layers.len() - 1) {
+            let mut next = self.affine(k, &a.view());
+            self.layers[k].activation.forward_inplace(&mut next);
+            a = next;
+        }
+        a
+    }
+
+    /// Maps `a` (the outputs of layer `from − 1`) through layers `from..` to the output.
+    pub fn forward_from(&self, a: &ArrayRef2<F>, from: usize) -> Array2<F> {
+        let mut a = a.to_owned();
+        for k in from..self.layers.len() {
+            let mut next = self.affine(k, &a.view());
+            self.layers[k].activation.forward_inplace(&mut next);
+            a = next;
+        }
+        a
     }
 
     /// The layers, input side first.
@@ -579,6 +671,9 @@ impl<F: Float> Network<F> {
         let out_act = self.layers[last].activation;
         // Data term, unscaled by S, summed over rows with the sample weights.
         let data = self.data_loss(&ws.z[last], &ws.a[last], y, sample_weight);
+        let act = self.activity_l1.map_or_else(F::zero, |(l, lambda)| {
+            F::cast(lambda) * weighted_l1(&ws.a[l], sample_weight)
+        });
         // δ_L (before the 1/S scaling, which goes into the gradients as scikit-learn does).
         {
             let delta = &mut ws.delta[last];
@@ -646,21 +741,93 @@ impl<F: Float> Network<F> {
                 if dropping {
                     lo[l - 1] *= &ws.mask[l - 1];
                 }
+                if let Some((code, lambda)) = self.activity_l1
+                    && code == l - 1
+                {
+                    let lam = F::cast(lambda);
+                    let add = |d: &mut F, &a: &F, s: F| {
+                        if a > F::zero() {
+                            *d += lam * s;
+                        } else if a < F::zero() {
+                            *d -= lam * s;
+                        }
+                    };
+                    match sample_weight {
+                        Some(w) => Zip::from(lo[l - 1].rows_mut())
+                            .and(ws.a[l - 1].rows())
+                            .and(w)
+                            .for_each(|dr, ar, &s| {
+                                Zip::from(dr).and(ar).for_each(|d, a| add(d, a, s));
+                            }),
+                        None => Zip::from(&mut lo[l - 1])
+                            .and(&ws.a[l - 1])
+                            .for_each(|d, a| add(d, a, F::one())),
+                    }
+                }
                 self.layers[l - 1]
                     .activation
                     .backward(&ws.z[l - 1], &ws.a[l - 1], &mut lo[l - 1]);
             }
         }
         let penalty = F::cast(0.5) * alpha * sq / s_sum;
-        let objective = data / s_sum + penalty;
+        let objective = (data + act) / s_sum + penalty;
         let reported = match self.loss {
-            OutputLoss::SquaredError => data / s_sum / F::cast(self.n_outputs()) + penalty,
+            OutputLoss::SquaredError => {
+                data / s_sum / F::cast(self.n_outputs()) + act / s_sum + penalty
+            }
             _ => objective,
         };
         LossValue {
             objective,
             reported,
         }
+    }
+
+    /// The gradient of the objective with respect to the **inputs**, `∂J/∂X = δ_0 W_0ᵀ`
+    /// (`n × n_inputs`), e.g. for adversarial examples ([`Network::fgsm`]). The penalty does
+    /// not depend on `X`; the scaling is the objective's (`1/S`).
+    pub fn input_gradient(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef2<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        ws: &mut Workspace<F>,
+    ) -> Array2<F> {
+        self.loss_gradient_impl(x, y, sample_weight, F::zero(), None, ws);
+        let s_sum = sample_weight.map_or_else(|| F::cast(x.nrows()), |w| w.sum());
+        let mut g = ws.delta[0].dot(&self.layers[0].weights.t());
+        g.mapv_inplace(|v| v / s_sum);
+        g
+    }
+
+    /// Adversarial examples by the fast gradient sign method (Goodfellow, Shlens & Szegedy,
+    /// 2015): `X_adv = X + ε · sign(∂J/∂X)`, the `L∞` step of size `ε` that increases the loss
+    /// most to first order (an entry with zero gradient is left unchanged).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] unless `ε ≥ 0` is finite; [`Error::ShapeMismatch`] for shapes
+    /// that do not fit the network.
+    pub fn fgsm(&self, x: &ArrayRef2<F>, y: &ArrayRef2<F>, epsilon: f64) -> Result<Array2<F>> {
+        ndlearn_core::validate::check_non_negative("epsilon", epsilon)?;
+        if x.ncols() != self.n_inputs() || y.ncols() != self.n_outputs() || x.nrows() != y.nrows() {
+            return Err(Error::ShapeMismatch {
+                context: "fgsm",
+                expected: format!("x: n × {}, y: n × {}", self.n_inputs(), self.n_outputs()),
+                found: format!("x: {:?}, y: {:?}", x.dim(), y.dim()),
+            });
+        }
+        let mut ws = Workspace::default();
+        let g = self.input_gradient(x, y, None, &mut ws);
+        let eps = F::cast(epsilon);
+        let mut adv = x.to_owned();
+        Zip::from(&mut adv).and(&g).for_each(|a, &g| {
+            if g > F::zero() {
+                *a += eps;
+            } else if g < F::zero() {
+                *a -= eps;
+            }
+        });
+        Ok(adv)
     }
 
     /// The objective on a batch without the gradient (forward pass only).
@@ -677,14 +844,19 @@ impl<F: Float> Network<F> {
             .activation
             .forward_inplace(&mut a);
         let data = self.data_loss(&logits, &a, y, sample_weight);
+        let act = self.activity_l1.map_or_else(F::zero, |(l, lambda)| {
+            F::cast(lambda) * weighted_l1(&self.activations(x, l), sample_weight)
+        });
         let s_sum = sample_weight.map_or_else(|| F::cast(x.nrows()), |w| w.sum());
         let sq = self.layers.iter().fold(F::zero(), |s, l| {
             s + l.weights.iter().fold(F::zero(), |t, &w| t + w * w)
         });
         let penalty = F::cast(0.5) * alpha * sq / s_sum;
-        let objective = data / s_sum + penalty;
+        let objective = (data + act) / s_sum + penalty;
         let reported = match self.loss {
-            OutputLoss::SquaredError => data / s_sum / F::cast(self.n_outputs()) + penalty,
+            OutputLoss::SquaredError => {
+                data / s_sum / F::cast(self.n_outputs()) + act / s_sum + penalty
+            }
             _ => objective,
         };
         LossValue {
@@ -741,6 +913,16 @@ impl<F: Float> Network<F> {
                 .fold(F::zero(), |s, (&l, &w)| s + l * w),
             None => per_row.sum(),
         }
+    }
+}
+
+/// `Σᵢ sᵢ ‖aᵢ‖₁`.
+fn weighted_l1<F: Float>(a: &Array2<F>, sample_weight: Option<&ArrayRef1<F>>) -> F {
+    match sample_weight {
+        Some(w) => a.rows().into_iter().zip(w).fold(F::zero(), |s, (r, &w)| {
+            s + w * r.iter().fold(F::zero(), |t, v| t + v.abs())
+        }),
+        None => a.iter().fold(F::zero(), |s, v| s + v.abs()),
     }
 }
 

@@ -4,12 +4,12 @@
 //! ```
 //! let entries = ndlearn_neural::registry();
 //! let names: Vec<&str> = entries.iter().map(|e| e.name()).collect();
-//! assert_eq!(names, ["mlp_classifier", "mlp_regressor"]);
+//! assert_eq!(names, ["mlp_classifier", "mlp_regressor", "autoencoder"]);
 //! ```
 
 use ndlearn_core::registry::Entry;
 
-use crate::{MLPClassifier, MLPRegressor};
+use crate::{Autoencoder, MLPClassifier, MLPRegressor};
 
 /// Every estimator of ndlearn-neural, once.
 pub fn registry() -> Vec<Entry> {
@@ -31,6 +31,12 @@ pub fn registry() -> Vec<Entry> {
         .stochastic()
         .partial_fit(false)
         .multi_output()
+        .into(),
+        Entry::invertible_transformer::<Autoencoder>(
+            "autoencoder",
+            "autoencoder (plain, denoising, sparse L1 code; linear spans the PCA subspace)",
+        )
+        .stochastic()
         .into(),
     ]
 }

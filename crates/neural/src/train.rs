@@ -69,6 +69,7 @@ pub(crate) struct Hyper {
     pub max_fun: usize,
     pub adam_form: AdamForm,
     pub dropout: f64,
+    pub input_noise: f64,
 }
 
 impl Hyper {
@@ -124,6 +125,13 @@ impl Hyper {
         check_at_least("n_iter_no_change", self.n_iter_no_change, 1)?;
         check_at_least("max_fun", self.max_fun, 1)?;
         crate::network::check_dropout(self.dropout)?;
+        check_non_negative("input_noise", self.input_noise)?;
+        if self.input_noise > 0.0 && self.solver == Solver::Lbfgs {
+            return Err(Error::invalid_param(
+                "input_noise",
+                "noise injection makes the objective random; use solver sgd or adam",
+            ));
+        }
         if self.dropout > 0.0 && self.solver == Solver::Lbfgs {
             return Err(Error::invalid_param(
                 "dropout",
@@ -300,22 +308,30 @@ pub(crate) fn fit_stochastic<F: Float>(
     hist.converged = false;
     for _ in 0..h.max_iter {
         if h.shuffle {
-            let mut rng = random::stream(h.seed, 2 + hist.n_iter as u64);
+            let mut rng = random::stream(h.seed, 2 + hist.t as u64);
             random::shuffle(&mut rng, &mut order);
         }
         let mut acc = 0.0;
         let mut start = 0;
         // Dropout masks: one stream per epoch, indexed by the samples seen before it.
         let mut drop_rng = random::stream(h.seed, (1u64 << 40) + hist.t as u64);
+        let mut noise_rng = random::stream(h.seed, (2u64 << 40) + hist.t as u64);
         while start < n {
             let end = (start + batch).min(n);
             let m = end - start;
-            let lv = if h.shuffle {
+            let lv = if h.shuffle || h.input_noise > 0.0 {
                 let idx = &order[start..end];
                 let (mut xv, mut yv) = (xb.slice_mut(s![..m, ..]), yb.slice_mut(s![..m, ..]));
                 for (r, &i) in idx.iter().enumerate() {
                     xv.row_mut(r).assign(&xt.row(i));
                     yv.row_mut(r).assign(&yt.row(i));
+                }
+                if h.input_noise > 0.0 {
+                    // Noise injection (data augmentation): a fresh N(0, σ²) draw per entry.
+                    let sd = h.input_noise;
+                    xv.mapv_inplace(|v| {
+                        v + F::cast(sd * random::standard_normal::<f64>(&mut noise_rng))
+                    });
                 }
                 let wv = match (&mut wb, &wt) {
                     (Some(buf), Some(w)) => {
@@ -530,5 +546,37 @@ fn check_finite_weights<F: Float>(net: &Network<F>) -> Result<()> {
             "the solver produced non-finite weights; the input may contain large values and \
              need scaling, or the learning rate is too large",
         ))
+    }
+}
+
+/// serde for `batch_size: Option<usize>` in scikit-learn's spelling: `None` is written
+/// `"auto"`; `"auto"`, `null`, a number or a numeric string are read.
+#[cfg(feature = "serde")]
+pub(crate) mod batch_size_serde {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error as _};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Number(usize),
+        Text(String),
+    }
+
+    pub(crate) fn serialize<S: Serializer>(v: &Option<usize>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(b) => s.serialize_u64(*b as u64),
+            None => s.serialize_str("auto"),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+        match Option::<Raw>::deserialize(d)? {
+            None => Ok(None),
+            Some(Raw::Number(b)) => Ok(Some(b)),
+            Some(Raw::Text(t)) if t.trim().eq_ignore_ascii_case("auto") => Ok(None),
+            Some(Raw::Text(t)) => t.trim().parse().map(Some).map_err(|_| {
+                D::Error::custom(format!("batch_size must be \"auto\" or a count, got {t:?}"))
+            }),
+        }
     }
 }

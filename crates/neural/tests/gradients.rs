@@ -324,3 +324,56 @@ fn dropout_gradients_and_expectation() {
         "mean output under dropout far from the deterministic output: {diff}"
     );
 }
+
+/// The gradient with respect to the inputs (used by FGSM) against finite differences, and the
+/// FGSM step raises the loss by about `ε‖∂J/∂X‖₁` for small `ε` (first order).
+#[test]
+fn input_gradient_and_fgsm() {
+    let net = Network::<f64>::new(
+        &[4, 6, 3],
+        Activation::Tanh,
+        Activation::Softmax,
+        OutputLoss::SoftmaxCrossEntropy,
+        WeightInit::LecunNormal,
+        BiasInit::Constant(0.0),
+        8,
+    )
+    .expect("valid");
+    let mut rng = random::stream(8, 1);
+    let x = Array2::from_shape_simple_fn((5, 4), || random::standard_normal::<f64>(&mut rng));
+    let y = targets(OutputLoss::SoftmaxCrossEntropy, 5, 3, 8);
+    let mut ws = Workspace::default();
+    let g = net.input_gradient(&x, &y, None, &mut ws);
+    let flat = Array1::from_iter(x.iter().copied());
+    let to_x = |t: &ArrayRef1<f64>| Array2::from_shape_vec((5, 4), t.to_vec()).expect("shape");
+    let obj = FnObjective::new(
+        flat.len(),
+        |t: &ArrayRef1<f64>| net.loss_value(&to_x(t), &y, None, 0.0).objective,
+        |t: &ArrayRef1<f64>| {
+            let mut ws = Workspace::default();
+            Array1::from_iter(
+                net.input_gradient(&to_x(t), &y, None, &mut ws)
+                    .iter()
+                    .copied(),
+            )
+        },
+    );
+    assert!(check_gradient(&obj, &flat).expect("finite") < 1e-6);
+    let before = net.loss_value(&x, &y, None, 0.0).objective;
+    let eps = 1e-4;
+    let adv = net.fgsm(&x, &y, eps).expect("valid");
+    let after = net.loss_value(&adv, &y, None, 0.0).objective;
+    let first_order = eps * g.mapv(f64::abs).sum();
+    assert!(after > before);
+    assert!(
+        ((after - before) - first_order).abs() < 1e-2 * first_order,
+        "{} vs {first_order}",
+        after - before
+    );
+    assert!((&adv - &x).iter().all(|d| d.abs() <= eps * (1.0 + 1e-12)));
+    assert!(net.fgsm(&x, &y, -1.0).is_err());
+    assert!(
+        net.fgsm(&x.slice(ndarray::s![.., ..2]).to_owned(), &y, 0.1)
+            .is_err()
+    );
+}

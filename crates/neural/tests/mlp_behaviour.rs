@@ -332,3 +332,55 @@ fn xor_needs_and_gets_a_hidden_layer() {
         .expect("fit");
     assert!(accuracy(&lin.predict(&x).expect("predict"), &y) < 1.0);
 }
+
+/// Dropout and input noise are training-time only: they change the fit (a different path),
+/// still learn iris, are deterministic for a seed, and are refused with L-BFGS.
+#[test]
+fn dropout_and_noise_injection_hooks() {
+    let (x, y) = iris();
+    let base = MLPClassifier::new(&[16])
+        .learning_rate_init(0.01)
+        .max_iter(200)
+        .seed(3);
+    let plain = base.clone().fit(&x, &y).expect("fit");
+    for est in [
+        base.clone().dropout(0.2),
+        base.clone().input_noise(0.1),
+        base.clone().dropout(0.1).input_noise(0.05),
+    ] {
+        let a = est.fit(&x, &y).expect("fit");
+        let b = est.fit(&x, &y).expect("fit");
+        assert_eq!(a.coefs(), b.coefs(), "same seed, same masks and noise");
+        assert_ne!(a.coefs(), plain.coefs());
+        assert!(accuracy(&a.predict(&x).expect("predict"), &y) > 0.9);
+    }
+    assert!(
+        base.clone()
+            .solver(Solver::Lbfgs)
+            .dropout(0.5)
+            .validate()
+            .is_err()
+    );
+    assert!(
+        base.clone()
+            .solver(Solver::Lbfgs)
+            .input_noise(0.5)
+            .validate()
+            .is_err()
+    );
+    assert!(base.clone().dropout(1.0).validate().is_err());
+    assert!(base.input_noise(-1.0).validate().is_err());
+}
+
+#[test]
+fn batch_size_reads_and_writes_auto() {
+    let est: MLPRegressor = serde_json::from_str(r#"{"batch_size": "auto"}"#).expect("auto");
+    assert_eq!(est.batch_size, None);
+    let est: MLPRegressor = serde_json::from_str(r#"{"batch_size": 32}"#).expect("count");
+    assert_eq!(est.batch_size, Some(32));
+    let est: MLPRegressor = serde_json::from_str(r#"{"batch_size": "16"}"#).expect("text count");
+    assert_eq!(est.batch_size, Some(16));
+    assert!(serde_json::from_str::<MLPRegressor>(r#"{"batch_size": "big"}"#).is_err());
+    let json = serde_json::to_value(MLPRegressor::default()).expect("json");
+    assert_eq!(json["batch_size"], "auto");
+}
