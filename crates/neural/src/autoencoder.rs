@@ -282,11 +282,7 @@ impl<F: Float> FitUnsupervised<F> for Autoencoder {
                     self.seed,
                     l as u64,
                 );
-                Dense {
-                    weights,
-                    bias,
-                    activation: act,
-                }
+                Dense::new(weights, bias, act)
             })
             .collect();
         let mut network = Network::from_layers(layers, OutputLoss::SquaredError)?;

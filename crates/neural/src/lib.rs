@@ -23,7 +23,7 @@
 //! |---|---|---|
 //! | [`MLPClassifier`] | binary, multiclass (softmax on one-hot targets) and multi-label classification | `MLPClassifier` |
 //! | [`MLPRegressor`] | single- and multi-output regression | `MLPRegressor` |
-//! | [`Network`], [`Dense`] | layers `A' = f(A W + b)` with `W` of shape `fan_in × fan_out`, forward pass, backpropagation with cached `Z`, `A`, `δ` | `coefs_`, `intercepts_` |
+//! | [`Network`], [`Dense`], [`BatchNorm`] | layers `A' = f(A W + b)` (optionally batch-normalised) with `W` of shape `fan_in × fan_out`, forward pass, backpropagation with cached `Z`, `A`, `δ` | `coefs_`, `intercepts_` |
 //! | [`Activation`] | identity, logistic, tanh, ReLU, leaky ReLU, ELU, GELU, softmax, step, sign, with derivatives | `activation` |
 //! | [`OutputLoss`] | squared error, Huber, binary and softmax cross-entropy from logits | `loss` |
 //! | [`WeightInit`], [`BiasInit`] | Glorot uniform (scikit-learn's), `N(0, 1/fan_in)`, He; bias policies | — |
@@ -67,7 +67,7 @@ pub use init::{BiasInit, WeightInit};
 pub use mlp::{
     ClassifierOutput, FittedMLPClassifier, FittedMLPRegressor, MLPClassifier, MLPRegressor,
 };
-pub use network::{Dense, LossValue, Network, OutputLoss, Workspace};
+pub use network::{BatchNorm, Dense, LossValue, Network, OutputLoss, Workspace};
 #[cfg(feature = "serde")]
 pub use registry::registry;
 pub use shallow::{ShallowGradient, ShallowNetwork};

@@ -77,6 +77,7 @@
 //! | `adam_form` | `sklearn` | — | `sklearn`, `paper` |
 //! | `weight_init`, `bias_init` | Glorot uniform (scikit-learn's) | — | see [`crate::init`] |
 //! | `dropout` | 0 | — | `[0, 1)`; inverted dropout on hidden units while training (sgd, adam) |
+//! | `batch_norm` | `false` | — | batch normalisation of the hidden layers (see [`crate::network::BatchNorm`]) |
 //! | `input_noise` | 0 | — | ≥ 0; std of Gaussian noise added to the training inputs of every batch (sgd, adam) |
 //!
 //! # Complexity
@@ -184,6 +185,9 @@ macro_rules! mlp_estimator {
             /// Standard deviation of Gaussian noise added to every training input of every
             /// batch (noise injection / data augmentation; default 0; sgd and adam only).
             pub input_noise: f64,
+            /// Batch normalisation of every hidden layer's pre-activations (default `false`;
+            /// not in scikit-learn; see [`crate::network::BatchNorm`]).
+            pub batch_norm: bool,
             $($(#[$fmeta])* pub $extra: $ety,)*
         }
 
@@ -216,6 +220,7 @@ macro_rules! mlp_estimator {
                     bias_init: BiasInit::GlorotUniform,
                     dropout: 0.0,
                     input_noise: 0.0,
+                    batch_norm: false,
                     $($extra: $edef,)*
                 }
             }
@@ -255,6 +260,7 @@ macro_rules! mlp_estimator {
                 bias_init: BiasInit,
                 dropout: f64,
                 input_noise: f64,
+                batch_norm: bool,
                 $($extra: $ety,)*
             }
 
@@ -500,7 +506,7 @@ impl MLPClassifier {
                 OutputLoss::BinaryCrossEntropy,
             ),
         };
-        Network::new(
+        let net = Network::new(
             &self.sizes(n_in, units),
             self.activation,
             act,
@@ -508,7 +514,12 @@ impl MLPClassifier {
             self.weight_init,
             self.bias_init,
             self.seed,
-        )
+        )?;
+        Ok(if self.batch_norm {
+            net.with_batch_norm()
+        } else {
+            net
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -812,6 +823,11 @@ impl<F: Float> FittedMLPClassifier<F> {
             });
         }
         let network = Network::from_weights(coefs, intercepts, params.activation, act, loss)?;
+        let network = if params.batch_norm {
+            network.with_batch_norm()
+        } else {
+            network
+        };
         if network.n_outputs() != units
             || network.layers().len() != params.hidden_layer_sizes.len() + 1
         {
@@ -1003,7 +1019,7 @@ impl MLPRegressor {
     }
 
     fn network<F: Float>(&self, n_in: usize, n_out: usize) -> Result<Network<F>> {
-        Network::new(
+        let net = Network::new(
             &self.sizes(n_in, n_out),
             self.activation,
             Activation::Identity,
@@ -1011,7 +1027,12 @@ impl MLPRegressor {
             self.weight_init,
             self.bias_init,
             self.seed,
-        )
+        )?;
+        Ok(if self.batch_norm {
+            net.with_batch_norm()
+        } else {
+            net
+        })
     }
 
     fn check_matrix<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<()> {
@@ -1150,6 +1171,11 @@ impl<F: Float> FittedMLPRegressor<F> {
             Activation::Identity,
             OutputLoss::SquaredError,
         )?;
+        let network = if params.batch_norm {
+            network.with_batch_norm()
+        } else {
+            network
+        };
         let hidden: Vec<usize> = network.layers()[..network.layers().len() - 1]
             .iter()
             .map(|l| l.fan_out())

@@ -151,9 +151,77 @@ pub struct Dense<F: Float> {
     pub bias: Array1<F>,
     /// The activation of the layer's units.
     pub activation: Activation,
+    /// Batch normalisation of the pre-activations (before the activation), if any.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub batch_norm: Option<BatchNorm<F>>,
+}
+
+/// Batch normalisation of a layer's pre-activations (Ioffe & Szegedy, 2015):
+///
+/// ```text
+/// training:   ẑ = (z − μ_B) / √(σ²_B + ε),   z' = γ ⊙ ẑ + β     (μ_B, σ²_B: batch mean and biased variance per unit)
+/// prediction: z' = γ ⊙ (z − μ_run) / √(σ²_run + ε) + β
+/// ```
+///
+/// The running statistics follow `μ_run ← (1 − m) μ_run + m μ_B` and
+/// `σ²_run ← (1 − m) σ²_run + m σ²_B·n/(n − 1)` (the unbiased batch variance, as PyTorch) after
+/// every training batch ([`Network::update_running_stats`]). `γ` and `β` are trained and not
+/// penalised; sample weights do not enter the batch statistics.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BatchNorm<F: Float> {
+    /// Scale `γ` (starts at 1).
+    pub gamma: Array1<F>,
+    /// Shift `β` (starts at 0).
+    pub beta: Array1<F>,
+    /// Running mean (starts at 0).
+    pub running_mean: Array1<F>,
+    /// Running variance (starts at 1).
+    pub running_var: Array1<F>,
+    /// Momentum `m` of the running statistics (default 0.1).
+    pub momentum: f64,
+    /// `ε` added to the variance (default `1e-5`).
+    pub eps: f64,
+}
+
+impl<F: Float> BatchNorm<F> {
+    /// Identity-initialised batch normalisation of `units` units.
+    pub fn new(units: usize) -> Self {
+        Self {
+            gamma: Array1::ones(units),
+            beta: Array1::zeros(units),
+            running_mean: Array1::zeros(units),
+            running_var: Array1::ones(units),
+            momentum: 0.1,
+            eps: 1e-5,
+        }
+    }
+
+    /// `z' = γ (z − μ_run)/√(σ²_run + ε) + β` in place (prediction mode).
+    fn apply_running(&self, z: &mut Array2<F>) {
+        let eps = F::cast(self.eps);
+        for mut row in z.rows_mut() {
+            Zip::from(&mut row)
+                .and(&self.gamma)
+                .and(&self.beta)
+                .and(&self.running_mean)
+                .and(&self.running_var)
+                .for_each(|z, &g, &b, &m, &v| *z = g * (*z - m) / (v + eps).sqrt() + b);
+        }
+    }
 }
 
 impl<F: Float> Dense<F> {
+    /// A layer without batch normalisation.
+    pub fn new(weights: Array2<F>, bias: Array1<F>, activation: Activation) -> Self {
+        Self {
+            weights,
+            bias,
+            activation,
+            batch_norm: None,
+        }
+    }
+
     /// Number of inputs.
     pub fn fan_in(&self) -> usize {
         self.weights.nrows()
@@ -188,6 +256,14 @@ pub struct Workspace<F: Float> {
     mask: Vec<Array2<F>>,
     /// Hidden outputs after dropout, `A_l ⊙ M_l` (the next layer's input while training).
     dropped: Vec<Array2<F>>,
+    /// Batch normalisation: `ẑ` per layer (empty for layers without it).
+    bn_xhat: Vec<Array2<F>>,
+    /// Batch normalisation: batch mean and biased variance per layer.
+    bn_stats: Vec<(Array1<F>, Array1<F>)>,
+    /// `∇γ_l` after [`Network::loss_gradient`] (empty without batch normalisation).
+    pub grad_gamma: Vec<Array1<F>>,
+    /// `∇β_l` after [`Network::loss_gradient`].
+    pub grad_beta: Vec<Array1<F>>,
 }
 
 impl<F: Float> Workspace<F> {
@@ -221,6 +297,31 @@ impl<F: Float> Workspace<F> {
                 .iter()
                 .map(|l| Array1::zeros(l.fan_out()))
                 .collect();
+        }
+        let bn_units = |l: &Dense<F>| l.batch_norm.as_ref().map_or(0, |_| l.fan_out());
+        let bn_fits = self.bn_xhat.len() == net.layers.len()
+            && self
+                .bn_xhat
+                .iter()
+                .zip(&net.layers)
+                .all(|(x, l)| x.ncols() == bn_units(l) && (x.nrows() == n || bn_units(l) == 0));
+        if !bn_fits {
+            self.bn_xhat = net
+                .layers
+                .iter()
+                .map(|l| Array2::zeros((n, bn_units(l))))
+                .collect();
+            self.bn_stats = net
+                .layers
+                .iter()
+                .map(|l| (Array1::zeros(bn_units(l)), Array1::zeros(bn_units(l))))
+                .collect();
+            self.grad_gamma = net
+                .layers
+                .iter()
+                .map(|l| Array1::zeros(bn_units(l)))
+                .collect();
+            self.grad_beta = self.grad_gamma.clone();
         }
     }
 
@@ -293,11 +394,7 @@ impl<F: Float> Network<F> {
                     seed,
                     l as u64,
                 );
-                Dense {
-                    weights: w,
-                    bias: b,
-                    activation: act,
-                }
+                Dense::new(w, b, act)
             })
             .collect();
         Ok(Self {
@@ -356,10 +453,8 @@ impl<F: Float> Network<F> {
             .into_iter()
             .zip(intercepts)
             .enumerate()
-            .map(|(l, (weights, bias))| Dense {
-                weights,
-                bias,
-                activation: if l + 1 == n { output } else { hidden },
+            .map(|(l, (weights, bias))| {
+                Dense::new(weights, bias, if l + 1 == n { output } else { hidden })
             })
             .collect();
         Ok(Self {
@@ -474,16 +569,20 @@ impl<F: Float> Network<F> {
         self.layers[self.layers.len() - 1].fan_out()
     }
 
-    /// Number of trainable parameters `Σ_l (fan_in + 1)·fan_out`.
+    /// Number of trainable parameters `Σ_l (fan_in + 1)·fan_out` (plus `2·fan_out` for `γ`, `β`
+    /// of a batch-normalised layer).
     pub fn n_params(&self) -> usize {
         self.layers
             .iter()
-            .map(|l| (l.fan_in() + 1) * l.fan_out())
+            .map(|l| {
+                (l.fan_in() + 1) * l.fan_out()
+                    + l.batch_norm.as_ref().map_or(0, |_| 2 * l.fan_out())
+            })
             .sum()
     }
 
     /// All parameters in one vector, in scikit-learn's `_pack` order: every `W_l` row-major,
-    /// then every `b_l`.
+    /// then every `b_l` (then `γ_l`, `β_l` of the batch-normalised layers).
     pub fn pack(&self) -> Array1<F> {
         let mut out = Vec::with_capacity(self.n_params());
         for l in &self.layers {
@@ -491,6 +590,9 @@ impl<F: Float> Network<F> {
         }
         for l in &self.layers {
             out.extend(l.bias.iter().copied());
+        }
+        for bn in self.layers.iter().filter_map(|l| l.batch_norm.as_ref()) {
+            out.extend(bn.gamma.iter().chain(bn.beta.iter()).copied());
         }
         Array1::from(out)
     }
@@ -518,6 +620,12 @@ impl<F: Float> Network<F> {
                 .iter_mut()
                 .for_each(|b| *b = it.next().unwrap_or_else(F::zero));
         }
+        for bn in self.layers.iter_mut().filter_map(|l| l.batch_norm.as_mut()) {
+            bn.gamma
+                .iter_mut()
+                .chain(bn.beta.iter_mut())
+                .for_each(|v| *v = it.next().unwrap_or_else(F::zero));
+        }
         Ok(())
     }
 
@@ -529,6 +637,16 @@ impl<F: Float> Network<F> {
         }
         for g in &ws.grad_b {
             out.extend(g.iter().copied());
+        }
+        for (l, layer) in self.layers.iter().enumerate() {
+            if layer.batch_norm.is_some() {
+                out.extend(
+                    ws.grad_gamma[l]
+                        .iter()
+                        .chain(ws.grad_beta[l].iter())
+                        .copied(),
+                );
+            }
         }
         Array1::from(out)
     }
@@ -561,15 +679,83 @@ impl<F: Float> Network<F> {
         let layer = &self.layers[l];
         let mut z = a.dot(&layer.weights);
         z += &layer.bias;
+        if let Some(bn) = &layer.batch_norm {
+            bn.apply_running(&mut z);
+        }
         z
     }
 
-    /// The forward pass on batch `x`, caching every `Z_l` and `A_l` in `ws`.
-    pub fn forward(&self, x: &ArrayRef2<F>, ws: &mut Workspace<F>) {
-        self.forward_impl(x, ws, None);
+    /// Adds batch normalisation (identity-initialised) to every hidden layer.
+    pub fn with_batch_norm(mut self) -> Self {
+        let n = self.layers.len();
+        for layer in &mut self.layers[..n - 1] {
+            layer.batch_norm = Some(BatchNorm::new(layer.fan_out()));
+        }
+        self
     }
 
-    fn forward_impl(&self, x: &ArrayRef2<F>, ws: &mut Workspace<F>, drop: Option<(f64, &mut Rng)>) {
+    /// Updates the running statistics of every batch-normalised layer from the batch statistics
+    /// of the last training pass in `ws` (see [`BatchNorm`]).
+    pub fn update_running_stats(&mut self, ws: &Workspace<F>) {
+        for (l, layer) in self.layers.iter_mut().enumerate() {
+            let (Some(bn), Some((mean, var))) = (layer.batch_norm.as_mut(), ws.bn_stats.get(l))
+            else {
+                continue;
+            };
+            if mean.is_empty() {
+                continue;
+            }
+            let n = ws.z[l].nrows();
+            let unbias = if n > 1 {
+                F::cast(n as f64 / (n as f64 - 1.0))
+            } else {
+                F::one()
+            };
+            let m = F::cast(bn.momentum);
+            let keep = F::one() - m;
+            Zip::from(&mut bn.running_mean)
+                .and(mean)
+                .for_each(|r, &v| *r = keep * *r + m * v);
+            Zip::from(&mut bn.running_var)
+                .and(var)
+                .for_each(|r, &v| *r = keep * *r + m * v * unbias);
+        }
+    }
+
+    /// Sets the running statistics of every batch-normalised layer to the statistics of the
+    /// whole of `x` (after full-batch training such as L-BFGS).
+    pub fn set_running_stats(&mut self, x: &ArrayRef2<F>) {
+        let mut ws = Workspace::default();
+        self.forward_impl(x, &mut ws, None, true);
+        let n = x.nrows();
+        let unbias = if n > 1 {
+            F::cast(n as f64 / (n as f64 - 1.0))
+        } else {
+            F::one()
+        };
+        for (l, layer) in self.layers.iter_mut().enumerate() {
+            if let (Some(bn), Some((mean, var))) = (layer.batch_norm.as_mut(), ws.bn_stats.get(l))
+                && !mean.is_empty()
+            {
+                bn.running_mean.assign(mean);
+                bn.running_var.assign(&var.mapv(|v| v * unbias));
+            }
+        }
+    }
+
+    /// The forward pass on batch `x`, caching every `Z_l` and `A_l` in `ws`.
+    /// Batch-normalised layers use the batch's statistics (training mode).
+    pub fn forward(&self, x: &ArrayRef2<F>, ws: &mut Workspace<F>) {
+        self.forward_impl(x, ws, None, true);
+    }
+
+    fn forward_impl(
+        &self,
+        x: &ArrayRef2<F>,
+        ws: &mut Workspace<F>,
+        drop: Option<(f64, &mut Rng)>,
+        training: bool,
+    ) {
         ws.ensure(self, x.nrows());
         let n_layers = self.layers.len();
         let dropping = drop.is_some();
@@ -595,6 +781,37 @@ impl<F: Float> Network<F> {
                 general_mat_mul(F::one(), &ws.a[l - 1], &layer.weights, F::zero(), z);
             }
             *z += &layer.bias;
+            if let Some(bn) = &layer.batch_norm {
+                if training {
+                    let n = F::cast(z.nrows().max(1));
+                    let eps = F::cast(bn.eps);
+                    let (mean, var) = &mut ws.bn_stats[l];
+                    mean.assign(&(z.sum_axis(Axis(0)) / n));
+                    var.fill(F::zero());
+                    for row in z.rows() {
+                        Zip::from(&mut *var)
+                            .and(&row)
+                            .and(&*mean)
+                            .for_each(|v, &z, &m| *v += (z - m) * (z - m));
+                    }
+                    var.mapv_inplace(|v| v / n);
+                    let xhat = &mut ws.bn_xhat[l];
+                    for (mut xr, mut zr) in xhat.rows_mut().into_iter().zip(z.rows_mut()) {
+                        Zip::from(&mut xr)
+                            .and(&mut zr)
+                            .and(&*mean)
+                            .and(&*var)
+                            .and(&bn.gamma)
+                            .and(&bn.beta)
+                            .for_each(|xh, zv, &m, &v, &g, &b| {
+                                *xh = (*zv - m) / (v + eps).sqrt();
+                                *zv = g * *xh + b;
+                            });
+                    }
+                } else {
+                    bn.apply_running(z);
+                }
+            }
             ws.a[l].assign(z);
             layer.activation.forward_inplace(&mut ws.a[l]);
             if let (Some((keep, rng)), true) = (drop.as_mut(), l + 1 < n_layers) {
@@ -664,7 +881,7 @@ impl<F: Float> Network<F> {
         ws: &mut Workspace<F>,
     ) -> LossValue<F> {
         let dropping = drop.is_some();
-        self.forward_impl(x, ws, drop);
+        self.forward_impl(x, ws, drop, true);
         let last = self.layers.len() - 1;
         let n = x.nrows();
         let s_sum = sample_weight.map_or_else(|| F::cast(n), |w| w.sum());
@@ -708,6 +925,36 @@ impl<F: Float> Network<F> {
         for l in (0..=last).rev() {
             let layer = &self.layers[l];
             sq += layer.weights.iter().fold(F::zero(), |s, &w| s + w * w);
+            if let Some(bn) = &layer.batch_norm {
+                // Through z' = γ ẑ + β, ẑ = (z − μ_B)/√(σ²_B + ε): with g = ∂ℓ/∂z',
+                // ∂ℓ/∂z = γ/(n √(σ²_B + ε)) · (n g − Σᵢ g − ẑ Σᵢ g ẑ).
+                let xhat = &ws.bn_xhat[l];
+                let (_, var) = &ws.bn_stats[l];
+                let d = &mut ws.delta[l];
+                let nf = F::cast(d.nrows());
+                let eps = F::cast(bn.eps);
+                let g_beta = d.sum_axis(Axis(0));
+                let mut g_gamma = Array1::zeros(d.ncols());
+                for (dr, xr) in d.rows().into_iter().zip(xhat.rows()) {
+                    Zip::from(&mut g_gamma)
+                        .and(&dr)
+                        .and(&xr)
+                        .for_each(|s, &d, &x| *s += d * x);
+                }
+                for (mut dr, xr) in d.rows_mut().into_iter().zip(xhat.rows()) {
+                    Zip::from(&mut dr)
+                        .and(&xr)
+                        .and(&g_beta)
+                        .and(&g_gamma)
+                        .and(&bn.gamma)
+                        .and(var)
+                        .for_each(|d, &x, &sb, &sg, &g, &v| {
+                            *d = g / (nf * (v + eps).sqrt()) * (nf * *d - sb - x * sg);
+                        });
+                }
+                ws.grad_beta[l].assign(&g_beta.mapv(|v| v / s_sum));
+                ws.grad_gamma[l].assign(&g_gamma.mapv(|v| v / s_sum));
+            }
             {
                 let gw = &mut ws.grad_w[l];
                 if l == 0 {
@@ -830,7 +1077,8 @@ impl<F: Float> Network<F> {
         Ok(adv)
     }
 
-    /// The objective on a batch without the gradient (forward pass only).
+    /// The objective on a batch without the gradient (forward pass only, in prediction mode:
+    /// batch-normalised layers use their running statistics).
     pub fn loss_value(
         &self,
         x: &ArrayRef2<F>,

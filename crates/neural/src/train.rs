@@ -305,6 +305,7 @@ pub(crate) fn fit_stochastic<F: Float>(
         tracker = rule.tracker();
     }
     let mut best_net = if early { Some(net.clone()) } else { None };
+    let n_layers = net.layers().len();
     hist.converged = false;
     for _ in 0..h.max_iter {
         if h.shuffle {
@@ -374,7 +375,22 @@ pub(crate) fn fit_stochastic<F: Float>(
                     &mut layer.bias.view_mut().into_dyn(),
                     &ws.grad_b[l].view().into_dyn(),
                 )?;
+                if let Some(bn) = layer.batch_norm.as_mut() {
+                    // γ, β after every W, b index.
+                    let base = 2 * n_layers + 2 * l;
+                    opt.step(
+                        base,
+                        &mut bn.gamma.view_mut().into_dyn(),
+                        &ws.grad_gamma[l].view().into_dyn(),
+                    )?;
+                    opt.step(
+                        base + 1,
+                        &mut bn.beta.view_mut().into_dyn(),
+                        &ws.grad_beta[l].view().into_dyn(),
+                    )?;
+                }
             }
+            net.update_running_stats(&ws);
             start = end;
         }
         hist.n_iter += 1;
@@ -457,21 +473,16 @@ struct PackedObjective<'a, F: Float> {
 }
 
 impl<F: Float> PackedObjective<'_, F> {
+    /// The training-mode objective (batch statistics for batch-normalised layers, as the
+    /// gradient uses them) and, when asked, its gradient.
     fn eval(&self, theta: &ArrayRef1<F>, with_grad: bool) -> (F, Option<Array1<F>>) {
         let mut net = self.net.borrow_mut();
         if net.unpack(theta).is_err() {
             return (F::nan(), None);
         }
-        if with_grad {
-            let mut ws = self.ws.borrow_mut();
-            let v = net.loss_gradient(self.x, self.y, self.w, self.alpha, &mut ws);
-            (v.objective, Some(net.pack_gradient(&ws)))
-        } else {
-            (
-                net.loss_value(self.x, self.y, self.w, self.alpha).objective,
-                None,
-            )
-        }
+        let mut ws = self.ws.borrow_mut();
+        let v = net.loss_gradient(self.x, self.y, self.w, self.alpha, &mut ws);
+        (v.objective, with_grad.then(|| net.pack_gradient(&ws)))
     }
 }
 
@@ -523,10 +534,12 @@ pub(crate) fn fit_lbfgs<F: Float>(
     let opts = LbfgsOptions::default().stop(stop).max_eval(h.max_fun);
     let res = lbfgs(&obj, &theta0, &opts)?;
     net.unpack(&res.x)?;
+    net.set_running_stats(x);
     hist.n_iter += res.n_iter;
     hist.converged = res.converged;
+    let mut ws = Workspace::default();
     hist.loss = net
-        .loss_value(x, y, sample_weight, F::cast(h.alpha))
+        .loss_gradient(x, y, sample_weight, F::cast(h.alpha), &mut ws)
         .reported
         .to_f64()
         .unwrap_or(f64::NAN);

@@ -102,11 +102,7 @@ fn rank_one_toy_data_is_reconstructed_exactly() {
 #[test]
 fn sparse_penalty_is_the_l1_norm_of_the_code() {
     let h = array![[0.1, -0.3, 0.0, 0.7]];
-    let id = Dense {
-        weights: Array2::eye(4),
-        bias: Array1::zeros(4),
-        activation: Activation::Identity,
-    };
+    let id = Dense::new(Array2::eye(4), Array1::zeros(4), Activation::Identity);
     let net = Network::from_layers(vec![id.clone(), id], OutputLoss::SquaredError)
         .expect("layers")
         .with_activity_l1(0, 1.0)

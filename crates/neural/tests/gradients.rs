@@ -377,3 +377,84 @@ fn input_gradient_and_fgsm() {
             .is_err()
     );
 }
+
+/// Batch normalisation: backprop through the batch statistics (γ, β and everything below)
+/// against finite differences of the training-mode objective; prediction uses the running
+/// statistics, which after `set_running_stats` make the normalised pre-activations of the
+/// training data have mean 0 and (unbiased) variance 1 for γ = 1, β = 0.
+#[test]
+fn batch_norm_gradients_and_running_statistics() {
+    for (hidden, output, loss) in [
+        (
+            Activation::Tanh,
+            Activation::Identity,
+            OutputLoss::SquaredError,
+        ),
+        (
+            Activation::Elu { alpha: 1.0 },
+            Activation::Softmax,
+            OutputLoss::SoftmaxCrossEntropy,
+        ),
+    ] {
+        let mut net = Network::<f64>::new(
+            &[3, 5, 4, 3],
+            hidden,
+            output,
+            loss,
+            WeightInit::LecunNormal,
+            BiasInit::Constant(0.1),
+            4,
+        )
+        .expect("valid")
+        .with_batch_norm();
+        // Non-trivial γ, β.
+        let mut theta = net.pack();
+        let n = theta.len();
+        for (i, v) in theta.iter_mut().enumerate().skip(n - 18) {
+            *v = 0.5 + 0.1 * i as f64 - 0.05 * (n - i) as f64;
+        }
+        net.unpack(&theta).expect("length");
+        let mut rng = random::stream(4, 2);
+        let x = Array2::from_shape_simple_fn((8, 3), || random::standard_normal::<f64>(&mut rng));
+        let y = targets(loss, 8, 3, 4);
+        let w = Array1::from_shape_simple_fn(8, || random::uniform(&mut rng, 0.5, 1.5));
+        let eval = |t: &ArrayRef1<f64>| {
+            let mut m = net.clone();
+            m.unpack(t).expect("length");
+            let mut ws = Workspace::default();
+            let v = m.loss_gradient(&x, &y, Some(&w), 0.2, &mut ws);
+            (v.objective, m.pack_gradient(&ws))
+        };
+        let obj = FnObjective::new(
+            n,
+            |t: &ArrayRef1<f64>| eval(t).0,
+            |t: &ArrayRef1<f64>| eval(t).1,
+        );
+        let err = check_gradient(&obj, &theta).expect("finite");
+        assert!(err < 1e-6, "{hidden:?}: {err}");
+    }
+    let mut net = Network::<f64>::new(
+        &[2, 4, 1],
+        Activation::Relu,
+        Activation::Identity,
+        OutputLoss::SquaredError,
+        WeightInit::LecunNormal,
+        BiasInit::Constant(0.0),
+        1,
+    )
+    .expect("valid")
+    .with_batch_norm();
+    let mut rng = random::stream(9, 0);
+    let x = Array2::from_shape_simple_fn((50, 2), || {
+        3.0 + 2.0 * random::standard_normal::<f64>(&mut rng)
+    });
+    net.set_running_stats(&x);
+    let layer = &net.layers()[0];
+    let z = x.dot(&layer.weights) + &layer.bias;
+    let bn = layer.batch_norm.as_ref().expect("normalised");
+    let zn = (&z - &bn.running_mean) / &bn.running_var.mapv(|v| (v + bn.eps).sqrt());
+    let mean = zn.mean_axis(ndarray::Axis(0)).expect("rows");
+    let var = zn.var_axis(ndarray::Axis(0), 1.0);
+    assert!(mean.iter().all(|m| m.abs() < 1e-12), "{mean}");
+    assert!(var.iter().all(|v| (v - 1.0).abs() < 1e-4), "{var}");
+}

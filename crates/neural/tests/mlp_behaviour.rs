@@ -384,3 +384,45 @@ fn batch_size_reads_and_writes_auto() {
     let json = serde_json::to_value(MLPRegressor::default()).expect("json");
     assert_eq!(json["batch_size"], "auto");
 }
+
+#[test]
+fn batch_normalised_mlp_learns_and_round_trips() {
+    let (x, y) = iris();
+    // Unscaled inputs: batch normalisation of the hidden layer copes with them.
+    let raw = ndlearn_datasets::iris().x().clone();
+    for solver in [Solver::Adam, Solver::Lbfgs] {
+        let fit = MLPClassifier::new(&[10, 6])
+            .batch_norm(true)
+            .solver(solver)
+            .learning_rate_init(0.01)
+            .max_iter(300)
+            .seed(2)
+            .fit(&raw, &y)
+            .expect("fit");
+        assert!(fit.network().layers()[0].batch_norm.is_some());
+        assert!(
+            fit.network().layers()[2].batch_norm.is_none(),
+            "output layer is not normalised"
+        );
+        let acc = accuracy(&fit.predict(&raw).expect("predict"), &y);
+        assert!(acc > 0.9, "{solver:?}: {acc}");
+        let json = serde_json::to_string(&fit).expect("json");
+        let back: ndlearn_neural::FittedMLPClassifier<f64> =
+            serde_json::from_str(&json).expect("parse");
+        assert_eq!(
+            back.predict_proba(&raw).expect("p"),
+            fit.predict_proba(&raw).expect("p")
+        );
+    }
+    let reg = MLPRegressor::new(&[8])
+        .batch_norm(true)
+        .max_iter(50)
+        .fit(&x, &x.column(0).to_owned())
+        .expect("fit");
+    assert!(
+        reg.predict(&x)
+            .expect("predict")
+            .iter()
+            .all(|v| v.is_finite())
+    );
+}
