@@ -93,6 +93,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(ndlearn_decomposition::registry());
     all.extend(ndlearn_svm::registry());
     all.extend(ndlearn_tree::registry());
+    all.extend(ndlearn_neural::registry());
     all.sort_by_key(|e| e.name());
     all
 }

@@ -121,6 +121,7 @@ fn the_cli_lists_every_crate_registry() {
         .chain(ndlearn_decomposition::registry().iter())
         .chain(ndlearn_svm::registry().iter())
         .chain(ndlearn_tree::registry().iter())
+        .chain(ndlearn_neural::registry().iter())
         .map(|e| e.name())
         .collect();
     expected.sort_unstable();

@@ -65,6 +65,10 @@ pub struct LbfgsOptions {
     pub max_line_search: usize,
     /// A pair is skipped when `sᵀy ≤ curvature_eps·‖s‖‖y‖` (default `1e-10`).
     pub curvature_eps: f64,
+    /// Stop (as [`StopReason::MaxIter`], not converged) after the iteration in which the total
+    /// number of objective evaluations reaches this value; `0` (the default) = no limit
+    /// (scipy's and scikit-learn's `maxfun` / `max_fun`).
+    pub max_eval: usize,
 }
 
 impl Default for LbfgsOptions {
@@ -76,6 +80,7 @@ impl Default for LbfgsOptions {
             c2: 0.9,
             max_line_search: 30,
             curvature_eps: 1e-10,
+            max_eval: 0,
         }
     }
 }
@@ -94,6 +99,8 @@ impl LbfgsOptions {
         max_line_search: usize,
         /// Sets `curvature_eps`.
         curvature_eps: f64,
+        /// Sets `max_eval` (`0` = no limit).
+        max_eval: usize,
     }
     /// Checks the values: `memory ≥ 1`, `0 < c₁ < c₂ < 1`, `max_line_search ≥ 1`,
     /// `curvature_eps ≥ 0`, valid `stop`.
@@ -431,6 +438,7 @@ where
     let mut buf = Array1::zeros(n);
     let (c1, c2) = (F::cast(opts.c1), F::cast(opts.c2));
     let eps = F::cast(opts.curvature_eps);
+    let mut evals = 1usize;
 
     for it in 1..=stop.max_iter {
         // Direction: quasi-Newton, or steepest descent after a reset / on a non-descent step.
@@ -464,7 +472,9 @@ where
                 c2,
                 evals_left: opts.max_line_search,
             };
-            match ls.search(a_init) {
+            let result = ls.search(a_init);
+            evals += opts.max_line_search - ls.evals_left;
+            match result {
                 LineSearch::Failed if !steepest => {
                     mem.clear();
                     steepest = true;
@@ -514,6 +524,9 @@ where
             .or_else(|| observer_stop("lbfgs", it, stop.max_iter, fx, Some(g_norm)))
         {
             return Ok(OptimResult::new(x, fx, it, reason, history));
+        }
+        if opts.max_eval > 0 && evals >= opts.max_eval {
+            return Ok(OptimResult::new(x, fx, it, StopReason::MaxIter, history));
         }
     }
     Ok(OptimResult::new(
@@ -645,6 +658,14 @@ mod tests {
             rn.x
         );
         assert!(norm2(&grad(&r.x)) <= 1e-10);
+    }
+
+    #[test]
+    fn max_eval_stops_early_without_converging() {
+        let full = lbfgs(&rosenbrock(), &array![-1.2, 1.0], &tight()).expect("runs");
+        let r = lbfgs(&rosenbrock(), &array![-1.2, 1.0], &tight().max_eval(10)).expect("runs");
+        assert_eq!(r.stop, StopReason::MaxIter);
+        assert!(!r.converged && r.n_iter < full.n_iter && r.n_iter >= 1);
     }
 
     #[test]

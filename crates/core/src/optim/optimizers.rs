@@ -569,12 +569,24 @@ struct AdamSlot<F: Float> {
 }
 
 /// Adam with bias correction (Kingma & Ba 2015, Algorithm 1).
+///
+/// Two algebraically equal forms of the step are available; they differ in where `ε` enters:
+///
+/// | form | step |
+/// |---|---|
+/// | paper ([`Adam::new`], the default) | `w ← w − η m̂ / (√v̂ + ε)` with `m̂ = m/(1 − β₁ᵗ)`, `v̂ = v/(1 − β₂ᵗ)` |
+/// | scikit-learn's ([`Adam::sklearn_form`]) | `ηₜ = η √(1 − β₂ᵗ)/(1 − β₁ᵗ)` (in `f64`);  `w ← w − ηₜ m / (√v + ε)` |
+///
+/// The second is the "efficient" form of the paper's section 2 that scikit-learn's
+/// `MLPClassifier` uses (`ε` added to `√v`, not to `√v̂`); it exists so that parity tests can
+/// run the same update as scikit-learn.
 #[derive(Debug, Clone)]
 pub struct Adam<F: Float> {
     lr: f64,
     beta1: f64,
     beta2: f64,
     eps: f64,
+    folded: bool,
     slots: Slots<AdamSlot<F>>,
 }
 
@@ -594,8 +606,25 @@ impl<F: Float> Adam<F> {
             beta1,
             beta2,
             eps,
+            folded: false,
             slots: Slots::default(),
         })
+    }
+
+    /// Adam in scikit-learn's form: the bias corrections folded into the step size, `ε` added
+    /// to `√v` (see the type docs). Same hyperparameters and ranges as [`Adam::new`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for an out-of-range value.
+    pub fn sklearn_form(lr: f64, beta1: f64, beta2: f64, eps: f64) -> Result<Self> {
+        let mut adam = Self::new(lr, beta1, beta2, eps)?;
+        adam.folded = true;
+        Ok(adam)
+    }
+
+    /// Whether this is scikit-learn's form ([`Adam::sklearn_form`]).
+    pub fn is_sklearn_form(&self) -> bool {
+        self.folded
     }
 
     /// Adam with the paper's `beta1 = 0.9`, `beta2 = 0.999`, `eps = 1e-8` and learning rate `lr`.
@@ -626,6 +655,26 @@ impl<F: Float> Optimizer<F> for Adam<F> {
             |s| s.m.shape(),
         )?;
         slot.t = slot.t.saturating_add(1);
+        if self.folded {
+            // scikit-learn: learning_rate = lr·√(1 − β₂ᵗ)/(1 − β₁ᵗ) in f64, then
+            // w += −learning_rate · m / (√v + ε).
+            let step = F::cast(
+                self.lr * (1.0 - self.beta2.powf(f64::from(slot.t))).sqrt()
+                    / (1.0 - self.beta1.powf(f64::from(slot.t))),
+            );
+            let (eps, b1, b2) = (F::cast(self.eps), F::cast(self.beta1), F::cast(self.beta2));
+            let (one_b1, one_b2) = (F::one() - b1, F::one() - b2);
+            Zip::from(params)
+                .and(&mut slot.m)
+                .and(&mut slot.v)
+                .and(grad)
+                .for_each(|w, m, v, &g| {
+                    *m = b1 * *m + one_b1 * g;
+                    *v = b2 * *v + one_b2 * (g * g);
+                    *w += -step * *m / (v.sqrt() + eps);
+                });
+            return Ok(());
+        }
         // Bias corrections in f64: 1 − βᵗ, then folded into the step as in the paper's
         // Algorithm 1 (m̂ = m/(1 − β₁ᵗ), v̂ = v/(1 − β₂ᵗ)).
         let c1 = F::cast(1.0 - self.beta1.powi(slot.t));
@@ -745,6 +794,28 @@ mod tests {
             ],
             1e-14,
         );
+    }
+
+    #[test]
+    fn adam_sklearn_form_matches_hand_steps_and_paper_form() {
+        // Step 1 from w = (1, −2), g = w: m = 0.1g, v = 0.001g², ηₜ = 0.1·√0.001/0.1, so
+        // w₁ = w − ηₜ·0.1g/(√0.001|g| + ε) = w − 0.1·sign(g)·|g|√0.001/(√0.001|g| + ε).
+        let mut sk = Adam::sklearn_form(0.1, 0.9, 0.999, 1e-8).expect("valid");
+        assert!(sk.is_sklearn_form());
+        let [w1, _] = two_steps(&mut sk);
+        let r = 0.001_f64.sqrt();
+        let expect = [
+            1.0 - 0.1 * r / (r + 1e-8),
+            -2.0 + 0.1 * 2.0 * r / (2.0 * r + 1e-8),
+        ];
+        close(&w1, &expect, 1e-15);
+        // With ε → 0 both forms take the same steps.
+        let mut a = Adam::sklearn_form(0.1, 0.9, 0.999, 1e-300).expect("valid");
+        let mut b = Adam::new(0.1, 0.9, 0.999, 1e-300).expect("valid");
+        let [a1, a2] = two_steps(&mut a);
+        let [b1, b2] = two_steps(&mut b);
+        close(&a1, b1.as_slice().expect("contiguous"), 1e-14);
+        close(&a2, b2.as_slice().expect("contiguous"), 1e-14);
     }
 
     #[test]
