@@ -124,3 +124,36 @@ fn f32_fits_agree_with_sklearn_loosely() {
         assert_eq!(agree, y.len(), "{name}: f32 one-vs-one predictions");
     }
 }
+
+/// The estimator contract (issue #18, part D): any binary estimator with a trait-shaped
+/// `DecisionFunction` plugs into the reductions; the perceptron did not before.
+#[test]
+fn reductions_accept_the_perceptron_and_agree_with_its_own_decisions() {
+    use ndlearn_linear::Perceptron;
+    let data = ndlearn_datasets::iris();
+    let y = data.y_classes().expect("labels");
+    let x = data.x();
+    let ovr = OneVsRestClassifier::new(Perceptron::default())
+        .fit(x, y)
+        .expect("fits");
+    let scores = ovr.decision_function(x).expect("scores");
+    let pred = ovr.predict(x).expect("predicts");
+    assert_eq!(scores.dim(), (x.nrows(), 3));
+    for (row, &p) in scores.rows().into_iter().zip(&pred) {
+        assert_eq!(ndlearn_core::numeric::argmax(row.iter().copied()), p);
+    }
+    let acc = pred.iter().zip(y).filter(|(a, b)| a == b).count() as f64 / y.len() as f64;
+    assert!(acc > 0.7, "one-vs-rest perceptron accuracy {acc}");
+    let ovo = OneVsOneClassifier::new(Perceptron::default())
+        .fit(x, y)
+        .expect("fits");
+    let acc = ovo
+        .predict(x)
+        .expect("predicts")
+        .iter()
+        .zip(y)
+        .filter(|(a, b)| a == b)
+        .count() as f64
+        / y.len() as f64;
+    assert!(acc > 0.8, "one-vs-one perceptron accuracy {acc}");
+}
