@@ -111,6 +111,15 @@ pub enum Error {
         /// Backend detail, when there is one.
         detail: Option<String>,
     },
+    /// The problem posed by the data has no solution in the estimator's model (for example a
+    /// hard-margin SVM on classes that are not linearly separable).
+    #[error("{context}: {reason}")]
+    Infeasible {
+        /// The estimator or operation.
+        context: &'static str,
+        /// Why, and what would work instead.
+        reason: String,
+    },
     /// A file could not be read or written.
     #[error("I/O error on {path}: {source}")]
     Io {

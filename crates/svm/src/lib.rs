@@ -11,6 +11,8 @@
 //! | [`Svr`] | ε-insensitive support vector regression | `SVR` | SMO over `2n` variables |
 //! | [`NuSvr`] | ν-support vector regression (ε found by the solver) | `NuSVR` | SMO (ν form) |
 //! | [`OneClassSvm`] | novelty / outlier detection (`+1` / `−1`, `decision_function`, `score_samples`) | `OneClassSVM` | SMO |
+//! | [`HardMarginSvm`] | the course notes' hard-margin linear SVM (binary; [`Error::Infeasible`](ndlearn_core::Error::Infeasible) when not separable), margin `2/‖w‖` | `SVC(kernel="linear", C→∞)` | core's interior-point QP on the dual |
+//! | [`PrimalSvm`] | the course notes' soft-margin linear SVM in the primal, hinge (L1-SVM) or squared hinge (L2-SVM), `λ` with `C = 1/(Nλ)` | `SGDClassifier(loss="hinge")` (per-sample form) | (stochastic) subgradient descent, best iterate |
 //! | [`KernelRidge`] | ridge regression in a kernel's feature space, several targets and alphas | `KernelRidge` | Cholesky (least squares when not positive definite) |
 //!
 //! Kernels: `linear`, `poly`, `rbf` (default), `sigmoid`, `precomputed` (the input is the
@@ -46,6 +48,7 @@ mod cache;
 mod kernel_ridge;
 mod machine;
 mod params;
+mod primal;
 #[cfg(feature = "serde")]
 mod registry;
 mod solver;
@@ -54,6 +57,7 @@ mod svr;
 
 pub use kernel_ridge::{FittedKernelRidge, KernelRidge};
 pub use params::{Gamma, SvmKernel, c_from_lambda, lambda_from_c};
+pub use primal::{FittedHardMarginSvm, FittedPrimalSvm, HardMarginSvm, PrimalLoss, PrimalSvm};
 #[cfg(feature = "serde")]
 pub use registry::registry;
 pub use svc::{DecisionShape, FittedSvc, NuSvc, Svc};

@@ -55,12 +55,13 @@
 //! Computation 12, 2000; T.-F. Wu, C.-J. Lin, R. Weng, "Probability estimates for multi-class
 //! classification by pairwise coupling", JMLR 5, 2004.
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::calibration::PlattScaling;
 use ndlearn_core::class_weight::ClassWeight;
 use ndlearn_core::kernel::Kernel;
 use ndlearn_core::traits::{
-    DecisionFunction, Estimator, Fit, FitWeighted, NFeaturesIn, Predict, PredictProba,
+    DecisionFunction, Estimator, FeatureImportances, Fit, FitWeighted, NFeaturesIn, Predict,
+    PredictProba,
 };
 use ndlearn_core::{Error, Float, Result, numeric, par, random, validate};
 
@@ -752,6 +753,26 @@ impl<F: Float> FittedSvc<F> {
             self.rho.iter().map(|r| -r).collect()
         }
     }
+    /// scikit-learn's `coef_` for the linear kernel: the primal weights `w = Σᵢ αᵢyᵢxᵢ` of each
+    /// pair (`n_pairs × d`, the pairs in `dual_coef` order; for two classes one row, positive =
+    /// class 1), so that `decision = x·w + intercept`. `None` for other kernels, whose `w` lives
+    /// in the kernel's feature space.
+    pub fn coef(&self) -> Option<Array2<f64>> {
+        match &self.kernel {
+            Some(Kernel::Linear) => {
+                let sv = self
+                    .support_vectors
+                    .mapv(|v| v.to_f64().unwrap_or(f64::NAN));
+                let w = self
+                    .pair_coef
+                    .mapv(|v| v.to_f64().unwrap_or(f64::NAN))
+                    .t()
+                    .dot(&sv);
+                Some(if self.n_classes == 2 { -w } else { w })
+            }
+            _ => None,
+        }
+    }
     /// The dual objective of each pair problem (libsvm's `obj`).
     pub fn dual_objectives(&self) -> &[f64] {
         &self.objectives
@@ -908,6 +929,21 @@ impl<F: Float> DecisionFunction<F> for FittedSvc<F> {
             Ok(ovo.mapv(|v| -v))
         } else {
             Ok(self.ovr(&ovo))
+        }
+    }
+}
+
+/// For the linear kernel, `(Σ_pairs w_pj²)^{1/2}` (for two classes `|w_j|`): the ranking of the
+/// course notes' SVM-RFE, "repetitively training a linear SVM and removing the variables with
+/// lowest weights" (Guyon et al. 2002), through core's
+/// [`Rfe`](ndlearn_core::feature_selection::Rfe); the same order as scikit-learn's `RFE`, which
+/// ranks by `Σ_pairs w_pj²`. Other kernels have no primal weights; their importances are NaN,
+/// which `Rfe` rejects.
+impl<F: Float> FeatureImportances<F> for FittedSvc<F> {
+    fn feature_importances(&self) -> Array1<F> {
+        match self.coef() {
+            Some(w) => w.map_axis(Axis(0), |c| F::cast(c.dot(&c).sqrt())),
+            None => Array1::from_elem(self.n_features, F::nan()),
         }
     }
 }

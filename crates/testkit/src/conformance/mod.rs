@@ -933,6 +933,7 @@ fn variant(e: &Error) -> &'static str {
         Error::Linalg { .. } => "Linalg",
         Error::Io { .. } => "Io",
         Error::Parse { .. } => "Parse",
+        Error::Infeasible { .. } => "Infeasible",
         _ => "<unknown variant>",
     }
 }
