@@ -51,6 +51,7 @@
 //! `max_iter` epochs.
 //!
 //! ```
+//! use ndlearn_core::training::LearningRate;
 //! use ndlearn_core::{Fit, Predict};
 //! use ndlearn_svm::{HardMarginSvm, PrimalLoss, PrimalSvm};
 //! use ndarray::array;
@@ -61,8 +62,17 @@
 //! assert_eq!(hard.support(), &[1, 2]); // the closest pair across the classes
 //! assert!((hard.margin() - 8f64.sqrt()).abs() < 1e-8); // |(1,0) − (3,2)| = √8
 //!
-//! let soft = PrimalSvm::default().lambda(0.01).loss(PrimalLoss::SquaredHinge).fit(&x, &y)?;
+//! let soft = PrimalSvm::default().lambda(0.01).fit(&x, &y)?; // hinge, Pegasos-type steps
 //! assert_eq!(soft.predict(&x)?, y);
+//!
+//! // The L2-SVM by full-batch descent with the safe constant step 1/L, L = λ + 2 max‖xᵢ‖².
+//! let l2 = PrimalSvm::default()
+//!     .lambda(0.01)
+//!     .loss(PrimalLoss::SquaredHinge)
+//!     .learning_rate(LearningRate::Constant)
+//!     .eta0(1.0 / (0.01 + 2.0 * 25.0))
+//!     .fit(&x, &y)?;
+//! assert_eq!(l2.predict(&x)?, y);
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
