@@ -45,15 +45,15 @@
 //! kernels) times a coefficient matrix. Decision 0018 records the choices.
 
 mod cache;
-mod kernel_ridge;
+pub mod kernel_ridge;
 mod machine;
-mod params;
-mod primal;
+pub mod params;
+pub mod primal;
 #[cfg(feature = "serde")]
-mod registry;
+pub mod registry;
 mod solver;
-mod svc;
-mod svr;
+pub mod svc;
+pub mod svr;
 
 pub use kernel_ridge::{FittedKernelRidge, KernelRidge};
 pub use params::{Gamma, SvmKernel, c_from_lambda, lambda_from_c};

@@ -1,5 +1,5 @@
 //! Support vector classification: [`Svc`] (C-SVM) and [`NuSvc`] (ν-SVM), binary and
-//! one-vs-one multi-class, solved by SMO ([`crate::solver`]).
+//! one-vs-one multi-class, solved by SMO (see the [crate docs](crate#design)).
 //!
 //! # The problem
 //!

@@ -1,5 +1,5 @@
 //! Support vector regression: [`Svr`] (ε-SVR) and [`NuSvr`] (ν-SVR), and the one-class SVM
-//! [`OneClassSvm`] (an outlier detector), solved by SMO ([`crate::solver`]).
+//! [`OneClassSvm`] (an outlier detector), solved by SMO (see the [crate docs](crate#design)).
 //!
 //! # The problems
 //!
