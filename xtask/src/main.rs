@@ -25,7 +25,9 @@ COMMANDS:
     test [ARGS...]   setup, then the whole test suite. With cargo-nextest installed:
                      `cargo nextest run --workspace --no-fail-fast ARGS` followed by
                      `cargo test --workspace --doc`; without it:
-                     `cargo test --workspace --no-fail-fast ARGS`.
+                     `cargo test --workspace --no-fail-fast ARGS`. Then `cargo check` of
+                     every algorithm crate with --no-default-features and of the `ndlearn`
+                     facade with each family feature alone.
     bench [ARGS...]  setup, then `cargo run --release -p ndlearn-bench --bin compare -- ARGS`
                      (results under target/ndlearn-bench/). OPENBLAS_CORETYPE and
                      OPENBLAS_L2_SIZE are removed from the benchmark's environment.
@@ -456,6 +458,54 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
         let mut run = with_env(ctx.cargo(["test", "--workspace", "--no-fail-fast"]));
         run.args(extra);
         steps.run("test", &mut run);
+    }
+    check_lean_features(ctx, steps);
+}
+
+/// The algorithm crates published on their own.
+const ALGORITHM_CRATES: [&str; 8] = [
+    "ndlearn-linear",
+    "ndlearn-bayes",
+    "ndlearn-neighbors",
+    "ndlearn-svm",
+    "ndlearn-tree",
+    "ndlearn-neural",
+    "ndlearn-cluster",
+    "ndlearn-decomposition",
+];
+
+/// The facade's family features.
+const FACADE_FAMILIES: [&str; 9] = [
+    "linear",
+    "bayes",
+    "neighbors",
+    "svm",
+    "tree",
+    "neural",
+    "cluster",
+    "decomposition",
+    "datasets",
+];
+
+/// Lean builds compile: every algorithm crate without its default features, and the facade
+/// with each family alone (plus the default BLAS backend).
+fn check_lean_features(ctx: &Ctx, steps: &mut Steps) {
+    let mut cmd = ctx.cargo(["check", "--no-default-features"]);
+    for krate in ALGORITHM_CRATES {
+        cmd.args(["-p", krate]);
+    }
+    steps.run("features (crates without defaults)", &mut cmd);
+    for family in FACADE_FAMILIES {
+        let features = format!("{family},openblas-system");
+        let mut cmd = ctx.cargo([
+            "check",
+            "-p",
+            "ndlearn",
+            "--no-default-features",
+            "--features",
+        ]);
+        cmd.arg(&features);
+        steps.run(&format!("features (ndlearn: {family})"), &mut cmd);
     }
 }
 

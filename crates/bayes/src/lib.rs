@@ -37,6 +37,7 @@ mod discriminant;
 pub mod framework;
 mod gaussian;
 mod mixed;
+#[cfg(feature = "serde")]
 pub mod registry;
 
 pub use discrete::{
@@ -50,4 +51,5 @@ pub use discriminant::{
 };
 pub use gaussian::{FittedGaussianNB, GaussianNB};
 pub use mixed::{FeatureModel, FittedKdeClassifier, FittedMixedNB, KdeClassifier, MixedNB};
+#[cfg(feature = "serde")]
 pub use registry::registry;

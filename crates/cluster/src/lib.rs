@@ -45,6 +45,7 @@ mod kmedoids;
 mod kmodes;
 mod minibatch;
 mod mixture;
+#[cfg(feature = "serde")]
 pub mod registry;
 mod spectral;
 
@@ -60,5 +61,6 @@ pub use kmedoids::{Clara, FittedKMedoids, KMedoids, KMedoidsMethod, MedoidInit};
 pub use kmodes::{FittedKModes, KModes};
 pub use minibatch::{FittedMiniBatchKMeans, MiniBatchKMeans};
 pub use mixture::{CovarianceType, FittedGaussianMixture, GaussianMixture, GmmInit};
+#[cfg(feature = "serde")]
 pub use registry::registry;
 pub use spectral::{Affinity, FittedSpectralClustering, SpectralAssign, SpectralClustering};

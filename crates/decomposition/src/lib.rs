@@ -78,6 +78,7 @@ mod kernel_pca;
 mod mds;
 mod nmf;
 mod pca;
+#[cfg(feature = "serde")]
 pub mod registry;
 #[cfg(feature = "plot")]
 mod scree;
@@ -94,6 +95,7 @@ pub use mds::{
 };
 pub use nmf::{FittedNmf, Nmf, NmfInit, NmfSolver};
 pub use pca::{FittedPca, NComponents, Pca, PcaSolver};
+#[cfg(feature = "serde")]
 pub use registry::registry;
 pub use spectral_embedding::{FittedSpectralEmbedding, SpectralAffinity, SpectralEmbedding};
 pub use truncated_svd::{FittedTruncatedSvd, SvdAlgorithm, TruncatedSvd, low_rank_approximation};

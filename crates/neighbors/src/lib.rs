@@ -33,6 +33,7 @@ mod centroid;
 mod common;
 mod knn;
 mod radius;
+#[cfg(feature = "serde")]
 pub mod registry;
 
 pub use centroid::{CentroidMetric, FittedNearestCentroid, NearestCentroid};
@@ -46,4 +47,5 @@ pub use radius::{
     FittedRadiusNeighborsClassifier, FittedRadiusNeighborsRegressor, OutlierLabel,
     RadiusNeighborsClassifier, RadiusNeighborsRegressor,
 };
+#[cfg(feature = "serde")]
 pub use registry::registry;
