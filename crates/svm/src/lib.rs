@@ -44,6 +44,9 @@
 
 mod cache;
 mod kernel_ridge;
+mod liblinear;
+mod linear_svc;
+mod linear_svr;
 mod machine;
 mod params;
 #[cfg(feature = "serde")]
@@ -53,6 +56,8 @@ mod svc;
 mod svr;
 
 pub use kernel_ridge::{FittedKernelRidge, KernelRidge};
+pub use linear_svc::{Dual, FittedLinearSvc, LinearSvc, MultiClass, Penalty, SvcLoss};
+pub use linear_svr::{FittedLinearSvr, LinearSvr, SvrLoss};
 pub use params::{Gamma, SvmKernel, c_from_lambda, lambda_from_c};
 #[cfg(feature = "serde")]
 pub use registry::registry;
