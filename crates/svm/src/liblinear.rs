@@ -66,7 +66,10 @@ pub(crate) fn dual_cd_svc(
     let mut w = vec![0.0; x.ncols()];
     let (diag, upper): (Vec<f64>, Vec<f64>) = match loss {
         DualLoss::L1 => (vec![0.0; l], c.to_vec()),
-        DualLoss::L2 => (c.iter().map(|ci| 0.5 / ci).collect(), vec![f64::INFINITY; l]),
+        DualLoss::L2 => (
+            c.iter().map(|ci| 0.5 / ci).collect(),
+            vec![f64::INFINITY; l],
+        ),
     };
     let qd: Vec<f64> = (0..l)
         .map(|i| diag[i] + dot(row(x, i), row(x, i)))
@@ -161,7 +164,10 @@ pub(crate) fn dual_cd_svr(
     let mut w = vec![0.0; x.ncols()];
     let (lambda, upper): (Vec<f64>, Vec<f64>) = match loss {
         DualLoss::L1 => (vec![0.0; l], c.to_vec()),
-        DualLoss::L2 => (c.iter().map(|ci| 0.5 / ci).collect(), vec![f64::INFINITY; l]),
+        DualLoss::L2 => (
+            c.iter().map(|ci| 0.5 / ci).collect(),
+            vec![f64::INFINITY; l],
+        ),
     };
     let qd: Vec<f64> = (0..l).map(|i| dot(row(x, i), row(x, i))).collect();
     let mut beta = vec![0.0; l];

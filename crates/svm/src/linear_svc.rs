@@ -96,9 +96,7 @@
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::class_weight::ClassWeight;
 use ndlearn_core::loss::Loss;
-use ndlearn_core::traits::{
-    DecisionFunction, Estimator, Fit, FitWeighted, NFeaturesIn, Predict,
-};
+use ndlearn_core::traits::{DecisionFunction, Estimator, Fit, FitWeighted, NFeaturesIn, Predict};
 use ndlearn_core::{Error, Float, Result, numeric, par, random, validate};
 
 use crate::liblinear::{self, DualLoss, Reg, SmoothLoss, SolverOutput};
@@ -401,16 +399,11 @@ impl LinearSvc {
         }
         Ok((0..n_problems)
             .map(|k| {
-                let w = setup.design.augment(coef.row(k).iter().copied(), intercept[k]);
+                let w = setup
+                    .design
+                    .augment(coef.row(k).iter().copied(), intercept[k]);
                 let (y, c) = &setup.problems[k];
-                liblinear::primal_objective(
-                    &setup.design.x,
-                    y,
-                    c,
-                    &w,
-                    self.reg(),
-                    self.core_loss(),
-                )
+                liblinear::primal_objective(&setup.design.x, y, c, &w, self.reg(), self.core_loss())
             })
             .collect())
     }
@@ -427,14 +420,11 @@ impl LinearSvc {
         if let Some(w) = sample_weight {
             validate::check_sample_weight(w, x.nrows())?;
         }
-        let sw: Option<Array1<f64>> =
-            sample_weight.map(|w| w.mapv(|v| v.to_f64().unwrap_or(0.0)));
-        let cw = self
-            .class_weight
-            .for_classes(y, n_classes, sw.as_ref().map(|w| &**w))?;
+        let sw: Option<Array1<f64>> = sample_weight.map(|w| w.mapv(|v| v.to_f64().unwrap_or(0.0)));
+        let cw = self.class_weight.for_classes(y, n_classes, sw.as_deref())?;
         let design = Design::new(
             x,
-            sw.as_ref().map(|w| &**w),
+            sw.as_deref(),
             self.fit_intercept.then_some(self.intercept_scaling),
         );
         let labels: Vec<usize> = design.rows.iter().map(|&r| y[r]).collect();
@@ -455,7 +445,9 @@ impl LinearSvc {
         let specs: Vec<(usize, f64, f64)> = if n_classes == 2 {
             vec![(1, self.c * cw[1], self.c * cw[0])]
         } else {
-            (0..n_classes).map(|k| (k, self.c * cw[k], self.c)).collect()
+            (0..n_classes)
+                .map(|k| (k, self.c * cw[k], self.c))
+                .collect()
         };
         let problems = specs
             .iter()
@@ -558,18 +550,17 @@ impl Design {
     }
 }
 
-/// Runs one binary classification problem.
+/// Runs binary problem `task` with the settings of `est` (coordinate orders from the
+/// stream `(random_state, task)`).
 fn solve_svc(
+    est: &LinearSvc,
     design: &Design,
-    y: &[f64],
-    c: &[f64],
+    (y, c): (&[f64], &[f64]),
     solver: Solver,
-    tol: f64,
-    max_iter: usize,
-    seed: u64,
     task: usize,
 ) -> SolverOutput {
-    let mut rng = random::stream(seed, task as u64);
+    let (tol, max_iter) = (est.tol, est.max_iter);
+    let mut rng = random::stream(est.random_state, task as u64);
     match solver {
         Solver::DualCd(loss) => {
             liblinear::dual_cd_svc(&design.x, y, c, loss, tol, max_iter, &mut rng)
@@ -584,14 +575,7 @@ fn solve_svc(
         ),
         Solver::L1Cd => {
             let xt = design.x.t().as_standard_layout().into_owned();
-            liblinear::l1r_l2_svc(
-                &xt,
-                y,
-                c,
-                Design::primal_tol(tol, y),
-                max_iter,
-                &mut rng,
-            )
+            liblinear::l1r_l2_svc(&xt, y, c, Design::primal_tol(tol, y), max_iter, &mut rng)
         }
     }
 }
@@ -645,10 +629,9 @@ impl<F: Float> FitWeighted<F> for LinearSvc {
     ) -> Result<FittedLinearSvc<F>> {
         let setup = self.setup(x, y, sample_weight)?;
         let solver = self.solver(x.nrows(), x.ncols())?;
-        let (tol, max_iter, seed) = (self.tol, self.max_iter, self.random_state);
         let outs = par::map_tasks(setup.problems.len(), |k| {
             let (yk, ck) = &setup.problems[k];
-            let out = solve_svc(&setup.design, yk, ck, solver, tol, max_iter, seed, k);
+            let out = solve_svc(self, &setup.design, (yk, ck), solver, k);
             let obj = liblinear::primal_objective(
                 &setup.design.x,
                 yk,
@@ -759,14 +742,22 @@ mod tests {
         let l1_hinge = LinearSvc::default()
             .penalty(Penalty::L1)
             .loss(SvcLoss::Hinge);
-        assert!(matches!(l1_hinge.validate(), Err(Error::InvalidParam { .. })));
+        assert!(matches!(
+            l1_hinge.validate(),
+            Err(Error::InvalidParam { .. })
+        ));
         let hinge_primal = LinearSvc::default().loss(SvcLoss::Hinge).dual(Dual::Primal);
         assert!(hinge_primal.validate().is_err());
         let l1_dual = LinearSvc::default().penalty(Penalty::L1).dual(Dual::Dual);
         assert!(l1_dual.validate().is_err());
         assert!(LinearSvc::default().c(0.0).validate().is_err());
         assert!(LinearSvc::default().tol(-1.0).validate().is_err());
-        assert!(LinearSvc::default().intercept_scaling(0.0).validate().is_err());
+        assert!(
+            LinearSvc::default()
+                .intercept_scaling(0.0)
+                .validate()
+                .is_err()
+        );
         assert!(LinearSvc::default().loss(SvcLoss::Hinge).validate().is_ok());
         assert!(LinearSvc::default().penalty(Penalty::L1).validate().is_ok());
     }
@@ -798,7 +789,11 @@ mod tests {
         }
         let m = LinearSvc::default().fit(&x, &y).expect("fit");
         assert!(m.predict(&array![[1.0, 2.0, 3.0]]).is_err());
-        assert!(LinearSvc::default().fit(&x, &array![0usize, 0, 0, 0]).is_err());
+        assert!(
+            LinearSvc::default()
+                .fit(&x, &array![0usize, 0, 0, 0])
+                .is_err()
+        );
         let mut bad = x.clone();
         bad[[0, 0]] = f64::NAN;
         assert!(LinearSvc::default().fit(&bad, &y).is_err());

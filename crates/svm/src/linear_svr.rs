@@ -78,8 +78,8 @@ use ndlearn_core::loss::Loss;
 use ndlearn_core::traits::{Estimator, Fit, FitWeighted, NFeaturesIn, Predict};
 use ndlearn_core::{Error, Float, Result, random, validate};
 
-use crate::linear_svc::{Design, Dual, Solver, choose};
 use crate::liblinear::{self, DualLoss, Reg, SmoothLoss};
+use crate::linear_svc::{Design, Dual, Solver, choose};
 
 /// The loss of [`LinearSvr`] (scikit-learn's `loss`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -201,11 +201,10 @@ impl LinearSvr {
         if let Some(w) = sample_weight {
             validate::check_sample_weight(w, x.nrows())?;
         }
-        let sw: Option<Array1<f64>> =
-            sample_weight.map(|w| w.mapv(|v| v.to_f64().unwrap_or(0.0)));
+        let sw: Option<Array1<f64>> = sample_weight.map(|w| w.mapv(|v| v.to_f64().unwrap_or(0.0)));
         let design = Design::new(
             x,
-            sw.as_ref().map(|w| &**w),
+            sw.as_deref(),
             self.fit_intercept.then_some(self.intercept_scaling),
         );
         let yv: Vec<f64> = design

@@ -177,7 +177,7 @@ fn linear_svc_reaches_liblinears_optimum() {
         let sw = weights(case);
         let est = svc(case, true);
         let model = est
-            .fit_weighted(&x, &y, sw.as_ref().map(|v| &**v))
+            .fit_weighted(&x, &y, sw.as_deref())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(model.converged(), "{name}: not converged");
         let coef_sk = case.matrix("coef");
@@ -185,7 +185,7 @@ fn linear_svc_reaches_liblinears_optimum() {
         let want = case.vector("objectives");
         // the same formula on both sides
         let formula = est
-            .objective(&x, &y, sw.as_ref().map(|v| &**v), &coef_sk, &int_sk)
+            .objective(&x, &y, sw.as_deref(), &coef_sk, &int_sk)
             .expect("objective");
         for (a, b) in formula.iter().zip(&want) {
             assert!(
@@ -195,7 +195,7 @@ fn linear_svc_reaches_liblinears_optimum() {
         }
         let ours = model.objectives();
         let again = est
-            .objective(&x, &y, sw.as_ref().map(|v| &**v), model.coef(), model.intercept())
+            .objective(&x, &y, sw.as_deref(), model.coef(), model.intercept())
             .expect("objective");
         assert_eq!(ours, &again[..], "{name}: reported vs recomputed objective");
         for (k, (a, b)) in ours.iter().zip(&want).enumerate() {
@@ -235,7 +235,12 @@ fn linear_svc_reaches_liblinears_optimum() {
         for (i, row) in dec_sk.axis_iter(Axis(0)).enumerate() {
             if margin(row) > 2.0 * radius * norms[i] {
                 compared += 1;
-                assert_eq!(pred[i], pred_sk[i], "{name}: row {i}, margin {}", margin(row));
+                assert_eq!(
+                    pred[i],
+                    pred_sk[i],
+                    "{name}: row {i}, margin {}",
+                    margin(row)
+                );
             }
         }
         assert!(
@@ -264,14 +269,14 @@ fn linear_svr_reaches_liblinears_optimum() {
         let sw = weights(case);
         let est = svr(case, true);
         let model = est
-            .fit_weighted(&x, &y, sw.as_ref().map(|v| &**v))
+            .fit_weighted(&x, &y, sw.as_deref())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(model.converged(), "{name}: not converged");
         let coef_sk = case.vector("coef");
         let int_sk = case.scalar("intercept");
         let want = case.scalar("objective");
         let formula = est
-            .objective(&x, &y, sw.as_ref().map(|v| &**v), &coef_sk, int_sk)
+            .objective(&x, &y, sw.as_deref(), &coef_sk, int_sk)
             .expect("objective");
         assert!(
             (formula - want).abs() <= 1e-12 * want.abs().max(1.0),

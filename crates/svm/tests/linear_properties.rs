@@ -31,7 +31,10 @@ fn regression(n: usize, d: usize, seed: u64) -> (Array2<f64>, Array1<f64>) {
         .rows()
         .into_iter()
         .map(|r| {
-            r.iter().enumerate().map(|(j, v)| (j as f64 - 1.0) * v).sum::<f64>()
+            r.iter()
+                .enumerate()
+                .map(|(j, v)| (j as f64 - 1.0) * v)
+                .sum::<f64>()
                 + 0.5
                 + rng.random_range(-0.3..0.3)
         })
@@ -191,6 +194,9 @@ fn f32_input_gives_the_f64_model_to_single_precision() {
     let za = a.decision_function(data.x()).expect("decision");
     let zb = b.decision_function(&data.x_as::<f32>()).expect("decision");
     for (u, v) in za.iter().zip(&zb) {
-        assert!((u - f64::from(*v)).abs() <= 1e-4 * u.abs().max(1.0), "{u} vs {v}");
+        assert!(
+            (u - f64::from(*v)).abs() <= 1e-4 * u.abs().max(1.0),
+            "{u} vs {v}"
+        );
     }
 }
