@@ -66,6 +66,19 @@ def svc_objectives(m, x, y, sw, p):
     keep = sw > 0
     x, y, sw = x[keep], y[keep], sw[keep]
     c = p.get("C", 1.0)
+    if p.get("multi_class") == "crammer_singer":
+        coef, intercept = m.coef_, np.atleast_1d(m.intercept_)
+        if len(classes) == 2:  # scikit-learn keeps w1 - w0; the optimum has w0 = -w1
+            coef = np.vstack([-coef / 2, coef / 2])
+            intercept = np.array([-intercept[0] / 2, intercept[0] / 2])
+        xt, wt = augmented(x, coef, intercept, p)
+        scores = xt @ wt.T
+        yi = np.searchsorted(classes, y)
+        e = np.ones_like(scores)
+        e[np.arange(len(y)), yi] = 0.0
+        worst = (e + scores - scores[np.arange(len(y)), yi][:, None]).max(axis=1)
+        ci = sw * c * cw[yi]
+        return [float(0.5 * (wt * wt).sum() + ci @ worst)]
     xt, wt = augmented(x, m.coef_, m.intercept_, p)
     if len(classes) == 2:
         problems = [(np.where(y == classes[1], 1.0, -1.0),
@@ -107,10 +120,14 @@ def clean(p):
 
 def fit(cls, p, x, y, sw, tight):
     extra = dict(tol=TOL, max_iter=MAX_ITER) if tight else {}
+    extra.update(p)
     with warnings.catch_warnings():
         # a tight case must converge; a default case records whether it did
         warnings.simplefilter("error" if tight else "ignore")
-        return cls(random_state=0, **extra, **p).fit(x, y, sample_weight=sw)
+        m = cls(random_state=0, **extra).fit(x, y, sample_weight=sw)
+    # liblinear's Crammer-Singer solver stops at 100000 iterations whatever max_iter says
+    assert not (tight and p.get("multi_class") == "crammer_singer" and m.n_iter_ >= 100_000)
+    return m
 
 
 def svc_case(name, x, y, p, cases, sw=None, tight=True):
@@ -187,6 +204,16 @@ def classification_cases(cases):
         ("gen_hinge", gx, gy, dict(C=1.0, **hinge), None),
         ("gen_l1", gx, gy, dict(C=1.0, **l1), None),
         ("gen3_auto", g3x, g3y, dict(C=0.1), None),
+        # Crammer and Singer (liblinear ignores max_iter here: its solver runs up to 100000
+        # iterations, too few to reach tol = 1e-10 on some cases; tol = 1e-9 converges)
+        ("iris_cs", iris, iris_y, dict(C=1.0, multi_class="crammer_singer", tol=1e-9), None),
+        ("wine_cs_no_intercept", wine, wine_y,
+         dict(C=0.1, multi_class="crammer_singer", fit_intercept=False), None),
+        ("wine_cs_weights", wine, wine_y,
+         dict(C=0.3, multi_class="crammer_singer", class_weight={0: 2.0, 2: 0.5},
+              intercept_scaling=2.0), np.random.default_rng(13).uniform(0.2, 2.0, len(wine_y))),
+        ("bc_cs", bc, bc_y, dict(C=0.1, multi_class="crammer_singer", tol=1e-9), None),
+        ("gen3_cs", g3x, g3y, dict(C=0.5, multi_class="crammer_singer", tol=1e-9), None),
     ]
     for name, x, y, p, sw in tight:
         svc_case(name, x, y, p, cases, sw)
@@ -196,6 +223,7 @@ def classification_cases(cases):
         ("iris", iris, iris_y, {}),
         ("wine", wine, wine_y, {}),
         ("gen", gx, gy, {}),
+        ("wine_cs", wine, wine_y, dict(multi_class="crammer_singer")),
     ]:
         svc_case(name, x, y, p, cases, tight=False)
 

@@ -678,3 +678,198 @@ pub(crate) fn primal_objective(
         .map(|i| c[i] * loss.value(y[i], dot(row(x, i), w)))
         .sum::<f64>()
 }
+
+/// Dual coordinate descent for Crammer and Singer's multi-class SVM (liblinear's
+/// `Solver_MCSVM_CS`): `y` are class indices `0..k`, `c` per sample; `w` is returned
+/// feature-major (`w[j·k + m]`). One block of `k` dual variables per sample is solved exactly
+/// per visit; stops when the largest gradient spread of a pass is below `eps` after a pass over
+/// all samples.
+pub(crate) fn crammer_singer(
+    x: &ArrayRef2<f64>,
+    y: &[usize],
+    c: &[f64],
+    k: usize,
+    eps: f64,
+    max_iter: usize,
+    rng: &mut Rng,
+) -> SolverOutput {
+    let (l, p) = x.dim();
+    let mut w = vec![0.0; p * k];
+    let mut alpha = vec![0.0; l * k];
+    let mut alpha_index: Vec<usize> = (0..l).flat_map(|_| 0..k).collect();
+    let qd: Vec<f64> = (0..l).map(|i| dot(row(x, i), row(x, i))).collect();
+    let mut active_size_i = vec![k; l];
+    let mut y_index: Vec<usize> = y.to_vec();
+    let mut index: Vec<usize> = (0..l).collect();
+    let mut active = l;
+    let mut eps_shrink = (10.0 * eps).max(1.0);
+    let mut start_from_all = true;
+    let (mut g, mut b, mut alpha_new) = (vec![0.0; k], vec![0.0; k], vec![0.0; k]);
+    let mut d_ind: Vec<usize> = Vec::with_capacity(k);
+    let mut d_val: Vec<f64> = Vec::with_capacity(k);
+    let mut iter = 0;
+    while iter < max_iter {
+        let mut stopping = f64::NEG_INFINITY;
+        random::shuffle(rng, &mut index[..active]);
+        let mut s = 0;
+        while s < active {
+            let i = index[s];
+            let ai = qd[i];
+            if ai <= 0.0 {
+                s += 1;
+                continue;
+            }
+            let base = i * k;
+            let xi = row(x, i);
+            let asz = active_size_i[i];
+            g[..asz].fill(1.0);
+            if y_index[i] < asz {
+                g[y_index[i]] = 0.0;
+            }
+            for (j, &v) in xi.iter().enumerate() {
+                if v != 0.0 {
+                    let wj = &w[j * k..(j + 1) * k];
+                    for m in 0..asz {
+                        g[m] += wj[alpha_index[base + m]] * v;
+                    }
+                }
+            }
+            let (mut min_g, mut max_g) = (f64::INFINITY, f64::NEG_INFINITY);
+            for m in 0..asz {
+                if alpha[base + alpha_index[base + m]] < 0.0 && g[m] < min_g {
+                    min_g = g[m];
+                }
+                max_g = max_g.max(g[m]);
+            }
+            if y_index[i] < asz && alpha[base + y[i]] < c[i] && g[y_index[i]] < min_g {
+                min_g = g[y_index[i]];
+            }
+            let shrunk = |m: usize, y_idx: usize, g: &[f64], alpha_index: &[usize]| {
+                let bound = if m == y_idx { c[i] } else { 0.0 };
+                alpha[base + alpha_index[base + m]] == bound && g[m] < min_g
+            };
+            let mut m = 0;
+            while m < active_size_i[i] {
+                if shrunk(m, y_index[i], &g, &alpha_index) {
+                    active_size_i[i] -= 1;
+                    while active_size_i[i] > m {
+                        let a = active_size_i[i];
+                        if !shrunk(a, y_index[i], &g, &alpha_index) {
+                            alpha_index.swap(base + m, base + a);
+                            g.swap(m, a);
+                            if y_index[i] == a {
+                                y_index[i] = m;
+                            } else if y_index[i] == m {
+                                y_index[i] = a;
+                            }
+                            break;
+                        }
+                        active_size_i[i] -= 1;
+                    }
+                }
+                m += 1;
+            }
+            let asz = active_size_i[i];
+            if asz <= 1 {
+                active -= 1;
+                index.swap(s, active);
+                continue;
+            }
+            s += 1;
+            if max_g - min_g <= 1e-12 {
+                continue;
+            }
+            stopping = stopping.max(max_g - min_g);
+            for m in 0..asz {
+                b[m] = g[m] - ai * alpha[base + alpha_index[base + m]];
+            }
+            cs_sub_problem(ai, y_index[i], c[i], &b[..asz], &mut alpha_new[..asz]);
+            d_ind.clear();
+            d_val.clear();
+            for m in 0..asz {
+                let slot = base + alpha_index[base + m];
+                let d = alpha_new[m] - alpha[slot];
+                alpha[slot] = alpha_new[m];
+                if d.abs() >= 1e-12 {
+                    d_ind.push(alpha_index[base + m]);
+                    d_val.push(d);
+                }
+            }
+            for (j, &v) in xi.iter().enumerate() {
+                if v != 0.0 {
+                    for (&m, &d) in d_ind.iter().zip(&d_val) {
+                        w[j * k + m] += d * v;
+                    }
+                }
+            }
+        }
+        iter += 1;
+        if stopping < eps_shrink {
+            if stopping < eps && start_from_all {
+                break;
+            }
+            active = l;
+            active_size_i.fill(k);
+            eps_shrink = (eps_shrink / 2.0).max(eps);
+            start_from_all = true;
+        } else {
+            start_from_all = false;
+        }
+    }
+    SolverOutput {
+        w,
+        n_iter: iter,
+        converged: iter < max_iter,
+    }
+}
+
+/// The exact solution of one sample's block (liblinear's `solve_sub_problem`): `b` are the
+/// active gradients minus `A αₘ`, `yi` the position of the sample's class among them.
+fn cs_sub_problem(a: f64, yi: usize, c_yi: f64, b: &[f64], alpha_new: &mut [f64]) {
+    let n = b.len();
+    let mut d = b.to_vec();
+    if yi < n {
+        d[yi] += a * c_yi;
+    }
+    d.sort_by(|u, v| v.total_cmp(u));
+    let mut beta = d[0] - a * c_yi;
+    let mut r = 1;
+    while r < n && beta < r as f64 * d[r] {
+        beta += d[r];
+        r += 1;
+    }
+    beta /= r as f64;
+    for (m, an) in alpha_new.iter_mut().enumerate() {
+        let v = (beta - b[m]) / a;
+        *an = if m == yi { c_yi.min(v) } else { v.min(0.0) };
+    }
+}
+
+/// Crammer and Singer's primal objective `½ Σₘ ‖w̃ₘ‖² + Σᵢ Cᵢ maxₘ (eᵢᵐ + w̃ₘᵀx̃ᵢ − w̃_yᵢᵀx̃ᵢ)`
+/// (`eᵢᵐ = 1` for `m ≠ yᵢ`, 0 otherwise), with `w` feature-major as [`crammer_singer`]
+/// returns it.
+pub(crate) fn crammer_singer_objective(
+    x: &ArrayRef2<f64>,
+    y: &[usize],
+    c: &[f64],
+    w: &[f64],
+    k: usize,
+) -> f64 {
+    let reg = dot(w, w) / 2.0;
+    let mut loss = 0.0;
+    let mut scores = vec![0.0; k];
+    for i in 0..x.nrows() {
+        scores.fill(0.0);
+        for (j, &v) in row(x, i).iter().enumerate() {
+            for m in 0..k {
+                scores[m] += w[j * k + m] * v;
+            }
+        }
+        let own = scores[y[i]];
+        let worst = (0..k)
+            .map(|m| f64::from(u8::from(m != y[i])) + scores[m] - own)
+            .fold(f64::NEG_INFINITY, f64::max);
+        loss += c[i] * worst;
+    }
+    reg + loss
+}

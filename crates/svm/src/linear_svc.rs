@@ -18,7 +18,17 @@
 //! of weight 0 are dropped). Two classes give one problem, positive = class 1
 //! (`C₊ = C·w₁`, `C₋ = C·w₀`). `K > 2` classes give `K` one-vs-rest problems, solved in
 //! parallel (class `k` positive, `C₊ = C·w_k`, and, as liblinear, `C₋ = C` unweighted); the
-//! prediction is the class of largest score. The losses are core's
+//! prediction is the class of largest score. With `multi_class = crammer_singer` one joint
+//! problem replaces them (Crammer and Singer 2001; `penalty`, `loss` and `dual` are then
+//! ignored, as in scikit-learn):
+//!
+//! ```text
+//! min_W̃ ½ Σₘ ‖w̃ₘ‖² + Σᵢ Cᵢ maxₘ ([m ≠ yᵢ] + w̃ₘᵀx̃ᵢ − w̃_yᵢᵀx̃ᵢ),   Cᵢ = C · class_weight[yᵢ] · sample_weight[i],
+//! ```
+//!
+//! solved by liblinear's dual coordinate descent over one block of `K` variables per sample
+//! (each block exactly, with shrinking); for two classes `coef` is `w₁ − w₀`, as scikit-learn.
+//! The losses are core's
 //! ([`Loss::Hinge`](ndlearn_core::loss::Loss::Hinge) and
 //! [`Loss::SquaredHinge`](ndlearn_core::loss::Loss::SquaredHinge) with threshold 1);
 //! [`LinearSvc::objective`] evaluates the objective above at any coefficients.
@@ -51,11 +61,11 @@
 //! | `dual` | `auto` | `dual` | see the table above |
 //! | `tol` | `1e-4` | `tol` | `> 0` |
 //! | `c` | 1 | `C` | `> 0` |
-//! | `multi_class` | `ovr` | `multi_class` | `ovr` |
+//! | `multi_class` | `ovr` | `multi_class` | `ovr`, `crammer_singer` |
 //! | `fit_intercept` | `true` | `fit_intercept` | |
 //! | `intercept_scaling` | 1 | `intercept_scaling` | `> 0` |
 //! | `class_weight` | uniform | `class_weight` | finite, `≥ 0` |
-//! | `max_iter` | 1000 | `max_iter` | outer iterations per problem |
+//! | `max_iter` | 1000 | `max_iter` | outer iterations per problem (liblinear's Crammer–Singer solver ignores it and stops at 100000; here it applies) |
 //! | `random_state` | 0 | `random_state` | any seed |
 //!
 //! # Errors
@@ -91,7 +101,8 @@
 //! C.-J. Lin, R. C. Weng, S. S. Keerthi, "Trust region Newton method for large-scale logistic
 //! regression", JMLR 9, 2008; G.-X. Yuan, K.-W. Chang, C.-J. Hsieh, C.-J. Lin, "A comparison of
 //! optimization methods and software for large-scale L1-regularized linear classification",
-//! JMLR 11, 2010.
+//! JMLR 11, 2010; K. Crammer, Y. Singer, "On the algorithmic implementation of multiclass
+//! kernel-based vector machines", JMLR 2, 2001.
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::class_weight::ClassWeight;
@@ -189,6 +200,9 @@ pub enum MultiClass {
     /// One binary problem per class against the rest (default).
     #[default]
     Ovr,
+    /// Crammer and Singer's joint multi-class SVM (`penalty`, `loss` and `dual` are ignored,
+    /// as in scikit-learn).
+    CrammerSinger,
 }
 
 /// The solver a fit runs (liblinear's solver numbers in the module docs).
@@ -360,13 +374,19 @@ impl LinearSvc {
     /// # Errors
     /// As [`Estimator::validate`].
     pub fn resolves_to_dual(&self, n_samples: usize, n_features: usize) -> Result<bool> {
+        if self.multi_class == MultiClass::CrammerSinger {
+            return Ok(true);
+        }
         Ok(matches!(
             self.solver(n_samples, n_features)?,
             Solver::DualCd(_)
         ))
     }
 
-    /// The primal objective of each binary problem (one for two classes, else one per class)
+    /// The primal objective of each binary problem (one for two classes, else one per class;
+    /// with Crammer–Singer, the one joint objective `½ Σₘ ‖w̃ₘ‖² + Σᵢ Cᵢ maxₘ (eᵢᵐ + w̃ₘᵀx̃ᵢ −
+    /// w̃_yᵢᵀx̃ᵢ)`, `eᵢᵐ = [m ≠ yᵢ]`; for two classes `coef` is scikit-learn's `w₁ − w₀` and
+    /// `w₁ = −w₀` is used, which holds at the optimum)
     /// at the coefficients `coef` (`n_problems × d`) and intercepts, on the data `x`, `y`
     /// with optional sample weights: `R(w̃) + Σᵢ Cᵢ ℓ(yᵢ, w̃ᵀx̃ᵢ)` with `w̃ = [w, b/s]` (see the
     /// [module docs](self)). Evaluating it at a fitted model's `coef()` and `intercept()`
@@ -384,7 +404,15 @@ impl LinearSvc {
         intercept: &ArrayRef1<f64>,
     ) -> Result<Vec<f64>> {
         let setup = self.setup(x, y, sample_weight)?;
-        let n_problems = setup.problems.len();
+        let n_problems = if self.multi_class == MultiClass::CrammerSinger {
+            if setup.n_classes == 2 {
+                1
+            } else {
+                setup.n_classes
+            }
+        } else {
+            setup.problems.len()
+        };
         if coef.dim() != (n_problems, x.ncols()) || intercept.len() != n_problems {
             return Err(Error::ShapeMismatch {
                 context: "LinearSvc::objective",
@@ -396,6 +424,28 @@ impl LinearSvc {
                     intercept.len()
                 ),
             });
+        }
+        if self.multi_class == MultiClass::CrammerSinger {
+            // binary: scikit-learn keeps w₁ − w₀; the optimum has w₀ = −w₁
+            let (coef, intercept) = if setup.n_classes == 2 {
+                let mut both = Array2::zeros((2, coef.ncols()));
+                both.row_mut(0).assign(&coef.row(0).mapv(|v| -v / 2.0));
+                both.row_mut(1).assign(&coef.row(0).mapv(|v| v / 2.0));
+                (
+                    both,
+                    ndarray::array![-intercept[0] / 2.0, intercept[0] / 2.0],
+                )
+            } else {
+                (coef.to_owned(), intercept.to_owned())
+            };
+            let w = setup.feature_major(&coef, &intercept);
+            return Ok(vec![liblinear::crammer_singer_objective(
+                &setup.design.x,
+                &setup.labels,
+                &setup.cs_c,
+                &w,
+                setup.n_classes,
+            )]);
         }
         Ok((0..n_problems)
             .map(|k| {
@@ -464,10 +514,17 @@ impl LinearSvc {
                 (yv, c)
             })
             .collect();
+        let cs_c = labels
+            .iter()
+            .zip(&design.weight)
+            .map(|(&c, &w)| w * self.c * cw[c])
+            .collect();
         Ok(Setup {
             design,
             problems,
             n_classes,
+            labels,
+            cs_c,
         })
     }
 }
@@ -478,6 +535,25 @@ struct Setup {
     /// `(y ∈ {±1}, Cᵢ)` per problem, over the rows of the design.
     problems: Vec<(Vec<f64>, Vec<f64>)>,
     n_classes: usize,
+    /// The class of every row of the design.
+    labels: Vec<usize>,
+    /// Crammer–Singer's `Cᵢ = C · class_weight[yᵢ] · sample_weight[i]`.
+    cs_c: Vec<f64>,
+}
+
+impl Setup {
+    /// Feature-major `w̃[j·K + m]` from `K × d` coefficients and `K` intercepts.
+    fn feature_major(&self, coef: &ArrayRef2<f64>, intercept: &ArrayRef1<f64>) -> Vec<f64> {
+        let k = coef.nrows();
+        let rows: Vec<Vec<f64>> = (0..k)
+            .map(|m| {
+                self.design
+                    .augment(coef.row(m).iter().copied(), intercept[m])
+            })
+            .collect();
+        let p = rows.first().map_or(0, Vec::len);
+        (0..p * k).map(|t| rows[t % k][t / k]).collect()
+    }
 }
 
 /// The design `X̃` of the rows of positive weight (bias column appended), with their weights.
@@ -589,6 +665,9 @@ impl Estimator for LinearSvc {
         validate::check_positive("tol", self.tol)?;
         validate::check_positive("intercept_scaling", self.intercept_scaling)?;
         self.class_weight.validate_not_subsample()?;
+        if self.multi_class == MultiClass::CrammerSinger {
+            return Ok(()); // one solver whatever the penalty, loss and dual
+        }
         // n ≥ d and n < d resolve "auto" differently; both must be solvable when one is
         self.solver(1, 0)?;
         self.solver(0, 1)?;
@@ -628,6 +707,9 @@ impl<F: Float> FitWeighted<F> for LinearSvc {
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Result<FittedLinearSvc<F>> {
         let setup = self.setup(x, y, sample_weight)?;
+        if self.multi_class == MultiClass::CrammerSinger {
+            return Ok(self.fit_crammer_singer(&setup, x.ncols()));
+        }
         let solver = self.solver(x.nrows(), x.ncols())?;
         let outs = par::map_tasks(setup.problems.len(), |k| {
             let (yk, ck) = &setup.problems[k];
@@ -661,6 +743,51 @@ impl<F: Float> FitWeighted<F> for LinearSvc {
             converged: outs.iter().all(|(o, _)| o.converged),
             dual: matches!(solver, Solver::DualCd(_)),
         })
+    }
+}
+
+impl LinearSvc {
+    /// One joint problem over all classes; for two classes the difference of the two weight
+    /// vectors, as scikit-learn.
+    fn fit_crammer_singer<F: Float>(&self, setup: &Setup, d: usize) -> FittedLinearSvc<F> {
+        let k = setup.n_classes;
+        let out = liblinear::crammer_singer(
+            &setup.design.x,
+            &setup.labels,
+            &setup.cs_c,
+            k,
+            self.tol,
+            self.max_iter,
+            &mut random::stream(self.random_state, 0),
+        );
+        let objective = liblinear::crammer_singer_objective(
+            &setup.design.x,
+            &setup.labels,
+            &setup.cs_c,
+            &out.w,
+            k,
+        );
+        let p = out.w.len() / k;
+        let (mut coef, mut intercept) = (Array2::<f64>::zeros((k, d)), Array1::<f64>::zeros(k));
+        for m in 0..k {
+            let wm: Vec<f64> = (0..p).map(|j| out.w[j * k + m]).collect();
+            let (w, b) = setup.design.split(&wm);
+            coef.row_mut(m).assign(&Array1::from(w));
+            intercept[m] = b;
+        }
+        if k == 2 {
+            coef = (&coef.row(1) - &coef.row(0)).insert_axis(ndarray::Axis(0));
+            intercept = ndarray::array![intercept[1] - intercept[0]];
+        }
+        FittedLinearSvc {
+            coef: coef.mapv(F::cast),
+            intercept: intercept.mapv(F::cast),
+            n_classes: k,
+            n_iter: vec![out.n_iter],
+            objectives: vec![objective],
+            converged: out.converged,
+            dual: true,
+        }
     }
 }
 
@@ -760,6 +887,10 @@ mod tests {
         );
         assert!(LinearSvc::default().loss(SvcLoss::Hinge).validate().is_ok());
         assert!(LinearSvc::default().penalty(Penalty::L1).validate().is_ok());
+        // Crammer–Singer ignores penalty, loss and dual, as scikit-learn
+        let cs = l1_hinge.multi_class(MultiClass::CrammerSinger);
+        assert!(cs.validate().is_ok());
+        assert!(cs.resolves_to_dual(100, 10).expect("ok"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use ndarray::{Array1, Array2, Axis};
 use ndlearn_core::traits::{DecisionFunction, Fit, Predict};
-use ndlearn_svm::{Dual, LinearSvc, LinearSvr, Penalty, SvcLoss, SvrLoss};
+use ndlearn_svm::{Dual, LinearSvc, LinearSvr, MultiClass, Penalty, SvcLoss, SvrLoss};
 use ndlearn_testkit::strategies::config;
 use proptest::prelude::*;
 
@@ -69,11 +69,13 @@ fn assert_coordinatewise_optimal(est: &LinearSvc, x: &Array2<f64>, y: &Array1<us
                     b[k] += sign * 1e-3 * b[k].abs().max(1e-2);
                 }
                 let f = est.objective(x, y, None, &c, &b).expect("objective");
+                // Crammer–Singer: one joint objective
+                let q = if f0.len() == 1 { 0 } else { k };
                 assert!(
-                    f[k] >= f0[k] - slack(f0[k]),
+                    f[q] >= f0[q] - slack(f0[q]),
                     "problem {k}, coordinate {j}: {} < {}",
-                    f[k],
-                    f0[k]
+                    f[q],
+                    f0[q]
                 );
             }
         }
@@ -117,6 +119,9 @@ proptest! {
         ] {
             assert_coordinatewise_optimal(&est, &x, &y);
         }
+        let (x3, y3) = blobs(45, 3, 3, seed, shift);
+        let cs = tight_svc().tol(1e-9).c(c).multi_class(MultiClass::CrammerSinger);
+        assert_coordinatewise_optimal(&cs, &x3, &y3);
     }
 
     #[test]
@@ -128,6 +133,7 @@ proptest! {
             LinearSvc::default().c(c).dual(Dual::Dual),
             LinearSvc::default().c(c),
             LinearSvc::default().c(c).penalty(Penalty::L1),
+            LinearSvc::default().c(c).multi_class(MultiClass::CrammerSinger),
         ] {
             let m = est.fit(&x, &y).expect("fit");
             prop_assert!(m.coef().iter().all(|v| v.is_finite()));
@@ -172,6 +178,9 @@ fn the_model_does_not_depend_on_the_thread_count() {
         LinearSvc::default().dual(Dual::Dual).random_state(7),
         LinearSvc::default().loss(SvcLoss::Hinge).random_state(7),
         LinearSvc::default().penalty(Penalty::L1).random_state(7),
+        LinearSvc::default()
+            .multi_class(MultiClass::CrammerSinger)
+            .random_state(7),
     ] {
         let fits: Vec<_> = (1..=3)
             .map(|t| {
