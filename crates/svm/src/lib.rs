@@ -69,8 +69,8 @@
 mod cache;
 mod kernel_ridge;
 mod liblinear;
-mod linear_svc;
-mod linear_svr;
+pub mod linear_svc;
+pub mod linear_svr;
 mod machine;
 mod params;
 #[cfg(feature = "serde")]

@@ -29,8 +29,8 @@
 //! solved by liblinear's dual coordinate descent over one block of `K` variables per sample
 //! (each block exactly, with shrinking); for two classes `coef` is `w₁ − w₀`, as scikit-learn.
 //! The losses are core's
-//! ([`Loss::Hinge`](ndlearn_core::loss::Loss::Hinge) and
-//! [`Loss::SquaredHinge`](ndlearn_core::loss::Loss::SquaredHinge) with threshold 1);
+//! ([`Loss::Hinge`] and
+//! [`Loss::SquaredHinge`] with threshold 1);
 //! [`LinearSvc::objective`] evaluates the objective above at any coefficients.
 //!
 //! # Solvers (liblinear's numbers)
