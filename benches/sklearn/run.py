@@ -581,6 +581,8 @@ SKLEARN = {
     "nu_svr": ("sklearn.svm", "NuSVR", {}),
     "one_class_svm": ("sklearn.svm", "OneClassSVM", {}),
     "kernel_ridge": ("sklearn.kernel_ridge", "KernelRidge", {}),
+    "linear_svc": ("sklearn.svm", "LinearSVC", {}),
+    "linear_svr": ("sklearn.svm", "LinearSVR", {}),
     # decomposition and manifolds
     "pca": ("sklearn.decomposition", "PCA", {}),
     "incremental_pca": ("sklearn.decomposition", "IncrementalPCA", {}),

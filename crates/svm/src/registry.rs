@@ -3,12 +3,12 @@
 //!
 //! ```
 //! let names: Vec<&str> = ndlearn_svm::registry().iter().map(|e| e.name()).collect();
-//! assert_eq!(names, ["svc", "nu_svc", "svr", "nu_svr", "one_class_svm", "kernel_ridge"]);
+//! assert_eq!(names, ["svc", "nu_svc", "svr", "nu_svr", "one_class_svm", "kernel_ridge", "linear_svc", "linear_svr"]);
 //! ```
 
 use ndlearn_core::registry::Entry;
 
-use crate::{KernelRidge, NuSvc, NuSvr, OneClassSvm, Svc, Svr};
+use crate::{KernelRidge, LinearSvc, LinearSvr, NuSvc, NuSvr, OneClassSvm, Svc, Svr};
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
 pub fn registry() -> Vec<Entry> {
@@ -59,6 +59,24 @@ pub fn registry() -> Vec<Entry> {
         .weighted()
         .multi_output()
         .heavy()
+        .into(),
+        Entry::classifier::<LinearSvc>(
+            "linear_svc",
+            "linear support vector classification (liblinear: dual coordinate descent, trust-region Newton, L1 coordinate descent; one-vs-rest)",
+        )
+        .sklearn("LinearSVC")
+        .decision()
+        .weighted()
+        .into(),
+        Entry::regressor::<LinearSvr>(
+            "linear_svr",
+            "linear support vector regression (liblinear: dual coordinate descent or trust-region Newton)",
+        )
+        .sklearn("LinearSVR")
+        .weighted()
+        // the default solver is randomised dual coordinate descent stopping on a relative
+        // tolerance: integer weights and repeated rows share the optimum, not the stopping point
+        .stochastic()
         .into(),
     ]
 }
