@@ -69,6 +69,7 @@ pub mod classifier;
 mod common;
 mod criterion;
 pub mod forest;
+pub mod gradient_boosting;
 pub mod impurity;
 pub mod params;
 #[cfg(feature = "serde")]
@@ -83,6 +84,11 @@ pub use forest::{
     ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,
     FittedExtraTreesRegressor, FittedRandomForestClassifier, FittedRandomForestRegressor,
     RandomForestClassifier, RandomForestRegressor,
+};
+pub use gradient_boosting::{
+    FittedGradientBoostingClassifier, FittedGradientBoostingRegressor,
+    GradientBoostingClassificationLoss, GradientBoostingClassifier, GradientBoostingCriterion,
+    GradientBoostingInit, GradientBoostingRegressionLoss, GradientBoostingRegressor,
 };
 pub use params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 #[cfg(feature = "serde")]
