@@ -2,7 +2,8 @@
 //!
 //! Decision trees over [`ndlearn_core`]: CART classification and regression trees with
 //! scikit-learn's criteria, stopping rules, feature sampling and minimal cost-complexity
-//! pruning, built on one flat tree representation ([`Tree`]). On float32-representable data
+//! pruning, built on one flat tree representation ([`Tree`]), and the ensembles over them
+//! (forests, AdaBoost, gradient boosting). On float32-representable data
 //! without equal-gain ties the fitted trees equal scikit-learn's node for node
 //! (`scripts/golden/tree.py`).
 //!
@@ -13,6 +14,7 @@
 //! | [`RandomForestClassifier`], [`RandomForestRegressor`] | bootstrap + `max_features` per split, trees in parallel, OOB score, `balanced_subsample` | `RandomForestClassifier`, `RandomForestRegressor` |
 //! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
 //! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
+//! | [`GradientBoostingRegressor`], [`GradientBoostingClassifier`] | exact gradient boosting: squared, absolute, Huber, quantile, log-loss (binomial, multinomial) and exponential losses, scikit-learn's line search per leaf, `subsample` with out-of-bag scores, early stopping, staged predictions | `GradientBoostingRegressor`, `GradientBoostingClassifier` |
 //! | [`impurity`] | Gini, entropy, misclassification error, gain, information gain, GINI_split, split info, gain ratio on class counts | — |
 //! | [`Tree`] | flat node arrays (as `tree_`), prediction, `apply`, `decision_path`, impurity importances, [`Tree::cost_complexity_pruning_path`], [`Tree::prune`] | `sklearn.tree._tree.Tree` |
 //!
