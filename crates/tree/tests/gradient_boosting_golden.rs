@@ -42,16 +42,25 @@ fn picked(staged: &[Array2<f64>], stages: &[usize]) -> Array2<f64> {
     ndarray::concatenate(ndarray::Axis(0), &views).expect("stack")
 }
 
-fn check_records(
-    name: &str,
-    case: &Case,
+/// What both fitted models record, gathered for [`check_records`].
+struct Records<'a> {
     counts: Vec<usize>,
     n_est: usize,
-    init: &[f64],
-    train_score: &[f64],
-    oob: Option<(&[f64], &[f64])>,
+    init: &'a [f64],
+    train_score: &'a [f64],
+    oob: Option<(&'a [f64], &'a [f64])>,
     imp: Array1<f64>,
-) {
+}
+
+fn check_records(name: &str, case: &Case, r: Records<'_>) {
+    let Records {
+        counts,
+        n_est,
+        init,
+        train_score,
+        oob,
+        imp,
+    } = r;
     assert_eq!(n_est, case.usize("n_estimators"), "{name}: stages");
     assert_eq!(
         counts,
@@ -108,12 +117,14 @@ fn regressors_equal_scikit_learn() {
         check_records(
             name,
             case,
-            node_counts(m.trees()),
-            m.n_estimators(),
-            m.init_scores(),
-            m.train_score(),
-            m.oob_scores().zip(m.oob_improvement()),
-            m.feature_importances(),
+            Records {
+                counts: node_counts(m.trees()),
+                n_est: m.n_estimators(),
+                init: m.init_scores(),
+                train_score: m.train_score(),
+                oob: m.oob_scores().zip(m.oob_improvement()),
+                imp: m.feature_importances(),
+            },
         );
         let pred = m.predict(&x).expect("predict");
         let want = case.vector("pred");
@@ -161,12 +172,14 @@ fn classifiers_equal_scikit_learn() {
         check_records(
             name,
             case,
-            node_counts(m.trees()),
-            m.n_estimators(),
-            m.init_scores(),
-            m.train_score(),
-            m.oob_scores().zip(m.oob_improvement()),
-            m.feature_importances(),
+            Records {
+                counts: node_counts(m.trees()),
+                n_est: m.n_estimators(),
+                init: m.init_scores(),
+                train_score: m.train_score(),
+                oob: m.oob_scores().zip(m.oob_improvement()),
+                imp: m.feature_importances(),
+            },
         );
         let dec = m.decision_function(&x).expect("decision");
         let want_dec = case.matrix("decision");
