@@ -48,6 +48,10 @@
 //! boosting stops at the first stage whose validation loss is not `tol` below any of the last
 //! `k` recorded ones (that stage is kept).
 //!
+//! Every stage is reported to [`ndlearn_core::observe`] (iteration = stage, objective = its
+//! training loss); an observer answering `Stop` ends the boosting after that stage, as
+//! scikit-learn's `monitor` returning `True`.
+//!
 //! `train_score[m]` is the (weighted mean) training loss after stage `m` on the in-bag rows,
 //! scaled as scikit-learn's (twice the half losses for `squared_error` and binary
 //! `log_loss`). Importances are the mean over trees with at least one split of their
@@ -100,6 +104,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::loss::Loss;
+use ndlearn_core::observe::{self, Progress};
 use ndlearn_core::stats::order::weighted_percentiles_slices;
 use ndlearn_core::{
     DecisionFunction, Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn,
@@ -683,6 +688,13 @@ fn boost<F: Float>(
             oob_scores.push(cur);
         } else {
             train_score.push(loss.score(&y, &raw, &w, &all_rows, delta));
+        }
+        // scikit-learn's `monitor`: an observer may stop the boosting after any stage.
+        let progress = Progress::new("gradient_boosting", stage + 1)
+            .max_iter(s.n_estimators)
+            .objective(train_score[stage]);
+        if observe::report(&progress).is_stop() {
+            break;
         }
         if s.n_iter_no_change.is_some() {
             let vl = loss.score(&y_val, &raw_val, &w_val, &val_rows, delta);
