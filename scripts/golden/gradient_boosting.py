@@ -12,7 +12,8 @@ oob_scores_ / oob_improvement_ (subsample < 1), n_estimators_ and feature import
 
 Every loss is covered (squared_error, absolute_error, huber, quantile; binomial and multinomial
 log_loss, exponential), with subsampling, sample weights, early stopping, init="zero",
-max_leaf_nodes, max_features, min_samples_leaf and ccp_alpha. Inputs are float32-representable
+max_leaf_nodes, max_features, min_samples_leaf and ccp_alpha, and warm starts (warm_start=True
+refits with more stages; one also switches to subsample < 1, one uses early stopping). Inputs are float32-representable
 (scikit-learn converts X to float32).
 """
 
@@ -140,6 +141,42 @@ def main():
         if w is not None:
             case["sample_weight"] = w
         cases[name] = case
+
+    # Warm starts: fit `first` stages, then refit with warm_start=True and more stages.
+    warm_settings = [
+        ("warm_reg_huber_subsample", "regressor", None,
+         dict(loss="huber", n_estimators=6, subsample=0.8, random_state=9), 14),
+        ("warm_reg_squared_then_subsample", "regressor", None,
+         dict(n_estimators=5, random_state=2, max_depth=2), 9),
+        ("warm_clf_iris", "classifier", "iris",
+         dict(n_estimators=4, subsample=0.9, random_state=12, max_depth=2), 8),
+        ("warm_reg_early_stop", "regressor", None,
+         dict(n_estimators=5, n_iter_no_change=2, learning_rate=0.3, random_state=5), 60),
+    ]
+    for name, kind, ds, params, more in warm_settings:
+        if kind == "regressor":
+            x, y = xg, yg
+            m = GradientBoostingRegressor(warm_start=True, **params).fit(x, y)
+        else:
+            x, y, _ = load_dataset(ds)
+            x = f32(x)
+            m = GradientBoostingClassifier(warm_start=True, **params).fit(x, y)
+        first = int(m.n_estimators_)
+        m.set_params(n_estimators=more)
+        if name == "warm_reg_squared_then_subsample":
+            m.set_params(subsample=0.7)
+        m.fit(x, y)
+        if kind == "regressor":
+            raw_staged = [r.reshape(-1, 1) for r in m.staged_predict(x)]
+            extra = dict(pred=m.predict(x), x=x, y=y)
+        else:
+            raw_staged = [np.atleast_2d(r.T).T if r.ndim == 1 else r
+                          for r in m.staged_decision_function(x)]
+            extra = dict(decision=np.atleast_2d(m.decision_function(x).T).T,
+                         proba=m.predict_proba(x), pred=m.predict(x), dataset=ds)
+        cases[name] = dict(kind="warm_" + kind, params=json.dumps(params), first=first,
+                           more=more, init=m._raw_predict_init(x)[0],
+                           **extra, **common_fields(m, x, raw_staged))
 
     write_json(
         "datasets/golden/tree/gradient_boosting.json",

@@ -65,7 +65,7 @@
 //! values, raw scores, probabilities, staged scores and training losses equal scikit-learn's
 //! (`scripts/golden/gradient_boosting.py`, within 1e-8). scikit-learn 1.9 deprecated
 //! `criterion` (trees always split by the squared error); both values are accepted and behave
-//! alike. `warm_start`, the `init` estimator object and `monitor` are not supported.
+//! alike. `warm_start` is the fitted models' `warm_start` / `fit_more`; a user `init` estimator is not supported.
 //!
 //! # Hyperparameters
 //!
@@ -84,6 +84,7 @@
 //! | `validation_fraction` | 0.1 | `validation_fraction` | `(0, 1)` |
 //! | `tol` | 1e-4 | `tol` | `≥ 0` |
 //! | `seed` | 0 | `random_state` | |
+//! | — | | `warm_start=True` | the fitted model's `warm_start(&estimator, …)` / `fit_more(…, n_estimators)` |
 //!
 //! # Errors
 //!
@@ -424,6 +425,8 @@ struct Ensemble<F> {
     oob_improvement: Option<Vec<f64>>,
     oob_scores: Option<Vec<f64>>,
     n_features: usize,
+    /// The state of the `RandomState` stream after the last stage (for a warm start).
+    rng_state: Vec<u32>,
 }
 
 impl<F: Float> Ensemble<F> {
@@ -543,8 +546,22 @@ fn boost<F: Float>(
     w_given: Option<Vec<f64>>,
     stratify: Option<&[usize]>,
     n_classes: usize,
+    warm: Option<&Ensemble<F>>,
 ) -> Result<Ensemble<F>> {
     let (n_all, d) = x.dim();
+    if let Some(prev) = warm {
+        validate::check_n_features(d, prev.n_features, "gradient boosting warm start")?;
+        if s.n_estimators < prev.n_stages() {
+            return Err(Error::invalid_param(
+                "n_estimators",
+                format!(
+                    "a warm start needs at least the {} stages already fitted; got {}",
+                    prev.n_stages(),
+                    s.n_estimators
+                ),
+            ));
+        }
+    }
     let weighted = w_given.is_some();
     let w_all = w_given.unwrap_or_else(|| vec![1.0; n_all]);
     // Early-stopping split.
@@ -580,35 +597,61 @@ fn boost<F: Float>(
     let n = y.len();
     let k = loss.n_trees();
 
-    let init = match s.init {
-        GradientBoostingInit::Zero => vec![0.0; k],
-        GradientBoostingInit::Constant => {
+    let init = match (warm, s.init) {
+        (Some(prev), _) => prev.init.clone(),
+        (None, GradientBoostingInit::Zero) => vec![0.0; k],
+        (None, GradientBoostingInit::Constant) => {
             init_scores(loss, &y, weighted.then_some(w.as_slice()), n_classes)?
         }
     };
-    let mut raw: Vec<f64> = (0..n).flat_map(|_| init.iter().copied()).collect();
+    // A warm start continues from the fitted stages (scikit-learn's `_raw_predict(X_train)`).
+    let mut raw: Vec<f64> = match warm {
+        Some(prev) => Ensemble {
+            learning_rate: s.learning_rate,
+            ..prev.clone()
+        }
+        .raw(x_tr, "gradient boosting warm start")?
+        .iter()
+        .copied()
+        .collect(),
+        None => (0..n).flat_map(|_| init.iter().copied()).collect(),
+    };
     let mut raw_val: Vec<f64> = (0..val.len()).flat_map(|_| init.iter().copied()).collect();
 
     let xt = builder::to_columns(x_tr);
     let data = Columns { xt: &xt, n, d };
-    let mut rng = RandomState::new(s.seed);
+    let mut rng = match warm {
+        Some(prev) => RandomState::from_state(&prev.rng_state),
+        None => RandomState::new(s.seed),
+    };
     let do_oob = s.subsample < 1.0;
     let n_in_bag = ((s.subsample * n as f64) as usize).max(1);
     let all_rows: Vec<usize> = (0..n).collect();
     let val_rows: Vec<usize> = (0..val.len()).collect();
     let factor_loss = loss;
     let mut delta = 0.5;
+    let begin = warm.map_or(0, Ensemble::n_stages);
     let mut trees: Vec<Tree<F>> = Vec::with_capacity(s.n_estimators * k);
     let mut train_score = Vec::with_capacity(s.n_estimators);
     let mut oob_scores = Vec::new();
     let mut oob_improvement = Vec::new();
+    if let Some(prev) = warm {
+        trees.extend(prev.trees.iter().cloned());
+        train_score.extend_from_slice(&prev.train_score);
+        // scikit-learn starts the out-of-bag records of a first fit without them at zeros.
+        oob_scores = prev.oob_scores.clone().unwrap_or_else(|| vec![0.0; begin]);
+        oob_improvement = prev
+            .oob_improvement
+            .clone()
+            .unwrap_or_else(|| vec![0.0; begin]);
+    }
     let mut history = vec![f64::INFINITY; s.n_iter_no_change.unwrap_or(0)];
     let mut initial_oob = 0.0;
     let mut grad = vec![0.0f64; n * k];
     let mut target = vec![0.0f64; n];
     let mut leaf_of = vec![0usize; n];
     let mut mask = vec![true; n];
-    for stage in 0..s.n_estimators {
+    for stage in begin..s.n_estimators {
         if do_oob {
             mask = sample_mask(n, n_in_bag, &mut rng);
         }
@@ -672,18 +715,27 @@ fn boost<F: Float>(
             for i in 0..n {
                 raw[i * k + c] += s.learning_rate * tree.node_value(leaf_of[i])[0];
             }
-            if !val.is_empty() {
+            trees.push(tree);
+        }
+        if !val.is_empty() {
+            // scikit-learn's staged validation scores count stages from the first one, also
+            // after a warm start (its generator restarts at stage 0).
+            let t = stage - begin;
+            for (c, tree) in trees[t * k..(t + 1) * k].iter().enumerate() {
                 let leaves = tree.apply_unchecked(&x_val);
                 for (i, &leaf) in leaves.iter().enumerate() {
                     raw_val[i * k + c] += s.learning_rate * tree.node_value(leaf)[0];
                 }
             }
-            trees.push(tree);
         }
         if do_oob {
             train_score.push(loss.score(&y, &raw, &w, &in_bag, delta));
             let cur = loss.score(&y, &raw, &w, &oob, delta);
-            let prev = oob_scores.last().copied().unwrap_or(initial_oob);
+            let prev = if stage == 0 {
+                initial_oob
+            } else {
+                oob_scores[stage - 1]
+            };
             oob_improvement.push(prev - cur);
             oob_scores.push(cur);
         } else {
@@ -706,15 +758,26 @@ fn boost<F: Float>(
             }
         }
     }
+    if let Some(prev) = warm
+        && !do_oob
+        && let (Some(os), Some(oi)) = (&prev.oob_scores, &prev.oob_improvement)
+    {
+        // `np.resize` of the earlier records: repeated cyclically.
+        let n_st = trees.len() / k;
+        oob_scores = (0..n_st).map(|i| os[i % os.len()]).collect();
+        oob_improvement = (0..n_st).map(|i| oi[i % oi.len()]).collect();
+    }
     Ok(Ensemble {
         init,
         trees,
         n_trees_per_stage: k,
         learning_rate: s.learning_rate,
         train_score,
-        oob_improvement: do_oob.then_some(oob_improvement),
-        oob_scores: do_oob.then_some(oob_scores),
+        oob_improvement: (do_oob || warm.is_some_and(|p| p.oob_scores.is_some()))
+            .then_some(oob_improvement),
+        oob_scores: (do_oob || warm.is_some_and(|p| p.oob_scores.is_some())).then_some(oob_scores),
         n_features: d,
+        rng_state: rng.to_state(),
     })
 }
 
@@ -988,13 +1051,14 @@ impl GradientBoostingRegressor {
         x: &ArrayRef2<F>,
         y: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
+        warm: Option<&Ensemble<F>>,
     ) -> Result<FittedGradientBoostingRegressor<F>> {
         self.validate()?;
         const CONTEXT: &str = "GradientBoostingRegressor::fit";
         let w = check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?;
         validate::check_finite_1d(y, "y")?;
         let ys: Vec<f64> = y.iter().map(|v| v.to_f64_lossless()).collect();
-        let ensemble = boost(&self.settings(), self.gb_loss(), x, &ys, w, None, 0)?;
+        let ensemble = boost(&self.settings(), self.gb_loss(), x, &ys, w, None, 0, warm)?;
         Ok(FittedGradientBoostingRegressor {
             params: self.clone(),
             ensemble,
@@ -1025,7 +1089,7 @@ impl<F: Float> Fit<F> for GradientBoostingRegressor {
 
     /// Runs the boosting stages.
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
-        self.fit_boost(x, y, None)
+        self.fit_boost(x, y, None, None)
     }
 }
 
@@ -1038,7 +1102,7 @@ impl<F: Float> FitWeighted<F> for GradientBoostingRegressor {
         y: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Result<Self::Model> {
-        self.fit_boost(x, y, sample_weight)
+        self.fit_boost(x, y, sample_weight, None)
     }
 }
 
@@ -1116,6 +1180,42 @@ pub struct FittedGradientBoostingRegressor<F> {
 
 impl<F: Float> FittedGradientBoostingRegressor<F> {
     fitted_common!(GradientBoostingRegressor);
+
+    /// Warm start with the first fit's hyperparameters and `n_estimators` stages in total
+    /// (see [`FittedGradientBoostingRegressor::warm_start`]).
+    ///
+    /// # Errors
+    /// As [`FittedGradientBoostingRegressor::warm_start`].
+    pub fn fit_more(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        n_estimators: usize,
+    ) -> Result<Self> {
+        let est = self.params.clone().n_estimators(n_estimators);
+        self.warm_start(&est, x, y, sample_weight)
+    }
+
+    /// scikit-learn's refit with `warm_start=True`: `est` holds the new hyperparameters
+    /// (usually a larger `n_estimators`; `learning_rate` applies to every stage, old ones
+    /// included, as in scikit-learn). Keeps the fitted stages and the starting constant,
+    /// recomputes the raw scores of `(x, y)` (the first fit's training data) and adds stages up
+    /// to `est.n_estimators` in total, continuing the random stream where the first fit left
+    /// it.
+    ///
+    /// # Errors
+    /// `n_estimators` below the stages already fitted, a different feature count, and the
+    /// errors of [`Fit::fit`].
+    pub fn warm_start(
+        &self,
+        est: &GradientBoostingRegressor,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<F>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<Self> {
+        est.fit_boost(x, y, sample_weight, Some(&self.ensemble))
+    }
 
     /// The prediction after every stage (scikit-learn's `staged_predict`); the last one is
     /// [`Predict::predict`].
@@ -1294,11 +1394,20 @@ impl GradientBoostingClassifier {
         x: &ArrayRef2<F>,
         y: &ArrayRef1<usize>,
         sample_weight: Option<&ArrayRef1<F>>,
+        warm: Option<(&Ensemble<F>, usize)>,
     ) -> Result<FittedGradientBoostingClassifier<F>> {
         self.validate()?;
         const CONTEXT: &str = "GradientBoostingClassifier::fit";
         let w = check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?;
         let k = validate::check_labels(y, 2, CONTEXT)?;
+        if let Some((_, k0)) = warm
+            && k != k0
+        {
+            return Err(Error::invalid_param(
+                "y",
+                format!("a warm start needs the {k0} classes of the first fit; got {k}"),
+            ));
+        }
         if let Some(w) = &w {
             let mut mass = vec![0.0f64; k];
             y.iter().zip(w).for_each(|(&c, &v)| mass[c] += v);
@@ -1324,7 +1433,16 @@ impl GradientBoostingClassifier {
         };
         let labels: Vec<usize> = y.iter().copied().collect();
         let ys: Vec<f64> = labels.iter().map(|&c| c as f64).collect();
-        let ensemble = boost(&self.settings(), loss, x, &ys, w, Some(&labels), k)?;
+        let ensemble = boost(
+            &self.settings(),
+            loss,
+            x,
+            &ys,
+            w,
+            Some(&labels),
+            k,
+            warm.map(|(e, _)| e),
+        )?;
         Ok(FittedGradientBoostingClassifier {
             params: self.clone(),
             ensemble,
@@ -1349,7 +1467,7 @@ impl<F: Float> Fit<F> for GradientBoostingClassifier {
 
     /// Runs the boosting stages.
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<Self::Model> {
-        self.fit_boost(x, y, None)
+        self.fit_boost(x, y, None, None)
     }
 }
 
@@ -1361,7 +1479,7 @@ impl<F: Float> FitWeighted<F> for GradientBoostingClassifier {
         y: &ArrayRef1<usize>,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Result<Self::Model> {
-        self.fit_boost(x, y, sample_weight)
+        self.fit_boost(x, y, sample_weight, None)
     }
 }
 
@@ -1383,6 +1501,47 @@ pub struct FittedGradientBoostingClassifier<F> {
 
 impl<F: Float> FittedGradientBoostingClassifier<F> {
     fitted_common!(GradientBoostingClassifier);
+
+    /// Warm start with the first fit's hyperparameters and `n_estimators` stages in total
+    /// (see [`FittedGradientBoostingClassifier::warm_start`]).
+    ///
+    /// # Errors
+    /// As [`FittedGradientBoostingClassifier::warm_start`].
+    pub fn fit_more(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<usize>,
+        sample_weight: Option<&ArrayRef1<F>>,
+        n_estimators: usize,
+    ) -> Result<Self> {
+        let est = self.params.clone().n_estimators(n_estimators);
+        self.warm_start(&est, x, y, sample_weight)
+    }
+
+    /// scikit-learn's refit with `warm_start=True`: `est` holds the new hyperparameters
+    /// (usually a larger `n_estimators`; `learning_rate` applies to every stage, old ones
+    /// included). Keeps the fitted stages and the starting scores, recomputes the raw scores
+    /// of `(x, y)` (the first fit's training data, same classes) and adds stages up to
+    /// `est.n_estimators` in total, continuing the random stream where the first fit left it.
+    ///
+    /// # Errors
+    /// `n_estimators` below the stages already fitted, a different feature or class count, a
+    /// different loss, and the errors of [`Fit::fit`].
+    pub fn warm_start(
+        &self,
+        est: &GradientBoostingClassifier,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<usize>,
+        sample_weight: Option<&ArrayRef1<F>>,
+    ) -> Result<Self> {
+        if est.loss != self.params.loss {
+            return Err(Error::invalid_param(
+                "loss",
+                "a warm start keeps the loss of the first fit",
+            ));
+        }
+        est.fit_boost(x, y, sample_weight, Some((&self.ensemble, self.n_classes)))
+    }
 
     /// The number of classes `K`.
     pub fn n_classes(&self) -> usize {

@@ -105,6 +105,27 @@ impl RandomState {
 }
 
 impl RandomState {
+    /// The stream's state as 625 numbers (the 624 words, then the position).
+    pub(crate) fn to_state(&self) -> Vec<u32> {
+        let mut v = self.mt.to_vec();
+        v.push(self.idx as u32);
+        v
+    }
+
+    /// The stream saved by [`RandomState::to_state`] (a fresh `RandomState(0)` for a
+    /// malformed state).
+    pub(crate) fn from_state(state: &[u32]) -> Self {
+        if state.len() != 625 {
+            return RandomState::new(0);
+        }
+        let mut mt = Box::new([0u32; 624]);
+        mt.copy_from_slice(&state[..624]);
+        RandomState {
+            mt,
+            idx: (state[624] as usize).min(624),
+        }
+    }
+
     /// `random_interval(max)`: uniform in `[0, max]` by masked rejection on 32-bit outputs
     /// (NumPy's legacy shuffle), for `max < 2³²`.
     fn interval(&mut self, max: u64) -> u64 {

@@ -6,7 +6,7 @@
 //! agree within `1e-8` for every loss.
 
 use ndarray::{Array1, Array2, ArrayRef2};
-use ndlearn_core::{DecisionFunction, FeatureImportances, FitWeighted, Predict, PredictProba};
+use ndlearn_core::{DecisionFunction, FeatureImportances, Fit, FitWeighted, Predict, PredictProba};
 use ndlearn_testkit::{Case, Golden, assert_close};
 use ndlearn_tree::{GradientBoostingClassifier, GradientBoostingRegressor, Tree};
 
@@ -205,4 +205,118 @@ fn classifiers_equal_scikit_learn() {
         n += 1;
     }
     assert_eq!(n, 8);
+}
+
+#[test]
+fn warm_starts_equal_scikit_learn() {
+    let g = Golden::load("tree", "gradient_boosting");
+    let mut n = 0;
+    for case in g
+        .cases()
+        .into_iter()
+        .filter(|c| c.string("kind").starts_with("warm_"))
+    {
+        let name = case.name();
+        let (first, more) = (case.usize("first"), case.usize("more"));
+        let stages = case.usize_vector("staged_stages");
+        if case.string("kind") == "warm_regressor" {
+            let (x, y) = (case.matrix("x"), case.vector("y"));
+            let est: GradientBoostingRegressor = params(case);
+            let m0 = est.fit(&x, &y).expect("first fit");
+            assert_eq!(m0.n_estimators(), first, "{name}: first fit");
+            let m = if name == "warm_reg_squared_then_subsample" {
+                // scikit-learn's set_params(n_estimators, subsample=0.7) before the refit.
+                let next = est.clone().n_estimators(more).subsample(0.7);
+                m0.warm_start(&next, &x, &y, None).expect("warm start")
+            } else {
+                m0.fit_more(&x, &y, None, more).expect("warm start")
+            };
+            check_records(
+                name,
+                case,
+                Records {
+                    counts: node_counts(m.trees()),
+                    n_est: m.n_estimators(),
+                    init: m.init_scores(),
+                    train_score: m.train_score(),
+                    oob: m.oob_scores().zip(m.oob_improvement()),
+                    imp: m.feature_importances(),
+                },
+            );
+            let pred = m.predict(&x).expect("predict");
+            assert_close(
+                &pred,
+                &case.vector("pred"),
+                TOL,
+                TOL,
+                &format!("{name}: predict"),
+            );
+            let staged: Vec<Array2<f64>> = m
+                .staged_predict(&x)
+                .expect("staged")
+                .into_iter()
+                .map(|p| p.insert_axis(ndarray::Axis(1)))
+                .collect();
+            let got = picked(&staged, &stages);
+            assert_close(
+                &got,
+                &case.matrix("staged"),
+                TOL,
+                TOL,
+                &format!("{name}: staged"),
+            );
+        } else {
+            let ds = ndlearn_datasets::by_name(case.string("dataset")).expect("data set");
+            let x = f32_rounded(ds.x());
+            let y = ds.y_classes().expect("labels");
+            let est: GradientBoostingClassifier = params(case);
+            let m0 = est.fit(&x, y).expect("first fit");
+            assert_eq!(m0.n_estimators(), first, "{name}: first fit");
+            let m = m0.fit_more(&x, y, None, more).expect("warm start");
+            check_records(
+                name,
+                case,
+                Records {
+                    counts: node_counts(m.trees()),
+                    n_est: m.n_estimators(),
+                    init: m.init_scores(),
+                    train_score: m.train_score(),
+                    oob: m.oob_scores().zip(m.oob_improvement()),
+                    imp: m.feature_importances(),
+                },
+            );
+            let dec = m.decision_function(&x).expect("decision");
+            assert_close(
+                &dec,
+                &case.matrix("decision"),
+                TOL,
+                TOL,
+                &format!("{name}: decision"),
+            );
+            let proba = m.predict_proba(&x).expect("proba");
+            assert_close(
+                &proba,
+                &case.matrix("proba"),
+                TOL,
+                TOL,
+                &format!("{name}: proba"),
+            );
+            assert_eq!(
+                m.predict(&x).expect("predict"),
+                case.labels("pred"),
+                "{name}"
+            );
+            let staged = m.staged_decision_function(&x).expect("staged");
+            let got = picked(&staged, &stages);
+            assert_close(
+                &got,
+                &case.matrix("staged"),
+                TOL,
+                TOL,
+                &format!("{name}: staged"),
+            );
+        }
+        n += 1;
+    }
+    assert_eq!(n, 4);
 }
