@@ -537,17 +537,30 @@ fn init_scores(loss: GbLoss, y: &[f64], w: Option<&[f64]>, n_classes: usize) -> 
     })
 }
 
-/// Runs the boosting stages on `(x, y)` (`y`: targets, or class indices as `f64`).
+/// The target of a boosting fit.
+struct Target<'a> {
+    /// Targets, or class indices as `f64`.
+    y: &'a [f64],
+    /// Class indices (classifiers: the early-stopping split is stratified).
+    stratify: Option<&'a [usize]>,
+    /// Number of classes (0 for regression).
+    n_classes: usize,
+}
+
+/// Runs the boosting stages on `(x, y)`, after the stages of `warm` if given.
 fn boost<F: Float>(
     s: &Settings,
     loss: GbLoss,
     x: &ArrayRef2<F>,
-    y_all: &[f64],
+    target: Target<'_>,
     w_given: Option<Vec<f64>>,
-    stratify: Option<&[usize]>,
-    n_classes: usize,
     warm: Option<&Ensemble<F>>,
 ) -> Result<Ensemble<F>> {
+    let Target {
+        y: y_all,
+        stratify,
+        n_classes,
+    } = target;
     let (n_all, d) = x.dim();
     if let Some(prev) = warm {
         validate::check_n_features(d, prev.n_features, "gradient boosting warm start")?;
@@ -1058,7 +1071,12 @@ impl GradientBoostingRegressor {
         let w = check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?;
         validate::check_finite_1d(y, "y")?;
         let ys: Vec<f64> = y.iter().map(|v| v.to_f64_lossless()).collect();
-        let ensemble = boost(&self.settings(), self.gb_loss(), x, &ys, w, None, 0, warm)?;
+        let target = Target {
+            y: &ys,
+            stratify: None,
+            n_classes: 0,
+        };
+        let ensemble = boost(&self.settings(), self.gb_loss(), x, target, w, warm)?;
         Ok(FittedGradientBoostingRegressor {
             params: self.clone(),
             ensemble,
@@ -1433,16 +1451,12 @@ impl GradientBoostingClassifier {
         };
         let labels: Vec<usize> = y.iter().copied().collect();
         let ys: Vec<f64> = labels.iter().map(|&c| c as f64).collect();
-        let ensemble = boost(
-            &self.settings(),
-            loss,
-            x,
-            &ys,
-            w,
-            Some(&labels),
-            k,
-            warm.map(|(e, _)| e),
-        )?;
+        let target = Target {
+            y: &ys,
+            stratify: Some(&labels),
+            n_classes: k,
+        };
+        let ensemble = boost(&self.settings(), loss, x, target, w, warm.map(|(e, _)| e))?;
         Ok(FittedGradientBoostingClassifier {
             params: self.clone(),
             ensemble,
