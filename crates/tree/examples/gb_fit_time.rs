@@ -6,13 +6,16 @@
 //! cargo run --release -p ndlearn-tree --example gb_fit_time -- [n_rows] [out_dir]
 //! ```
 //!
-//! With `out_dir` the two data sets are also written there as CSV (features, then `target`).
+//! With `out_dir` the two data sets are also written there as CSV (features, then `target`),
+//! with ndlearn's training-set predictions (`gb_regression_pred.csv`: predictions;
+//! `gb_classification_pred.csv`: the three raw scores per row) for a comparison with
+//! scikit-learn's.
 
 use std::io::Write;
 use std::time::Instant;
 
 use ndarray::{Array1, Array2};
-use ndlearn_core::{Fit, Predict};
+use ndlearn_core::{DecisionFunction, Fit, Predict};
 use ndlearn_tree::{GradientBoostingClassifier, GradientBoostingRegressor};
 
 fn write_csv(path: &std::path::Path, x: &Array2<f64>, y: &Array1<f64>) -> std::io::Result<()> {
@@ -27,6 +30,14 @@ fn write_csv(path: &std::path::Path, x: &Array2<f64>, y: &Array1<f64>) -> std::i
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let write_rows = |path: std::path::PathBuf, m: &Array2<f64>| -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        for r in m.rows() {
+            let cells: Vec<String> = r.iter().map(|v| format!("{v:.17e}")).collect();
+            writeln!(f, "{}", cells.join(","))?;
+        }
+        Ok(())
+    };
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(Ok(20_000), |s| s.parse())?;
     let out = args.next();
@@ -49,8 +60,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let z = [score(i, 0), score(i, 1), score(i, 2)];
         (0..3).fold(0, |b, k| if z[k] > z[b] { k } else { b })
     });
-    if let Some(dir) = out {
-        let dir = std::path::Path::new(&dir);
+    if let Some(dir) = &out {
+        let dir = std::path::Path::new(dir);
         write_csv(&dir.join("gb_regression.csv"), &x, &yr)?;
         write_csv(
             &dir.join("gb_classification.csv"),
@@ -79,5 +90,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "classifier ({n} x {d}, 3 classes, 300 trees): fit {fit:.2} s, train accuracy {acc:.4}"
     );
+    if let Some(dir) = &out {
+        let dir = std::path::Path::new(dir);
+        let pred = reg.predict(&x)?.insert_axis(ndarray::Axis(1));
+        write_rows(dir.join("gb_regression_pred.csv"), &pred)?;
+        write_rows(
+            dir.join("gb_classification_pred.csv"),
+            &clf.decision_function(&x)?,
+        )?;
+    }
     Ok(())
 }

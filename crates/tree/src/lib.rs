@@ -40,7 +40,8 @@
 //!   class counts or target sums updated in one pass), thresholds at the midpoint `a/2 + b/2`
 //!   of consecutive distinct values as scikit-learn. Values closer than `1e-7` count as equal
 //!   and a feature whose node range is within `1e-7` as constant (scikit-learn's
-//!   `FEATURE_THRESHOLD`), so features should not be scaled to ranges far below that.
+//!   `FEATURE_THRESHOLD`; for float32 values `a + 1e-7` is rounded to float32 as in
+//!   scikit-learn), so features should not be scaled to ranges far below that.
 //! - **Randomness**: each node visits the features in a random order from `random_state`
 //!   (`seed`, a `u64`, default 0; scikit-learn's default is a fresh seed) and stops after
 //!   `max_features` non-constant ones; with all features searched the seed only breaks exact
