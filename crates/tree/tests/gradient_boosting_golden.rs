@@ -3,7 +3,11 @@
 //! `scripts/golden/gradient_boosting.py`): ndlearn replays the subsample masks, the splitter
 //! seeds and the early-stopping split, so every tree has scikit-learn's node count and the raw
 //! scores, probabilities, labels, staged scores, training / out-of-bag losses and importances
-//! agree within `1e-8` for every loss.
+//! agree within `1e-8` for every loss. Measured: raw scores and staged scores equal bit for bit
+//! in 18 of 20 cases, at most 5.7e-14 apart in the other two (squared error on diabetes, last bits
+//! of the trees' mean leaves); probabilities within 6e-17. The cases avoid equal-gain ties
+//! between features that split a node identically (with real-valued residuals the winner then
+//! depends on the last bits of sums, and the importances differ; see decision 0021).
 
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::{DecisionFunction, FeatureImportances, Fit, FitWeighted, Predict, PredictProba};
