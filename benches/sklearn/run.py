@@ -619,6 +619,10 @@ SKLEARN = {
                                {"random_state": 0, "n_jobs": 2}),
     "extra_trees_regressor": ("sklearn.ensemble", "ExtraTreesRegressor",
                               {"random_state": 0, "n_jobs": 2}),
+    "gradient_boosting_classifier": ("sklearn.ensemble", "GradientBoostingClassifier",
+                                     {"random_state": 0}),
+    "gradient_boosting_regressor": ("sklearn.ensemble", "GradientBoostingRegressor",
+                                    {"random_state": 0}),
 }
 
 

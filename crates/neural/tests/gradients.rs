@@ -173,7 +173,7 @@ fn loss_values_follow_their_definitions() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ndlearn_testkit::strategies::config(24))]
 
     /// Random architectures (1–3 hidden layers of 1–5 units), activations, losses and seeds.
     #[test]

@@ -17,6 +17,21 @@ use crate::tree::Tree;
 
 /// Two values closer than this are not separated (scikit-learn's `FEATURE_THRESHOLD`).
 pub(crate) const FEATURE_THRESHOLD: f64 = 1e-7;
+
+/// `b ≤ a + FEATURE_THRESHOLD` as scikit-learn evaluates it: in float32 arithmetic (its
+/// features and the constant are float32) when `a` is a float32 value, so that two values
+/// `1.04e-7` apart near 0.18 (a few float32 ulps) count as equal exactly when they do in
+/// scikit-learn; in `f64` for values float32 cannot hold.
+#[inline]
+pub(crate) fn within_threshold<F: Float>(a: F, b: F) -> bool {
+    let (a, b) = (a.to_f64_lossless(), b.to_f64_lossless());
+    let a32 = a as f32;
+    if f64::from(a32) == a {
+        b <= f64::from(a32 + FEATURE_THRESHOLD as f32)
+    } else {
+        b <= a + FEATURE_THRESHOLD
+    }
+}
 /// A node with impurity at most this is a leaf (scikit-learn's `EPSILON`).
 const EPSILON: f64 = f64::EPSILON;
 
@@ -64,9 +79,7 @@ fn sweep<F: Float, C: Criterion>(
     let mut p = 0;
     while p < n {
         // Skip to the last of a run of (nearly) equal values.
-        while p + 1 < n
-            && xf[p + 1].to_f64_lossless() <= xf[p].to_f64_lossless() + FEATURE_THRESHOLD
-        {
+        while p + 1 < n && within_threshold(xf[p], xf[p + 1]) {
             p += 1;
         }
         let p_prev = p;
@@ -220,7 +233,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                     lo = lo.min(v);
                     hi = hi.max(v);
                 }
-                if hi.to_f64_lossless() <= lo.to_f64_lossless() + FEATURE_THRESHOLD {
+                if within_threshold(lo, hi) {
                     self.features.swap(f_j, n_total_constants);
                     n_found_constants += 1;
                     n_total_constants += 1;
@@ -266,7 +279,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                     lo = lo.min(v);
                     hi = hi.max(v);
                 }
-                if hi.to_f64_lossless() <= lo.to_f64_lossless() + FEATURE_THRESHOLD {
+                if within_threshold(lo, hi) {
                     self.features.swap(f_j, n_total_constants);
                     n_found_constants += 1;
                     n_total_constants += 1;
@@ -278,9 +291,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 continue;
             }
             self.sort_by_feature(f, start, end);
-            if self.xf[end - 1].to_f64_lossless()
-                <= self.xf[start].to_f64_lossless() + FEATURE_THRESHOLD
-            {
+            if within_threshold(self.xf[start], self.xf[end - 1]) {
                 self.features.swap(f_j, n_total_constants);
                 n_found_constants += 1;
                 n_total_constants += 1;
@@ -651,6 +662,19 @@ mod tests {
             random_splits: false,
             parallel_min_rows,
         }
+    }
+
+    #[test]
+    fn feature_threshold_in_float32_as_scikit_learn() {
+        // Two float32 values 1.043e-7 apart (7 ulps): equal for scikit-learn, whose
+        // `a + 1e-7` is rounded to float32; the f64 sum would separate them.
+        let (a, b) = (-0.177_938_550_710_678_1_f64, -0.177_938_446_402_549_74_f64);
+        assert!(b > a + FEATURE_THRESHOLD);
+        assert!(within_threshold(a, b));
+        assert!(within_threshold(a as f32, b as f32));
+        // Values float32 cannot hold keep the f64 rule.
+        let c = 0.1_f64;
+        assert!(within_threshold(c, c + 0.9e-7) && !within_threshold(c, c + 1.1e-7));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! Decision trees over [`ndlearn_core`]: CART classification and regression trees with
 //! scikit-learn's criteria, stopping rules, feature sampling and minimal cost-complexity
-//! pruning, built on one flat tree representation ([`Tree`]). On float32-representable data
+//! pruning, built on one flat tree representation ([`Tree`]), and the ensembles over them
+//! (forests, AdaBoost, gradient boosting). On float32-representable data
 //! without equal-gain ties the fitted trees equal scikit-learn's node for node
 //! (`scripts/golden/tree.py`).
 //!
@@ -13,6 +14,7 @@
 //! | [`RandomForestClassifier`], [`RandomForestRegressor`] | bootstrap + `max_features` per split, trees in parallel, OOB score, `balanced_subsample` | `RandomForestClassifier`, `RandomForestRegressor` |
 //! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
 //! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
+//! | [`GradientBoostingRegressor`], [`GradientBoostingClassifier`] | exact gradient boosting: squared, absolute, Huber, quantile, log-loss (binomial, multinomial) and exponential losses, scikit-learn's line search per leaf, `subsample` with out-of-bag scores, early stopping, staged predictions | `GradientBoostingRegressor`, `GradientBoostingClassifier` |
 //! | [`impurity`] | Gini, entropy, misclassification error, gain, information gain, GINI_split, split info, gain ratio on class counts | — |
 //! | [`Tree`] | flat node arrays (as `tree_`), prediction, `apply`, `decision_path`, impurity importances, [`Tree::cost_complexity_pruning_path`], [`Tree::prune`] | `sklearn.tree._tree.Tree` |
 //!
@@ -38,7 +40,8 @@
 //!   class counts or target sums updated in one pass), thresholds at the midpoint `a/2 + b/2`
 //!   of consecutive distinct values as scikit-learn. Values closer than `1e-7` count as equal
 //!   and a feature whose node range is within `1e-7` as constant (scikit-learn's
-//!   `FEATURE_THRESHOLD`), so features should not be scaled to ranges far below that.
+//!   `FEATURE_THRESHOLD`; for float32 values `a + 1e-7` is rounded to float32 as in
+//!   scikit-learn), so features should not be scaled to ranges far below that.
 //! - **Randomness**: each node visits the features in a random order from `random_state`
 //!   (`seed`, a `u64`, default 0; scikit-learn's default is a fresh seed) and stops after
 //!   `max_features` non-constant ones; with all features searched the seed only breaks exact
@@ -69,6 +72,7 @@ pub mod classifier;
 mod common;
 mod criterion;
 pub mod forest;
+pub mod gradient_boosting;
 pub mod impurity;
 pub mod params;
 #[cfg(feature = "serde")]
@@ -83,6 +87,11 @@ pub use forest::{
     ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,
     FittedExtraTreesRegressor, FittedRandomForestClassifier, FittedRandomForestRegressor,
     RandomForestClassifier, RandomForestRegressor,
+};
+pub use gradient_boosting::{
+    FittedGradientBoostingClassifier, FittedGradientBoostingRegressor,
+    GradientBoostingClassificationLoss, GradientBoostingClassifier, GradientBoostingCriterion,
+    GradientBoostingInit, GradientBoostingRegressionLoss, GradientBoostingRegressor,
 };
 pub use params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 #[cfg(feature = "serde")]

@@ -13,7 +13,8 @@ use ndlearn_core::registry::Entry;
 
 use crate::{
     AdaBoostClassifier, DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier,
-    ExtraTreesRegressor, RandomForestClassifier, RandomForestRegressor,
+    ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor,
+    RandomForestClassifier, RandomForestRegressor,
 };
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
@@ -80,6 +81,25 @@ pub fn registry() -> Vec<Entry> {
         .sklearn("AdaBoostClassifier")
         .weighted()
         .importances()
+        .into(),
+        Entry::probabilistic_classifier::<GradientBoostingClassifier>(
+            "gradient_boosting_classifier",
+            "gradient boosting over regression trees: log-loss (one tree per class and stage) or exponential loss, Newton leaf steps, subsample, early stopping",
+        )
+        .sklearn("GradientBoostingClassifier")
+        .weighted()
+        .importances()
+        .decision()
+        .heavy()
+        .into(),
+        Entry::regressor::<GradientBoostingRegressor>(
+            "gradient_boosting_regressor",
+            "gradient boosting over regression trees: squared, absolute, Huber and quantile losses with line search per leaf, subsample, early stopping",
+        )
+        .sklearn("GradientBoostingRegressor")
+        .weighted()
+        .importances()
+        .heavy()
         .into(),
     ]
 }

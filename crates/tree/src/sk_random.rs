@@ -104,6 +104,64 @@ impl RandomState {
     }
 }
 
+impl RandomState {
+    /// The stream's state as 625 numbers (the 624 words, then the position).
+    pub(crate) fn to_state(&self) -> Vec<u32> {
+        let mut v = self.mt.to_vec();
+        v.push(self.idx as u32);
+        v
+    }
+
+    /// The stream saved by [`RandomState::to_state`] (a fresh `RandomState(0)` for a
+    /// malformed state).
+    pub(crate) fn from_state(state: &[u32]) -> Self {
+        if state.len() != 625 {
+            return RandomState::new(0);
+        }
+        let mut mt = Box::new([0u32; 624]);
+        mt.copy_from_slice(&state[..624]);
+        RandomState {
+            mt,
+            idx: (state[624] as usize).min(624),
+        }
+    }
+
+    /// `random_interval(max)`: uniform in `[0, max]` by masked rejection on 32-bit outputs
+    /// (NumPy's legacy shuffle), for `max < 2³²`.
+    fn interval(&mut self, max: u64) -> u64 {
+        if max == 0 {
+            return 0;
+        }
+        let mut mask = max;
+        mask |= mask >> 1;
+        mask |= mask >> 2;
+        mask |= mask >> 4;
+        mask |= mask >> 8;
+        mask |= mask >> 16;
+        loop {
+            let v = u64::from(self.next_u32()) & mask;
+            if v <= max {
+                return v;
+            }
+        }
+    }
+
+    /// `shuffle(a)` of a 1-d array (Fisher–Yates from the end, NumPy's legacy order).
+    pub(crate) fn shuffle<T>(&mut self, a: &mut [T]) {
+        for i in (1..a.len()).rev() {
+            let j = self.interval(i as u64) as usize;
+            a.swap(i, j);
+        }
+    }
+
+    /// `permutation(n)`: a shuffled `0..n`.
+    pub(crate) fn permutation(&mut self, n: usize) -> Vec<usize> {
+        let mut p: Vec<usize> = (0..n).collect();
+        self.shuffle(&mut p);
+        p
+    }
+}
+
 /// NumPy's pairwise summation of a contiguous `f64` array (`np.sum`), bit for bit.
 pub(crate) fn numpy_sum(a: &[f64]) -> f64 {
     let n = a.len();
@@ -145,6 +203,14 @@ impl TreeRng {
     /// The stream of a tree fitted with `random_state = seed`.
     pub(crate) fn from_seed(seed: u64) -> Self {
         let mut rs = RandomState::new(seed);
+        TreeRng {
+            state: rs.randint(0, u64::from(RAND_R_MAX)) as u32,
+        }
+    }
+
+    /// The stream of a tree fitted with a shared `RandomState` instance as `random_state`
+    /// (one `randint(0, RAND_R_MAX)` drawn from it, as scikit-learn's splitter does).
+    pub(crate) fn from_random_state(rs: &mut RandomState) -> Self {
         TreeRng {
             state: rs.randint(0, u64::from(RAND_R_MAX)) as u32,
         }
@@ -206,6 +272,17 @@ mod tests {
         assert_eq!(numpy_sum(&a), 6.282_663_880_299_504);
         assert_eq!(fold, 6.282_663_880_299_502);
         assert_eq!(numpy_sum(&[1.0, 2.0, 3.0]), 6.0);
+    }
+
+    #[test]
+    fn numpy_permutation() {
+        // numpy 2.4: RandomState(0).permutation(10), then permutation(7); RandomState(5)
+        // .permutation(300)[:8].
+        let mut rs = RandomState::new(0);
+        assert_eq!(rs.permutation(10), vec![2, 8, 4, 9, 1, 6, 7, 3, 0, 5]);
+        assert_eq!(rs.permutation(7), vec![3, 1, 2, 6, 5, 0, 4]);
+        let p = RandomState::new(5).permutation(300);
+        assert_eq!(&p[..8], &[66, 239, 250, 224, 24, 286, 234, 233]);
     }
 
     #[test]

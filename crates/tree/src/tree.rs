@@ -163,6 +163,13 @@ impl<F: Float> Tree<F> {
         self.threshold[node] = F::cast(TREE_UNDEFINED);
     }
 
+    /// Overwrites the first entry of node `node`'s value row (gradient boosting's line search
+    /// replaces the leaf means by the loss's optimal step).
+    pub(crate) fn set_first_value(&mut self, node: usize, v: f64) {
+        let stride = self.n_outputs * self.max_n_classes;
+        self.value[node * stride] = v;
+    }
+
     /// Recomputes the depth (after best-first growth turned planned splits into leaves).
     pub(crate) fn recompute_depth(&mut self) {
         let mut depth = vec![0usize; self.node_count()];

@@ -33,7 +33,7 @@ fn data(seed: u64, n: usize, d: usize) -> (Array2<f64>, Array1<usize>, Array1<f6
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(12))]
+    #![proptest_config(ndlearn_testkit::strategies::config(12))]
 
     #[test]
     fn full_classifier_fits_and_gives_distributions(seed in 0u64..1_000, n in 5usize..60, d in 1usize..5) {
