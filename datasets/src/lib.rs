@@ -66,8 +66,3 @@ pub use generators::{
     Blobs, Centers, ClusterStd, MakeBlobs, MakeCircles, MakeClassification, MakeLowRankMatrix,
     MakeMoons, MakeRegression, PerFeature,
 };
-
-/// The workspace README's example, compiled and run as a doc test.
-#[doc = include_str!("../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;

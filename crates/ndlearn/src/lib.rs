@@ -152,3 +152,8 @@ pub mod prelude {
     #[cfg(feature = "decomposition")]
     pub use ndlearn_decomposition::{Pca, Tsne};
 }
+
+/// The workspace README's examples, compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(all(doctest, feature = "full"))]
+pub struct ReadmeDoctests;
