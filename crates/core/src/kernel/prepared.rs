@@ -158,16 +158,6 @@ impl<F: Float> Leaf<F> {
     }
 }
 
-/// `out[j] = k(xᵢ, xⱼ)` over every row `j` of the row-major `x` (`n × d`). Compiled for AVX2 /
-/// AVX-512 as well and chosen at run time; no fused multiply-add is introduced, so every target
-/// gives the bitwise same values.
-#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl+avx2", "x86_64+avx2", "x86_64+avx"))]
-fn leaf_row<F: Float>(l: Leaf<F>, xi: &[F], x: &[F], d: usize, sq: &[F], sqi: F, out: &mut [F]) {
-    for (j, o) in out.iter_mut().enumerate() {
-        *o = l.value(xi, &x[j * d..(j + 1) * d], sqi, sq[j]);
-    }
-}
-
 /// `k(a, b)` of a composite kernel through the Gram code (as its rows compute it).
 fn composite_entry<F: Float>(kernel: &Kernel, a: &[F], b: &[F], d: usize) -> Result<F> {
     let bad = |e: ndarray::ShapeError| Error::invalid_param("x", e.to_string());
@@ -335,7 +325,9 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                 let xi = &x[i * d..(i + 1) * d];
                 match leaf {
                     Some(l) => {
-                        leaf_row(*l, xi, x, *d, sq_norms, sq_norms[i], out);
+                        for (j, o) in out.iter_mut().enumerate() {
+                            *o = l.value(xi, &x[j * d..(j + 1) * d], sq_norms[i], sq_norms[j]);
+                        }
                         Ok(())
                     }
                     None => {
