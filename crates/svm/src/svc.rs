@@ -581,11 +581,8 @@ fn fit_classifier<F: Float>(
         None
     };
     Ok(FittedSvc {
-        support_vectors: match &kernel {
-            Some(_) => data.rows_as(&support),
-            // A precomputed kernel has no vectors: keep the Gram rows of the support.
-            None => data.rows_as(&support),
-        },
+        // For a precomputed kernel these are the support's rows of the Gram matrix.
+        support_vectors: data.rows_as(&support),
         kernel,
         n_features: x.ncols(),
         n_train: x.nrows(),
