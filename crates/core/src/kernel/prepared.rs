@@ -149,7 +149,8 @@ impl<F: Float> Leaf<F> {
                 degree,
             } => (gamma * dot(xi, xj) + coef0).powi(degree),
             Leaf::Rbf { neg_gamma } => {
-                let d2 = (sqi + sqj - (dot(xi, xj) + dot(xi, xj))).max(F::zero());
+                let p = dot(xi, xj);
+                let d2 = (sqi + sqj - (p + p)).max(F::zero());
                 (neg_gamma * d2).exp()
             }
             Leaf::Laplacian { neg_gamma } => (neg_gamma * l1(xi, xj)).exp(),
