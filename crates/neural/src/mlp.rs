@@ -119,6 +119,44 @@ use crate::train::{
     AdamForm, Hyper, OptState, ScoreFn, Solver, TrainingHistory, fit_lbfgs, fit_stochastic,
 };
 
+/// The accessors every fitted MLP shares (its `network` and training `history`).
+macro_rules! fitted_network_accessors {
+    () => {
+        /// The trained network.
+        pub fn network(&self) -> &Network<F> {
+            &self.network
+        }
+        /// Weight matrices (scikit-learn's `coefs_`), input side first.
+        pub fn coefs(&self) -> Vec<&Array2<F>> {
+            self.network.layers().iter().map(|l| &l.weights).collect()
+        }
+        /// Bias vectors (scikit-learn's `intercepts_`).
+        pub fn intercepts(&self) -> Vec<&Array1<F>> {
+            self.network.layers().iter().map(|l| &l.bias).collect()
+        }
+        /// The training record (`loss_curve_`, `best_loss_`, `validation_scores_`, `n_iter_`, …).
+        pub fn history(&self) -> &TrainingHistory {
+            &self.history
+        }
+        /// scikit-learn's `loss_curve_`.
+        pub fn loss_curve(&self) -> &[f64] {
+            &self.history.loss_curve
+        }
+        /// scikit-learn's `loss_`.
+        pub fn loss(&self) -> f64 {
+            self.history.loss
+        }
+        /// scikit-learn's `n_iter_` (of the last fit call).
+        pub fn n_iter(&self) -> usize {
+            self.history.n_iter
+        }
+        /// Whether a stopping rule ended the last fit (not `max_iter`).
+        pub fn converged(&self) -> bool {
+            self.history.converged
+        }
+    };
+}
+
 macro_rules! mlp_estimator {
     ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $extra:ident : $ety:ty = $edef:expr),* $(,)? }) => {
         $(#[$meta])*
@@ -866,38 +904,7 @@ impl<F: Float> FittedMLPClassifier<F> {
     pub fn output(&self) -> ClassifierOutput {
         self.output
     }
-    /// The trained network.
-    pub fn network(&self) -> &Network<F> {
-        &self.network
-    }
-    /// Weight matrices (scikit-learn's `coefs_`), input side first.
-    pub fn coefs(&self) -> Vec<&Array2<F>> {
-        self.network.layers().iter().map(|l| &l.weights).collect()
-    }
-    /// Bias vectors (scikit-learn's `intercepts_`).
-    pub fn intercepts(&self) -> Vec<&Array1<F>> {
-        self.network.layers().iter().map(|l| &l.bias).collect()
-    }
-    /// The training record (`loss_curve_`, `best_loss_`, `validation_scores_`, `n_iter_`, …).
-    pub fn history(&self) -> &TrainingHistory {
-        &self.history
-    }
-    /// scikit-learn's `loss_curve_`.
-    pub fn loss_curve(&self) -> &[f64] {
-        &self.history.loss_curve
-    }
-    /// scikit-learn's `loss_`.
-    pub fn loss(&self) -> f64 {
-        self.history.loss
-    }
-    /// scikit-learn's `n_iter_` (of the last fit call).
-    pub fn n_iter(&self) -> usize {
-        self.history.n_iter
-    }
-    /// Whether a stopping rule ended the last fit (not `max_iter`).
-    pub fn converged(&self) -> bool {
-        self.history.converged
-    }
+    fitted_network_accessors!();
 
     fn check(&self, x: &ArrayRef2<F>) -> Result<()> {
         check_predict_input(x, self.network.n_inputs(), "MLPClassifier predict")
@@ -1199,38 +1206,7 @@ impl<F: Float> FittedMLPRegressor<F> {
     pub fn params(&self) -> &MLPRegressor {
         &self.params
     }
-    /// The trained network.
-    pub fn network(&self) -> &Network<F> {
-        &self.network
-    }
-    /// Weight matrices (scikit-learn's `coefs_`), input side first.
-    pub fn coefs(&self) -> Vec<&Array2<F>> {
-        self.network.layers().iter().map(|l| &l.weights).collect()
-    }
-    /// Bias vectors (scikit-learn's `intercepts_`).
-    pub fn intercepts(&self) -> Vec<&Array1<F>> {
-        self.network.layers().iter().map(|l| &l.bias).collect()
-    }
-    /// The training record (`loss_curve_`, `best_loss_`, `validation_scores_`, `n_iter_`, …).
-    pub fn history(&self) -> &TrainingHistory {
-        &self.history
-    }
-    /// scikit-learn's `loss_curve_`.
-    pub fn loss_curve(&self) -> &[f64] {
-        &self.history.loss_curve
-    }
-    /// scikit-learn's `loss_`.
-    pub fn loss(&self) -> f64 {
-        self.history.loss
-    }
-    /// scikit-learn's `n_iter_` (of the last fit call).
-    pub fn n_iter(&self) -> usize {
-        self.history.n_iter
-    }
-    /// Whether a stopping rule ended the last fit (not `max_iter`).
-    pub fn converged(&self) -> bool {
-        self.history.converged
-    }
+    fitted_network_accessors!();
 }
 
 impl<F: Float> NFeaturesIn for FittedMLPRegressor<F> {
