@@ -474,16 +474,17 @@ pub struct FittedPrimalSvm {
     lambda: f64,
 }
 
-/// `ℓ(m)` and `ℓ'(m)`.
+/// `ℓ'(m)` with the course notes' subgradient of the hinge, `−1[m < 1]` (core's
+/// [`Loss::gradient`] takes `−1` at the kink `m = 1`, this takes 0; the loss values are core's).
 #[inline]
-fn loss_and_slope(loss: PrimalLoss, m: f64) -> (f64, f64) {
+fn slope(loss: PrimalLoss, m: f64) -> f64 {
     let slack = 1.0 - m;
     if slack <= 0.0 {
-        return (0.0, 0.0);
+        return 0.0;
     }
     match loss {
-        PrimalLoss::Hinge => (slack, -1.0),
-        PrimalLoss::SquaredHinge => (slack * slack, -2.0 * slack),
+        PrimalLoss::Hinge => -1.0,
+        PrimalLoss::SquaredHinge => -2.0 * slack,
     }
 }
 
@@ -497,12 +498,13 @@ fn primal_objective(
     loss: PrimalLoss,
     lambda: f64,
 ) -> f64 {
+    let core = loss.core();
     let z = x.dot(w);
     let risk: f64 = z
         .iter()
         .zip(ys)
         .zip(s)
-        .map(|((zi, yi), si)| si * loss_and_slope(loss, yi * (zi + b)).0)
+        .map(|((zi, yi), si)| si * core.value(*yi, zi + b))
         .sum();
     risk / x.nrows() as f64 + 0.5 * lambda * w.dot(w)
 }
@@ -563,7 +565,7 @@ impl PrimalSvm {
                 let g: Array1<f64> = chunk
                     .iter()
                     .zip(&z)
-                    .map(|(&i, zi)| s[i] * loss_and_slope(loss, ys[i] * (zi + b)).1 * ys[i])
+                    .map(|(&i, zi)| s[i] * slope(loss, ys[i] * (zi + b)) * ys[i])
                     .collect();
                 let inv = 1.0 / chunk.len() as f64;
                 let gw = rows.t().dot(&g);
