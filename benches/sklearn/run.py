@@ -511,6 +511,72 @@ def classify_suite(repeat, quick):
     return out
 
 
+def svm_suite(repeat, quick):
+    """The cases of benches/src/suites_svm.rs on the data the Rust suite wrote (fallback: a
+    make_classification / make_regression draw of the same design): SVC, LinearSVC and
+    KernelRidge with scikit-learn's defaults. The two large SVC fits are timed once (they take
+    minutes), as on the Rust side."""
+    from sklearn.datasets import make_classification, make_regression
+    from sklearn.kernel_ridge import KernelRidge
+    from sklearn.metrics import r2_score
+    from sklearn.svm import SVC, LinearSVC
+
+    r = min(repeat, 3)
+    scale = 5 if quick else 1
+    out = []
+
+    def once(fn):
+        t = time.perf_counter()
+        value = fn()
+        return time.perf_counter() - t, value
+
+    def classes(name, n, d, informative, redundant, n_classes, seed):
+        fallback = make_classification(n, d, n_informative=informative, n_redundant=redundant,
+                                       n_classes=n_classes, random_state=seed)
+        x, y = shared(f"svm_{name}", n, d, *fallback)
+        return x, np.asarray(y).astype(np.int64)
+
+    def add(algo, dataset, shape, fit_s, predict_s, metric, value):
+        rec = record(algo, dataset, shape, fit_s, None, metric, float(value), "scikit-learn")
+        rec.update(suite="svm", predict_s=predict_s)
+        out.append(rec)
+
+    def run():
+        n_train, n_test = 37_500 // scale, 12_500 // scale
+        x, y = classes("5class", n_train + n_test, 40, 8, 8, 5, 41)
+        fit_s, m = once(lambda: SVC().fit(x[:n_train], y[:n_train]))
+        predict_s, pred = once(lambda: m.predict(x[n_train:]))
+        add("svc_rbf_5class", "synthetic", (n_train, 40), fit_s, predict_s, "accuracy",
+            (pred == y[n_train:]).mean())
+
+        x, y = classes("binary", 20_000 // scale, 50, 10, 10, 2, 42)
+        fit_s, m = once(lambda: SVC().fit(x, y))
+        predict_s, pred = once(lambda: m.predict(x))
+        add("svc_rbf_binary", "synthetic", x.shape, fit_s, predict_s, "accuracy", (pred == y).mean())
+
+        x, y = load("digits")
+        fit_s, m = time_median(r, lambda: SVC().fit(x, y))
+        predict_s, pred = time_median(r, lambda: m.predict(x))
+        add("svc_rbf", "digits", x.shape, fit_s, predict_s, "accuracy", (pred == y).mean())
+
+        for algo, n, d, informative, seed in (("linear_svc", 150_000 // scale, 50, 10, 43),
+                                              ("linear_svc_wide", 2_000 // scale, 5_000 // scale, 20, 44)):
+            x, y = classes(algo, n, d, informative, informative, 2, seed)
+            fit_s, m = time_median(r, lambda: LinearSVC().fit(x, y))
+            predict_s, pred = time_median(r, lambda: m.predict(x))
+            add(algo, "synthetic", x.shape, fit_s, predict_s, "accuracy", (pred == y).mean())
+
+        n = 5_000 // scale
+        x, y = shared("svm_kernel_ridge", n, 20,
+                      *make_regression(n, 20, noise=10.0, random_state=45))
+        fit_s, m = time_median(r, lambda: KernelRidge(kernel="rbf").fit(x, y))
+        predict_s, pred = time_median(r, lambda: m.predict(x))
+        add("kernel_ridge_rbf", "synthetic", x.shape, fit_s, predict_s, "r2", r2_score(y, pred))
+
+    on_two_threads(run)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Registry suites (`--serve`): one JSON request per stdin line from the Rust runner, one JSON
 # reply per line. Same CSV files, same hyperparameters, the same metric as `ndlearn bench`.
@@ -818,8 +884,9 @@ def main():
         "classify": [classify_suite],
         "cluster": [cluster_suite],
         "decomposition": [decomposition_suite],
+        "svm": [svm_suite],
         "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite,
-                classify_suite, cluster_suite, decomposition_suite],
+                classify_suite, cluster_suite, decomposition_suite, svm_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")

@@ -27,6 +27,7 @@ pub mod suites_decomposition;
 pub mod suites_linear;
 pub mod suites_metrics;
 pub mod suites_preprocessing;
+pub mod suites_svm;
 
 /// One measured row: an algorithm (or kernel) on one data set, by one implementation.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -71,6 +72,14 @@ pub fn time_median<T>(repeat: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     }
     times.sort_by(f64::total_cmp);
     (times[times.len() / 2], last)
+}
+
+/// Times one call of `f`, without a warm-up: for cases that take minutes on one side (the
+/// large SVM fits), where a second call would only double the run.
+pub fn time_once<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let t = Instant::now();
+    let value = f();
+    (t.elapsed().as_secs_f64(), value)
 }
 
 /// Description of the machine and build, written as the first JSON line of every run.

@@ -29,6 +29,7 @@ use ndlearn_bench::suites_decomposition::decomposition_suite;
 use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
+use ndlearn_bench::suites_svm::svm_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds, registry_suite};
 use std::io::IsTerminal as _;
 
@@ -80,7 +81,7 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 8] = [
+const SUITES: [&str; 9] = [
     "linalg",
     "core",
     "metrics",
@@ -89,6 +90,7 @@ const SUITES: [&str; 8] = [
     "classify",
     "cluster",
     "decomposition",
+    "svm",
 ];
 
 fn run(args: &Args) -> Result<(), String> {
@@ -143,6 +145,7 @@ fn run(args: &Args) -> Result<(), String> {
             "classify" => classify_suite(opts),
             "cluster" => cluster_suite(opts),
             "decomposition" => decomposition_suite(opts),
+            "svm" => svm_suite(opts),
             _ => core_suite(opts),
         };
         records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);

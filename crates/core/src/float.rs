@@ -86,10 +86,26 @@ pub trait Float:
     /// [`crate::linalg::eigh`].
     #[doc(hidden)]
     fn syevd(a: Vec<Self>, n: usize) -> Option<(Vec<Self>, Vec<Self>)>;
+    /// Cholesky factorisation in place by LAPACK's `?potrf` of the symmetric `n × n` matrix in
+    /// `a`, read as column-major with its upper triangle (`A = UᵀU`): for a row-major buffer,
+    /// the lower triangle and `A = L Lᵀ`, with no transposition. `Err(info)` as LAPACK reports
+    /// it (`info > 0`: the leading minor of that order is not positive definite). Used by
+    /// [`crate::linalg::CholeskyFactor`].
+    #[doc(hidden)]
+    fn potrf(a: &mut [Self], n: usize) -> std::result::Result<(), i32>;
+    /// Solves `A X = B` by LAPACK's `?potrs` from a factor of [`Float::potrf`] (same layout),
+    /// `B` column-major `n × nrhs` in `b`, overwritten by `X`.
+    #[doc(hidden)]
+    fn potrs(
+        factor: &[Self],
+        n: usize,
+        b: &mut [Self],
+        nrhs: usize,
+    ) -> std::result::Result<(), i32>;
 }
 
 macro_rules! impl_float {
-    ($t:ty, $name:expr, $syevd:ident) => {
+    ($t:ty, $name:expr, $syevd:ident, $potrf:ident, $potrs:ident) => {
         impl Float for $t {
             type Lapack = $t;
             const NAME: &'static str = $name;
@@ -189,12 +205,68 @@ macro_rules! impl_float {
                 }
                 (info == 0).then_some((w, a))
             }
+            // Decision 0022: ndarray-linalg's Cholesky transposes a row-major input in and out
+            // and its triangular solves copy the factor; for a symmetric matrix neither is
+            // needed (the row-major lower triangle is LAPACK's column-major upper one).
+            #[allow(unsafe_code)]
+            fn potrf(a: &mut [$t], n: usize) -> std::result::Result<(), i32> {
+                use std::os::raw::c_char;
+                if a.len() != n * n {
+                    return Err(-4);
+                }
+                if n == 0 {
+                    return Ok(());
+                }
+                let ni = i32::try_from(n).map_err(|_| -2)?;
+                let uplo = b'U' as c_char;
+                let mut info = 0i32;
+                // SAFETY: `a` holds n × n values (lda = n, checked above), n fits in i32, and
+                // every pointer outlives the call.
+                unsafe {
+                    lapack_sys::$potrf(&uplo, &ni, a.as_mut_ptr(), &ni, &mut info);
+                }
+                if info == 0 { Ok(()) } else { Err(info) }
+            }
+            #[allow(unsafe_code)]
+            fn potrs(
+                factor: &[$t],
+                n: usize,
+                b: &mut [$t],
+                nrhs: usize,
+            ) -> std::result::Result<(), i32> {
+                use std::os::raw::c_char;
+                if factor.len() != n * n || b.len() != n * nrhs {
+                    return Err(-5);
+                }
+                if n == 0 || nrhs == 0 {
+                    return Ok(());
+                }
+                let ni = i32::try_from(n).map_err(|_| -2)?;
+                let ki = i32::try_from(nrhs).map_err(|_| -3)?;
+                let uplo = b'U' as c_char;
+                let mut info = 0i32;
+                // SAFETY: `factor` holds n × n values (lda = n), `b` n × nrhs (ldb = n), both
+                // checked above; sizes fit in i32; LAPACK only reads `factor`.
+                unsafe {
+                    lapack_sys::$potrs(
+                        &uplo,
+                        &ni,
+                        &ki,
+                        factor.as_ptr(),
+                        &ni,
+                        b.as_mut_ptr(),
+                        &ni,
+                        &mut info,
+                    );
+                }
+                if info == 0 { Ok(()) } else { Err(info) }
+            }
         }
     };
 }
 
-impl_float!(f32, "f32", ssyevd_);
-impl_float!(f64, "f64", dsyevd_);
+impl_float!(f32, "f32", ssyevd_, spotrf_, spotrs_);
+impl_float!(f64, "f64", dsyevd_, dpotrf_, dpotrs_);
 
 #[cfg(test)]
 mod tests {

@@ -34,7 +34,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::kernel::Kernel;
-use ndlearn_core::linalg::{self, CholeskyFactor};
+use ndlearn_core::linalg;
 use ndlearn_core::traits::{
     Estimator, Fit, FitMultiOutput, FitWeighted, NFeaturesIn, Predict, PredictMultiOutput,
 };
@@ -178,29 +178,13 @@ impl KernelRidge {
                 row.mapv_inplace(|v| v * si);
             }
         }
-        let n = x.nrows();
-        let solve_one = |alpha: f64, b: &Array2<f64>| -> Result<Array2<f64>> {
-            let mut a = gram.clone();
-            for i in 0..n {
-                a[[i, i]] += alpha;
-            }
-            match CholeskyFactor::new(&a) {
-                Ok(c) => c.solve_many(b),
-                // Not positive definite (α = 0 with a singular K, non-PSD kernels): the
-                // minimum-norm least-squares solution, as scikit-learn's fallback.
-                Err(_) => {
-                    let pinv = linalg::pinv(&a, None)?;
-                    Ok(pinv.dot(b))
-                }
-            }
-        };
         let mut coef = if self.alpha.len() == 1 {
-            solve_one(self.alpha[0], &rhs)?
+            solve_shifted(gram, self.alpha[0], &rhs)?
         } else {
-            let mut out = Array2::<f64>::zeros((n, k_out));
+            let mut out = Array2::<f64>::zeros((x.nrows(), k_out));
             for (t, &a) in self.alpha.iter().enumerate() {
                 let col = rhs.slice(ndarray::s![.., t..t + 1]).to_owned();
-                let c = solve_one(a, &col)?;
+                let c = solve_shifted(gram.clone(), a, &col)?;
                 out.column_mut(t).assign(&c.column(0));
             }
             out
@@ -218,6 +202,21 @@ impl KernelRidge {
             n_features: x.ncols(),
             multi,
         })
+    }
+}
+
+/// Solves `(K + αI) C = B`: Cholesky with mixed-precision refinement (a single-precision
+/// factor refined to double accuracy, falling back to a double factor when `K + αI` is too
+/// ill-conditioned; decision 0022), or, when `K + αI` is not positive definite (`α = 0` with a
+/// singular `K`, non-PSD kernels), the minimum-norm least-squares solution, as scikit-learn's
+/// fallback.
+fn solve_shifted(mut a: Array2<f64>, alpha: f64, b: &Array2<f64>) -> Result<Array2<f64>> {
+    for v in a.diag_mut() {
+        *v += alpha;
+    }
+    match linalg::solve_spd_refined(&a, b) {
+        Ok(sol) => Ok(sol.x),
+        Err(_) => Ok(linalg::pinv(&a, None)?.dot(b)),
     }
 }
 

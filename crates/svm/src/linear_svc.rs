@@ -834,6 +834,11 @@ impl<F: Float> DecisionFunction<F> for FittedLinearSvc<F> {
     /// `X wₖᵀ + bₖ`: `n × 1` for two classes (positive = class 1), else `n × K`.
     fn decision_function(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         validate::check_predict_input(x, self.coef.ncols(), "LinearSvc::predict")?;
+        if self.coef.nrows() == 1 {
+            // one score column: a matrix-vector product (gemv), not a one-column gemm
+            let z = x.dot(&self.coef.row(0)) + self.intercept[0];
+            return Ok(z.insert_axis(ndarray::Axis(1)));
+        }
         Ok(x.dot(&self.coef.t()) + &self.intercept)
     }
 }

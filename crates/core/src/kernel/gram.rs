@@ -189,8 +189,10 @@ fn rbf<F: Float>(
             // Clamp cancellation below 0; a NaN (∞ − ∞ from overflowing norms) stays NaN and
             // is reported instead of being read as distance 0.
             let d = xi + yj - two * *v;
-            *v = (ng * if d < zero { zero } else { d }).exp();
+            *v = ng * if d < zero { zero } else { d };
         }
+        // the exponentials in one vectorised pass (decision 0022)
+        crate::numeric::exp_in_place(row);
         if sym && j0 == i {
             if let Some(first) = row.first_mut() {
                 *first = F::one();

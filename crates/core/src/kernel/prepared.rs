@@ -8,7 +8,9 @@ use ndarray::{Array1, Array2, ArrayRef2, ArrayView2};
 
 use super::{Kernel, gram, powi_degree};
 use crate::validate::check_finite_2d;
-use crate::{Error, Float, Result, par};
+use rayon::prelude::*;
+
+use crate::{Error, Float, Result, numeric, par};
 
 /// Rows per parallel task of [`PreparedKernel::rows`].
 const ROWS_CHUNK: usize = 16;
@@ -149,15 +151,56 @@ impl<F: Float> Leaf<F> {
                 degree,
             } => (gamma * dot(xi, xj) + coef0).powi(degree),
             Leaf::Rbf { neg_gamma } => {
-                let p = dot(xi, xj);
-                let d2 = (sqi + sqj - (p + p)).max(F::zero());
-                (neg_gamma * d2).exp()
+                let mut e = [Self::rbf_arg(neg_gamma, xi, xj, sqi, sqj)];
+                numeric::exp_in_place(&mut e);
+                e[0]
             }
             Leaf::Laplacian { neg_gamma } => (neg_gamma * l1(xi, xj)).exp(),
             Leaf::Sigmoid { gamma, coef0 } => (gamma * dot(xi, xj) + coef0).tanh(),
         }
     }
 }
+
+impl<F: Float> Leaf<F> {
+    /// `−γ ‖xᵢ − xⱼ‖²` from the norms and one dot product, clamped at 0 distance.
+    #[inline]
+    fn rbf_arg(neg_gamma: F, xi: &[F], xj: &[F], sqi: F, sqj: F) -> F {
+        let p = dot(xi, xj);
+        neg_gamma * (sqi + sqj - (p + p)).max(F::zero())
+    }
+
+    /// `out[t] = k(xᵢ, x_{cols(t)})`: the same bits as [`Leaf::value`], with the RBF
+    /// exponentials in one vectorised pass after the dot products.
+    #[inline]
+    fn fill(
+        &self,
+        xi: &[F],
+        sqi: F,
+        (x, d, sq_norms): (&[F], usize, &[F]),
+        cols: impl Iterator<Item = usize>,
+        out: &mut [F],
+    ) {
+        match *self {
+            Leaf::Rbf { neg_gamma } => {
+                for (o, j) in out.iter_mut().zip(cols) {
+                    *o = Self::rbf_arg(neg_gamma, xi, &x[j * d..(j + 1) * d], sqi, sq_norms[j]);
+                }
+                numeric::exp_in_place(out);
+            }
+            _ => {
+                for (o, j) in out.iter_mut().zip(cols) {
+                    *o = self.value(xi, &x[j * d..(j + 1) * d], sqi, sq_norms[j]);
+                }
+            }
+        }
+    }
+}
+
+/// Rows at least this long are computed in parallel chunks of [`ROW_CHUNK`] entries (the
+/// values do not depend on the chunking).
+const PAR_ROW_MIN: usize = 4096;
+/// Entries per parallel task of a long row.
+const ROW_CHUNK: usize = 2048;
 
 /// `k(a, b)` of a composite kernel through the Gram code (as its rows compute it).
 fn composite_entry<F: Float>(kernel: &Kernel, a: &[F], b: &[F], d: usize) -> Result<F> {
@@ -326,8 +369,17 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                 let xi = &x[i * d..(i + 1) * d];
                 match leaf {
                     Some(l) => {
-                        for (j, o) in out.iter_mut().enumerate() {
-                            *o = l.value(xi, &x[j * d..(j + 1) * d], sq_norms[i], sq_norms[j]);
+                        let data = (&x[..], *d, &sq_norms[..]);
+                        if out.len() >= PAR_ROW_MIN {
+                            out.par_chunks_mut(ROW_CHUNK)
+                                .enumerate()
+                                .for_each(|(c, chunk)| {
+                                    let start = c * ROW_CHUNK;
+                                    let cols = start..start + chunk.len();
+                                    l.fill(xi, sq_norms[i], data, cols, chunk);
+                                });
+                        } else {
+                            l.fill(xi, sq_norms[i], data, 0..out.len(), out);
                         }
                         Ok(())
                     }
@@ -363,8 +415,15 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                 ..
             } => {
                 let xi = &x[i * d..(i + 1) * d];
-                for (o, &j) in out.iter_mut().zip(cols) {
-                    *o = l.value(xi, &x[j * d..(j + 1) * d], sq_norms[i], sq_norms[j]);
+                let data = (&x[..], *d, &sq_norms[..]);
+                if out.len() >= PAR_ROW_MIN {
+                    out.par_chunks_mut(ROW_CHUNK)
+                        .zip(cols.par_chunks(ROW_CHUNK))
+                        .for_each(|(chunk, js)| {
+                            l.fill(xi, sq_norms[i], data, js.iter().copied(), chunk);
+                        });
+                } else {
+                    l.fill(xi, sq_norms[i], data, cols.iter().copied(), out);
                 }
                 Ok(())
             }

@@ -30,13 +30,14 @@ pub use iterative::{
     PowerIteration, RandomizedSvdOptions, TopEigen, eigsh_top, power_iteration, randomized_svd,
     randomized_svd_centred, rayleigh_quotient,
 };
+mod refine;
 pub use projection::{gram_schmidt, project_onto, projection_matrix, residual_maker};
+pub use refine::{MIXED_PRECISION_MIN_ORDER, RefinedSolution, SpdSolvePath, solve_spd_refined};
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
 use ndarray_linalg::error::LinalgError;
 use ndarray_linalg::{
-    Cholesky, Diag, EigValsh, Eigh, Factorize, Inverse, JobSvd, QR, SVD, SVDDC, Solve,
-    SolveTriangular, UPLO,
+    Diag, EigValsh, Eigh, Factorize, Inverse, JobSvd, QR, SVD, SVDDC, Solve, SolveTriangular, UPLO,
 };
 
 use crate::validate::check_finite_2d;
@@ -101,24 +102,42 @@ fn check_symmetric<F: Float>(a: &ArrayRef2<F>, op: &'static str) -> Result<()> {
     }
     let tol = F::cast(1e-8) * crate::validate::max_abs(s);
     const TILE: usize = 16;
-    for bi in (0..n).step_by(TILE) {
-        for bj in (bi..n).step_by(TILE) {
-            for i in bi..(bi + TILE).min(n) {
-                for j in bj.max(i + 1)..(bj + TILE).min(n) {
-                    let (u, l) = (s[i * n + j], s[j * n + i]);
-                    if (u - l).abs() > tol {
-                        return Err(Error::invalid_param(
-                            "matrix",
-                            format!(
-                                "{op} needs a symmetric matrix; entries ({i},{j}) and ({j},{i}) differ: {u} vs {l}"
-                            ),
-                        ));
+    // block-rows in parallel for large matrices (a memory-bound pass over n² entries); the
+    // first offending pair in row order is reported whatever the thread count
+    let block_row = |rows: std::ops::Range<usize>| -> Option<(usize, usize)> {
+        for bi in rows.step_by(TILE) {
+            for bj in (bi..n).step_by(TILE) {
+                for i in bi..(bi + TILE).min(n) {
+                    for j in bj.max(i + 1)..(bj + TILE).min(n) {
+                        if (s[i * n + j] - s[j * n + i]).abs() > tol {
+                            return Some((i, j));
+                        }
                     }
                 }
             }
         }
+        None
+    };
+    let first = if n >= 512 {
+        crate::par::map_chunks(n, 4 * TILE, block_row)
+            .into_iter()
+            .flatten()
+            .min()
+    } else {
+        block_row(0..n)
+    };
+    match first {
+        Some((i, j)) => {
+            let (u, l) = (s[i * n + j], s[j * n + i]);
+            Err(Error::invalid_param(
+                "matrix",
+                format!(
+                    "{op} needs a symmetric matrix; entries ({i},{j}) and ({j},{i}) differ: {u} vs {l}"
+                ),
+            ))
+        }
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn check_rhs_len(n: usize, len: usize, op: &'static str) -> Result<()> {
@@ -227,21 +246,68 @@ pub fn cholesky<F: Float>(a: &ArrayRef2<F>) -> Result<Array2<F>> {
 }
 
 /// A Cholesky factorisation kept for repeated solves.
+///
+/// Factorised by LAPACK's `?potrf` and solved by `?potrs` directly on the row-major buffer
+/// (its lower triangle is LAPACK's column-major upper one), so neither the matrix nor the
+/// factor is ever transposed or copied for a solve (decision 0022).
 #[derive(Debug, Clone)]
 pub struct CholeskyFactor<F: Float> {
     l: Array2<F>,
+}
+
+/// `a` as a standard-layout (row-major) buffer, moved without a copy when it already is one.
+fn into_row_major<F: Float>(a: Array2<F>) -> Vec<F> {
+    let len = a.len();
+    if !a.is_standard_layout() {
+        return a.iter().copied().collect();
+    }
+    // a standard-layout array is one contiguous run from its first element (at `offset` in
+    // the buffer of an array sliced in place)
+    let (mut v, offset) = a.into_raw_vec_and_offset();
+    let o = offset.unwrap_or(0);
+    if o != 0 || v.len() != len {
+        v.drain(..o);
+        v.truncate(len);
+    }
+    v
 }
 
 impl<F: Float> CholeskyFactor<F> {
     /// Factorises a symmetric positive-definite matrix.
     pub fn new(a: &ArrayRef2<F>) -> Result<Self> {
         check_symmetric(a, "cholesky")?;
-        let l = lv(a)
-            .cholesky(UPLO::Lower)
-            .map_err(map_err("cholesky", LinalgErrorKind::NotPositiveDefinite))?;
-        Ok(Self {
-            l: F::from_lapack(l),
-        })
+        Self::from_symmetric(a.to_owned())
+    }
+
+    /// Factorises a symmetric positive-definite matrix, taking ownership (no copy when `a` is
+    /// in standard layout). The caller vouches for symmetry and finiteness: only the lower
+    /// triangle is read.
+    pub(crate) fn from_symmetric(a: Array2<F>) -> Result<Self> {
+        let n = a.nrows();
+        let mut buf = into_row_major(a);
+        F::potrf(&mut buf, n).map_err(|info| Error::Linalg {
+            op: "cholesky",
+            kind: if info > 0 {
+                LinalgErrorKind::NotPositiveDefinite
+            } else {
+                LinalgErrorKind::Backend
+            },
+            detail: Some(if info > 0 {
+                format!("the leading minor of order {info} is not positive definite")
+            } else {
+                format!("?potrf argument {} rejected", -info)
+            }),
+        })?;
+        // the strict upper triangle still holds A's entries: clear it so that `l()` is L
+        for i in 0..n {
+            buf[i * n + i + 1..(i + 1) * n].fill(F::zero());
+        }
+        let l = Array2::from_shape_vec((n, n), buf).map_err(|e| Error::Linalg {
+            op: "cholesky",
+            kind: LinalgErrorKind::Backend,
+            detail: Some(e.to_string()),
+        })?;
+        Ok(Self { l })
     }
 
     /// The lower factor `L`.
@@ -253,24 +319,34 @@ impl<F: Float> CholeskyFactor<F> {
     pub fn solve(&self, b: &ArrayRef1<F>) -> Result<Array1<F>> {
         check_rhs_len(self.l.nrows(), b.len(), "cholesky_solve")?;
         check_finite_1d_rhs(b)?;
-        let bm = b.view().insert_axis(Axis(1));
-        Ok(self.solve_many(&bm)?.index_axis_move(Axis(1), 0))
+        let mut x: Vec<F> = b.iter().copied().collect();
+        self.potrs(&mut x, 1)?;
+        Ok(Array1::from(x))
     }
 
     /// Solves `A X = B` for every column of `B`.
     pub fn solve_many(&self, b: &ArrayRef2<F>) -> Result<Array2<F>> {
         check_rhs_len(self.l.nrows(), b.nrows(), "cholesky_solve")?;
         check_finite_2d(b, "right-hand side")?;
-        let l = lv(&self.l);
-        let bl = F::view_lapack(b.view());
-        let y = l
-            .solve_triangular(UPLO::Lower, Diag::NonUnit, &bl.to_owned())
-            .map_err(map_err("cholesky_solve", LinalgErrorKind::Singular))?;
-        let lt = l.t();
-        let x = lt
-            .solve_triangular(UPLO::Upper, Diag::NonUnit, &y)
-            .map_err(map_err("cholesky_solve", LinalgErrorKind::Singular))?;
-        Ok(F::from_lapack(x))
+        let (n, k) = b.dim();
+        // column-major right-hand sides for LAPACK: Bᵀ in row-major order
+        let mut x: Vec<F> = b.t().as_standard_layout().iter().copied().collect();
+        self.potrs(&mut x, k)?;
+        Ok(Array2::from_shape_fn((n, k), |(i, j)| x[j * n + i]))
+    }
+
+    /// `?potrs` on column-major right-hand sides.
+    fn potrs(&self, b: &mut [F], nrhs: usize) -> Result<()> {
+        let n = self.l.nrows();
+        let factor = self
+            .l
+            .as_slice()
+            .ok_or_else(|| Error::linalg("cholesky_solve", LinalgErrorKind::Backend))?;
+        F::potrs(factor, n, b, nrhs).map_err(|info| Error::Linalg {
+            op: "cholesky_solve",
+            kind: LinalgErrorKind::Backend,
+            detail: Some(format!("?potrs argument {} rejected", -info)),
+        })
     }
 
     /// `ln det A = 2 Σᵢ ln Lᵢᵢ`.
