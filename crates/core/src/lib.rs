@@ -54,6 +54,11 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The system OpenBLAS: on Linux the build script emits the link line; elsewhere openblas-src
+// does (naming the crate keeps it in the link). The other backends come through ndarray-linalg.
+#[cfg(all(feature = "openblas-system", not(target_os = "linux")))]
+extern crate openblas_src as _;
+
 pub use ndarray;
 
 #[macro_use]

@@ -233,7 +233,10 @@ mod tests {
         );
         // dsposv's residual test, and the same solution as the double factorisation to κ·ε
         assert!(backward_error(&a, &sol.x, &b) <= f64::EPSILON * (n as f64).sqrt());
-        let direct = CholeskyFactor::new(&a).expect("factor").solve_many(&b).expect("solve");
+        let direct = CholeskyFactor::new(&a)
+            .expect("factor")
+            .solve_many(&b)
+            .expect("solve");
         let diff = (&sol.x - &direct)
             .iter()
             .fold(0.0f64, |m, v| m.max(v.abs()));
