@@ -56,7 +56,8 @@ pub fn shifted_classes(n: usize, d: usize, k: usize, seed: u64) -> (Array2<f64>,
     (x, y)
 }
 
-fn accuracy(a: &Array1<usize>, b: &Array1<usize>) -> f64 {
+/// The fraction of equal labels.
+pub(crate) fn accuracy(a: &Array1<usize>, b: &Array1<usize>) -> f64 {
     a.iter().zip(b).filter(|(u, v)| u == v).count() as f64 / a.len().max(1) as f64
 }
 

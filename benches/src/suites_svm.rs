@@ -26,7 +26,7 @@ use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_svm::{KernelRidge, LinearSvc, Svc, SvmKernel};
 
 use crate::suites::SuiteOptions;
-use crate::suites_classify::synthetic_record;
+use crate::suites_classify::{accuracy, synthetic_record};
 use crate::suites_linear::share_with_reference;
 use crate::{Record, time_median, time_once};
 
@@ -49,10 +49,6 @@ fn classes(
         .generate()?;
     share_with_reference(&format!("svm_{name}"), &x, &y.mapv(|c| c as f64));
     Ok((x, y))
-}
-
-fn accuracy(a: &Array1<usize>, b: &Array1<usize>) -> f64 {
-    a.iter().zip(b).filter(|(u, v)| u == v).count() as f64 / a.len().max(1) as f64
 }
 
 fn record(
