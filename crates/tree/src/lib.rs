@@ -67,6 +67,8 @@
 //! and [`registry()`].
 
 pub mod adaboost;
+pub mod adaboost_regressor;
+pub mod bagging;
 mod builder;
 pub mod classifier;
 mod common;
@@ -74,6 +76,7 @@ mod criterion;
 pub mod forest;
 pub mod gradient_boosting;
 pub mod impurity;
+pub mod isolation;
 pub mod params;
 #[cfg(feature = "serde")]
 pub mod registry;
@@ -82,6 +85,10 @@ mod sk_random;
 pub mod tree;
 
 pub use adaboost::{AdaBoostAlgorithm, AdaBoostClassifier, FittedAdaBoostClassifier};
+pub use adaboost_regressor::{AdaBoostRegressionLoss, AdaBoostRegressor, FittedAdaBoostRegressor};
+pub use bagging::{
+    BaggingClassifier, BaggingRegressor, FittedBaggingClassifier, FittedBaggingRegressor,
+};
 pub use classifier::{DecisionTreeClassifier, FittedDecisionTreeClassifier};
 pub use forest::{
     ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,
@@ -93,6 +100,7 @@ pub use gradient_boosting::{
     GradientBoostingClassificationLoss, GradientBoostingClassifier, GradientBoostingCriterion,
     GradientBoostingInit, GradientBoostingRegressionLoss, GradientBoostingRegressor,
 };
+pub use isolation::{Contamination, FittedIsolationForest, IsolationForest};
 pub use params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 #[cfg(feature = "serde")]
 pub use registry::registry;

@@ -12,9 +12,10 @@
 use ndlearn_core::registry::Entry;
 
 use crate::{
-    AdaBoostClassifier, DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier,
-    ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor,
-    RandomForestClassifier, RandomForestRegressor,
+    AdaBoostClassifier, AdaBoostRegressor, BaggingClassifier, BaggingRegressor,
+    DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier, ExtraTreesRegressor,
+    GradientBoostingClassifier, GradientBoostingRegressor, IsolationForest, RandomForestClassifier,
+    RandomForestRegressor,
 };
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
@@ -81,6 +82,39 @@ pub fn registry() -> Vec<Entry> {
         .sklearn("AdaBoostClassifier")
         .weighted()
         .importances()
+        .into(),
+        Entry::regressor::<AdaBoostRegressor>(
+            "ada_boost_regressor",
+            "AdaBoost.R2 (linear, square or exponential loss) over depth-3 regression trees by weighted resampling; weighted-median prediction",
+        )
+        .sklearn("AdaBoostRegressor")
+        .weighted()
+        .importances()
+        .stochastic()
+        .into(),
+        // Rows are drawn by index, so integer weights are not repeated rows: stochastic.
+        Entry::probabilistic_classifier::<BaggingClassifier<DecisionTreeClassifier>>(
+            "bagging_classifier",
+            "bagging of decision trees (library API: any classifier): bootstrap rows and/or feature subsets, majority vote, OOB accuracy and permutation importance",
+        )
+        .sklearn("BaggingClassifier")
+        .weighted()
+        .stochastic()
+        .into(),
+        Entry::regressor::<BaggingRegressor<DecisionTreeRegressor>>(
+            "bagging_regressor",
+            "bagging of regression trees (library API: any regressor): bootstrap rows and/or feature subsets, mean prediction, OOB R² and permutation importance",
+        )
+        .sklearn("BaggingRegressor")
+        .weighted()
+        .stochastic()
+        .into(),
+        Entry::outlier_detector::<IsolationForest>(
+            "isolation_forest",
+            "isolation forest: random axis-parallel splits on subsamples, score 2^(-E[h]/c(psi)), offset -0.5 or the contamination quantile",
+        )
+        .sklearn("IsolationForest")
+        .stochastic()
         .into(),
         Entry::probabilistic_classifier::<GradientBoostingClassifier>(
             "gradient_boosting_classifier",

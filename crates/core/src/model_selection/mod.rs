@@ -13,6 +13,7 @@
 //! | [`bootstrap_632`] | the notes' .632 bootstrap estimate, Efron's .632 and .632+ | — |
 //! | [`bias_variance`] | Monte-Carlo bias², variance, noise and expected squared error | — (mlxtend's `bias_variance_decomp`) |
 //! | [`majority_vote_error`] | majority-vote error of independent classifiers (binomial tail) | — |
+//! | [`permutation_importance`] | drop in any score when one feature is shuffled, for any fitted model | `sklearn.inspection.permutation_importance` |
 //!
 //! ## Estimators and scorers
 //!
@@ -38,6 +39,7 @@ mod cv;
 mod cv_random;
 mod ensemble;
 mod params;
+mod permutation;
 #[cfg(feature = "plot")]
 mod plot;
 mod rows;
@@ -61,6 +63,7 @@ pub use ensemble::{
     TieRule, majority_vote_error, majority_vote_error_heterogeneous, majority_vote_error_with,
 };
 pub use params::{ParamDistribution, ParamGrid, ParamPoint, ParamSpace};
+pub use permutation::{PermutationImportance, permutation_importance};
 #[cfg(feature = "plot")]
 pub use plot::PlotOptions;
 pub use rows::{SelectRows, TargetElement, TargetRows};
