@@ -53,6 +53,7 @@
 //! | `min_impurity_decrease` | 0 | `min_impurity_decrease` | `≥ 0` |
 //! | `class_weight` | `Uniform` | `class_weight` | not `BalancedSubsample` |
 //! | `ccp_alpha` | 0 | `ccp_alpha` | `≥ 0` |
+//! | `chi2_alpha` | `None` | — | χ² stop at this level, in `(0, 1)` ([`crate::pruning`]) |
 //!
 //! # Errors
 //!
@@ -93,6 +94,7 @@ use crate::builder::{self, Columns};
 use crate::common::{Growth, check_x_and_weights};
 use crate::criterion::ClassCrit;
 use crate::params::{ClassCriterion, MaxFeatures, SampleCount, SplitterKind};
+use crate::pruning::CcpCv;
 use crate::tree::{CcpPath, DecisionPath, Tree};
 
 /// A CART classification tree (scikit-learn's `DecisionTreeClassifier`). See the
@@ -127,6 +129,9 @@ pub struct DecisionTreeClassifier {
     pub class_weight: ClassWeight,
     /// Cost-complexity pruning strength (default 0: no pruning).
     pub ccp_alpha: f64,
+    /// χ² stop: keep a split only if its branch × class table rejects independence at this
+    /// level (default `None`: no test; see [`crate::pruning`]).
+    pub chi2_alpha: Option<f64>,
 }
 
 impl Default for DecisionTreeClassifier {
@@ -144,6 +149,7 @@ impl Default for DecisionTreeClassifier {
             min_impurity_decrease: 0.0,
             class_weight: ClassWeight::Uniform,
             ccp_alpha: 0.0,
+            chi2_alpha: None,
         }
     }
 }
@@ -163,6 +169,7 @@ impl DecisionTreeClassifier {
         min_impurity_decrease: f64,
         class_weight: ClassWeight,
         ccp_alpha: f64,
+        chi2_alpha: Option<f64>,
     }
 
     pub(crate) fn growth(&self) -> Growth {
@@ -238,6 +245,9 @@ impl DecisionTreeClassifier {
         let ys: Vec<usize> = y.iter().copied().collect();
         let mut rng = crate::sk_random::TreeRng::from_seed(self.seed);
         let mut tree = self.grow(&data, &ys, n_classes, w.as_deref(), &mut rng)?;
+        if let Some(alpha) = self.chi2_alpha {
+            tree = crate::pruning::chi2_stop(&tree, alpha);
+        }
         if self.ccp_alpha > 0.0 {
             tree = tree.prune(self.ccp_alpha);
         }
@@ -265,6 +275,44 @@ impl DecisionTreeClassifier {
             .tree
             .cost_complexity_pruning_path())
     }
+
+    /// The notes' K-fold choice of `ccp_alpha` (catalog CL-113; [`crate::pruning`]): the
+    /// candidates are the full tree's pruning path, each fold grows a tree on the other folds
+    /// (shuffled `KFold` from `seed`) and records its held-out misclassification rate at every
+    /// candidate; returns the errors and the model refitted with the best alpha.
+    ///
+    /// # Errors
+    /// As [`Fit::fit`]; `n_folds < 2` or above the number of rows.
+    pub fn ccp_alpha_cv<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<usize>,
+        n_folds: usize,
+        seed: u64,
+    ) -> Result<(CcpCv, FittedDecisionTreeClassifier<F>)> {
+        let full = self.clone().ccp_alpha(0.0);
+        let path = full
+            .fit_tree(x, y, None)?
+            .tree
+            .cost_complexity_pruning_path();
+        let alphas = path.ccp_alphas;
+        let cv = crate::pruning::cv_alpha(alphas.clone(), x.nrows(), n_folds, seed, |tr, te| {
+            let xt = x.select(ndarray::Axis(0), tr);
+            let yt = y.select(ndarray::Axis(0), tr);
+            let grown = full.fit_tree(&xt, &yt, None)?;
+            let xe = x.select(ndarray::Axis(0), te);
+            Ok(alphas
+                .iter()
+                .map(|&a| {
+                    let pred = argmax_rows(&tree_proba(&grown.tree.prune(a), &xe));
+                    let wrong = pred.iter().zip(te).filter(|&(&p, &i)| p != y[i]).count();
+                    wrong as f64 / te.len() as f64
+                })
+                .collect())
+        })?;
+        let model = self.clone().ccp_alpha(cv.best_alpha).fit_tree(x, y, None)?;
+        Ok((cv, model))
+    }
 }
 
 impl Estimator for DecisionTreeClassifier {
@@ -274,6 +322,14 @@ impl Estimator for DecisionTreeClassifier {
     /// [`Error::InvalidParam`] naming the first invalid one.
     fn validate(&self) -> Result<()> {
         self.growth().validate()?;
+        if let Some(a) = self.chi2_alpha
+            && !(a > 0.0 && a < 1.0)
+        {
+            return Err(Error::invalid_param(
+                "chi2_alpha",
+                format!("the significance level must be in (0, 1); got {a}"),
+            ));
+        }
         self.class_weight.validate_not_subsample()
     }
 }
@@ -357,6 +413,65 @@ impl<F: Float> FittedDecisionTreeClassifier<F> {
     /// A different feature count, non-finite input.
     pub fn decision_path(&self, x: &ArrayRef2<F>) -> Result<DecisionPath> {
         self.tree.decision_path(x)
+    }
+
+    /// C4.5's error-based pruning (catalog CL-114, CL-115; [`crate::pruning`]) on the training
+    /// rows `(x, y)`: subtree replacement, and subtree raising when `subtree_raising`, with
+    /// pessimistic error estimates at `confidence` (C4.5's default 0.25). Node statistics are
+    /// recomputed from the rows (unweighted).
+    ///
+    /// # Errors
+    /// `confidence` outside `(0, 1)`; data of another width, labels above the model's classes.
+    pub fn pruned_error_based(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<usize>,
+        confidence: f64,
+        subtree_raising: bool,
+    ) -> Result<Self> {
+        let ys: Vec<usize> = y.iter().copied().collect();
+        let tree = crate::pruning::error_based(
+            &self.tree,
+            x,
+            &ys,
+            self.n_classes,
+            self.params.criterion,
+            confidence,
+            subtree_raising,
+        )?;
+        Ok(self.with_tree(tree))
+    }
+
+    /// MDL pruning (catalog CL-114; SLIQ's encoding, [`crate::pruning`]) on the training rows.
+    ///
+    /// # Errors
+    /// Data of another width, labels above the model's classes.
+    pub fn pruned_mdl(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<Self> {
+        let ys: Vec<usize> = y.iter().copied().collect();
+        let tree = crate::pruning::mdl(&self.tree, x, &ys, self.n_classes, self.params.criterion)?;
+        Ok(self.with_tree(tree))
+    }
+
+    /// The χ² stop applied to this tree at level `alpha` (as the `chi2_alpha` hyperparameter).
+    ///
+    /// # Errors
+    /// `alpha` outside `(0, 1)`.
+    pub fn pruned_chi2(&self, alpha: f64) -> Result<Self> {
+        let params = self.params.clone().chi2_alpha(Some(alpha));
+        params.validate()?;
+        Ok(FittedDecisionTreeClassifier {
+            params,
+            tree: crate::pruning::chi2_stop(&self.tree, alpha),
+            n_classes: self.n_classes,
+        })
+    }
+
+    fn with_tree(&self, tree: Tree<F>) -> Self {
+        FittedDecisionTreeClassifier {
+            params: self.params.clone(),
+            tree,
+            n_classes: self.n_classes,
+        }
     }
 
     /// This model pruned with a larger `ccp_alpha` (no refit: the grown tree is pruned further).

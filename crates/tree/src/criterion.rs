@@ -62,6 +62,11 @@ pub(crate) struct ClassCrit<'a> {
     node_entropy: f64,
 }
 
+/// The impurity `kind` of weighted class counts summing to `wsum`.
+pub(crate) fn class_impurity(kind: ClassCriterion, counts: &[f64], wsum: f64) -> f64 {
+    ClassCrit::impurity_of(kind, counts.iter().copied(), wsum)
+}
+
 impl<'a> ClassCrit<'a> {
     pub(crate) fn new(
         y: &'a [usize],

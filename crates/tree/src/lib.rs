@@ -75,9 +75,11 @@ mod common;
 mod criterion;
 pub mod forest;
 pub mod gradient_boosting;
+pub mod hunt;
 pub mod impurity;
 pub mod isolation;
 pub mod params;
+pub mod pruning;
 #[cfg(feature = "serde")]
 pub mod registry;
 pub mod regressor;
@@ -100,8 +102,10 @@ pub use gradient_boosting::{
     GradientBoostingClassificationLoss, GradientBoostingClassifier, GradientBoostingCriterion,
     GradientBoostingInit, GradientBoostingRegressionLoss, GradientBoostingRegressor,
 };
+pub use hunt::{FittedHuntTree, HuntNode, HuntTree};
 pub use isolation::{Contamination, FittedIsolationForest, IsolationForest};
 pub use params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
+pub use pruning::CcpCv;
 #[cfg(feature = "serde")]
 pub use registry::registry;
 pub use regressor::{DecisionTreeRegressor, FittedDecisionTreeRegressor};

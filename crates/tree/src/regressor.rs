@@ -274,6 +274,52 @@ impl DecisionTreeRegressor {
             .tree
             .cost_complexity_pruning_path())
     }
+
+    /// The notes' K-fold choice of `ccp_alpha` (catalog CL-113; [`crate::pruning`]): the
+    /// candidates are the full tree's pruning path, each fold grows a tree on the other folds
+    /// (shuffled `KFold` from `seed`) and records its held-out mean squared error at every
+    /// candidate; returns the errors and the model refitted with the best alpha.
+    ///
+    /// # Errors
+    /// As [`Fit::fit`]; `n_folds < 2` or above the number of rows.
+    pub fn ccp_alpha_cv<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        y: &ArrayRef1<F>,
+        n_folds: usize,
+        seed: u64,
+    ) -> Result<(crate::pruning::CcpCv, FittedDecisionTreeRegressor<F>)> {
+        let full = self.clone().ccp_alpha(0.0);
+        let col = |yv: &ArrayRef1<F>| yv.to_owned().insert_axis(ndarray::Axis(1));
+        let alphas = full
+            .fit_tree(x, col(y).view(), None, false)?
+            .tree
+            .cost_complexity_pruning_path()
+            .ccp_alphas;
+        let cv = crate::pruning::cv_alpha(alphas.clone(), x.nrows(), n_folds, seed, |tr, te| {
+            let xt = x.select(ndarray::Axis(0), tr);
+            let yt = y.select(ndarray::Axis(0), tr);
+            let grown = full.fit_tree(&xt, col(&yt).view(), None, false)?;
+            let xe = x.select(ndarray::Axis(0), te);
+            Ok(alphas
+                .iter()
+                .map(|&a| {
+                    let p = grown.tree.prune(a).predict_values_unchecked(&xe);
+                    let se: f64 = te
+                        .iter()
+                        .enumerate()
+                        .map(|(r, &i)| (p[[r, 0]] - y[i].to_f64_lossless()).powi(2))
+                        .sum();
+                    se / te.len() as f64
+                })
+                .collect())
+        })?;
+        let model =
+            self.clone()
+                .ccp_alpha(cv.best_alpha)
+                .fit_tree(x, col(y).view(), None, false)?;
+        Ok((cv, model))
+    }
 }
 
 impl Estimator for DecisionTreeRegressor {

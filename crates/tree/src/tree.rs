@@ -489,12 +489,18 @@ impl<F: Float> Tree<F> {
             return self.clone();
         }
         let (leaves, _) = self.weakest_link(|a| ccp_alpha < a);
+        self.collapse(&leaves)
+    }
+
+    /// The tree with every node flagged in `leaves` turned into a leaf (its subtree dropped).
+    /// Nodes are renumbered depth-first, left first; values, impurities and counts are kept.
+    pub(crate) fn collapse(&self, leaves: &[bool]) -> Tree<F> {
         let mut out = Tree::new(self.n_features, self.n_outputs, self.max_n_classes);
         // (original node, parent in the new tree and side, depth)
         type Pending = (usize, Option<(usize, bool)>, usize);
         let mut stack: Vec<Pending> = vec![(0, None, 0)];
         while let Some((orig, parent, depth)) = stack.pop() {
-            let leaf = leaves[orig];
+            let leaf = leaves[orig] || self.is_leaf(orig);
             let split = if leaf {
                 None
             } else {
