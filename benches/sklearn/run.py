@@ -577,6 +577,64 @@ def svm_suite(repeat, quick):
     return out
 
 
+def tree_suite(repeat, quick):
+    """The cases of benches/src/suites_tree.rs on the data the Rust suite wrote (fallback: a
+    make_classification / make_regression draw of the same design): trees and tree ensembles
+    with scikit-learn's defaults, fitted on the training rows and scored on the held-out rows;
+    every case timed once."""
+    from sklearn.datasets import make_classification, make_regression
+    from sklearn.ensemble import (AdaBoostClassifier, BaggingClassifier, ExtraTreesClassifier,
+                                  IsolationForest, RandomForestClassifier)
+    from sklearn.metrics import r2_score
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    scale = 10 if quick else 1
+    out = []
+
+    def once(fn):
+        t = time.perf_counter()
+        value = fn()
+        return time.perf_counter() - t, value
+
+    def add(algo, shape, fit_s, predict_s, metric, value):
+        rec = record(algo, "synthetic", shape, fit_s, None, metric, float(value), "scikit-learn")
+        rec.update(suite="tree", predict_s=predict_s)
+        out.append(rec)
+
+    def run():
+        n_train, n_test = 150_000 // scale, 30_000 // scale
+        n = n_train + n_test
+        x, y = shared("tree_classes", n, 50,
+                      *make_classification(n, 50, n_informative=10, n_redundant=10,
+                                           random_state=51))
+        y = np.asarray(y).astype(np.int64)
+        xt, yt, xq, yq = x[:n_train], y[:n_train], x[n_train:], y[n_train:]
+        # Ensembles on 2 processes (n_jobs=2), as ndlearn's side runs on 2 threads.
+        for algo, make in (("decision_tree_clf", DecisionTreeClassifier),
+                           ("random_forest_clf", lambda: RandomForestClassifier(n_jobs=2)),
+                           ("extra_trees_clf", lambda: ExtraTreesClassifier(n_jobs=2)),
+                           ("ada_boost_clf", AdaBoostClassifier),
+                           ("bagging_clf", lambda: BaggingClassifier(n_jobs=2))):
+            fit_s, m = once(lambda: make().fit(xt, yt))
+            predict_s, pred = once(lambda: m.predict(xq))
+            add(algo, xt.shape, fit_s, predict_s, "accuracy", (pred == yq).mean())
+        fit_s, m = once(lambda: IsolationForest(n_jobs=2).fit(xt))
+        predict_s, pred = once(lambda: m.predict(xq))
+        add("isolation_forest", xt.shape, fit_s, predict_s, "outlier_fraction", (pred == -1).mean())
+
+        n_train, n_test = 375_000 // scale, 25_000 // scale
+        n = n_train + n_test
+        x, y = shared("tree_regression", n, 100,
+                      *make_regression(n, 100, noise=10.0, random_state=52))
+        xt, yt, xq, yq = x[:n_train], y[:n_train], x[n_train:], y[n_train:]
+        fit_s, m = once(lambda: DecisionTreeRegressor().fit(xt, yt))
+        predict_s, pred = once(lambda: m.predict(xq))
+        add("decision_tree_reg", xt.shape, fit_s, predict_s, "r2", r2_score(yq, pred))
+
+    on_two_threads(run)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Registry suites (`--serve`): one JSON request per stdin line from the Rust runner, one JSON
 # reply per line. Same CSV files, same hyperparameters, the same metric as `ndlearn bench`.
@@ -885,8 +943,9 @@ def main():
         "cluster": [cluster_suite],
         "decomposition": [decomposition_suite],
         "svm": [svm_suite],
+        "tree": [tree_suite],
         "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite,
-                classify_suite, cluster_suite, decomposition_suite, svm_suite],
+                classify_suite, cluster_suite, decomposition_suite, svm_suite, tree_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")

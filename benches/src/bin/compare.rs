@@ -30,6 +30,7 @@ use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
 use ndlearn_bench::suites_svm::svm_suite;
+use ndlearn_bench::suites_tree::tree_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds, registry_suite};
 use std::io::IsTerminal as _;
 
@@ -81,7 +82,7 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 9] = [
+const SUITES: [&str; 10] = [
     "linalg",
     "core",
     "metrics",
@@ -91,6 +92,7 @@ const SUITES: [&str; 9] = [
     "cluster",
     "decomposition",
     "svm",
+    "tree",
 ];
 
 fn run(args: &Args) -> Result<(), String> {
@@ -146,6 +148,7 @@ fn run(args: &Args) -> Result<(), String> {
             "cluster" => cluster_suite(opts),
             "decomposition" => decomposition_suite(opts),
             "svm" => svm_suite(opts),
+            "tree" => tree_suite(opts),
             _ => core_suite(opts),
         };
         records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);

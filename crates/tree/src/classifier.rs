@@ -93,6 +93,7 @@ use ndlearn_core::{
 use crate::builder::{self, Columns};
 use crate::common::{Growth, check_x_and_weights};
 use crate::criterion::ClassCrit;
+use crate::export::{ExportOptions, Leaves};
 use crate::params::{ClassCriterion, MaxFeatures, SampleCount, SplitterKind};
 use crate::pruning::CcpCv;
 use crate::tree::{CcpPath, DecisionPath, Tree};
@@ -464,6 +465,43 @@ impl<F: Float> FittedDecisionTreeClassifier<F> {
             tree: crate::pruning::chi2_stop(&self.tree, alpha),
             n_classes: self.n_classes,
         })
+    }
+
+    /// The tree as text in scikit-learn's `export_text` format ([`crate::export`]).
+    ///
+    /// # Errors
+    /// Names of the wrong length.
+    pub fn export_text(&self, opts: &ExportOptions) -> Result<String> {
+        crate::export::export_text(&self.tree, Leaves::Classes, opts)
+    }
+
+    /// The tree in Graphviz dot ([`crate::export`]); the impurity is named after the criterion.
+    ///
+    /// # Errors
+    /// Names of the wrong length.
+    pub fn export_graphviz(&self, opts: &ExportOptions) -> Result<String> {
+        crate::export::export_graphviz(&self.tree, Leaves::Classes, &self.named(opts))
+    }
+
+    /// The tree as an SVG picture ([`crate::export`]).
+    ///
+    /// # Errors
+    /// Names of the wrong length.
+    pub fn to_svg(&self, opts: &ExportOptions) -> Result<String> {
+        crate::export::to_svg(&self.tree, Leaves::Classes, &self.named(opts))
+    }
+
+    fn named(&self, opts: &ExportOptions) -> ExportOptions {
+        let mut o = opts.clone();
+        if o.impurity_name == ExportOptions::default().impurity_name {
+            o.impurity_name = match self.params.criterion {
+                ClassCriterion::Gini => "gini",
+                ClassCriterion::Entropy | ClassCriterion::GainRatio => "entropy",
+                ClassCriterion::Misclassification => "misclassification",
+            }
+            .into();
+        }
+        o
     }
 
     fn with_tree(&self, tree: Tree<F>) -> Self {

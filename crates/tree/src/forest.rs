@@ -78,6 +78,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::class_weight::{ClassWeight, compute_class_weight, compute_sample_weight};
+use ndlearn_core::model_selection::PermutationImportance;
 use ndlearn_core::{
     Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn, Predict,
     PredictProba, Result, par, validate,
@@ -274,6 +275,32 @@ fn forest_importances<F: Float>(trees: &[Tree<F>], d: usize) -> Array1<f64> {
         sum.mapv_inplace(|v| v / s);
     }
     sum
+}
+
+/// Each tree's out-of-bag rows, regenerated from the forest's seed as `fit` drew them (`base`:
+/// the fit's per-sample weights, which decide the weighted draws).
+fn forest_oob_rows(
+    ens: &Ensemble,
+    seed: u64,
+    n_trees: usize,
+    n: usize,
+    base: Option<&[f64]>,
+) -> Result<Vec<Vec<usize>>> {
+    if !ens.bootstrap {
+        return Err(Error::invalid_param(
+            "bootstrap",
+            "every tree saw every row (bootstrap = false): nothing is out of bag",
+        ));
+    }
+    let m = ens.n_bootstrap(n, base);
+    let cdf = base.map(weight_cdf);
+    Ok(tree_seeds(seed, n_trees)
+        .into_iter()
+        .map(|s| {
+            let (counts, _) = bootstrap_counts(s, n, m, cdf.as_deref());
+            (0..n).filter(|&i| counts[i] == 0).collect()
+        })
+        .collect())
 }
 
 /// `Σ_b value_b(leaf_b(x))` for row chunks in parallel, the trees summed in order; with
@@ -588,6 +615,37 @@ macro_rules! forest_classifier {
                 }
                 Ok(out)
             }
+
+            /// The notes' out-of-bag permutation importance (catalog CL-119): for each tree, the
+            /// increase of its misclassification rate on its out-of-bag rows when feature `j` is
+            /// permuted among them, averaged over the trees (`n_repeats` permutations each from
+            /// `random::stream(seed, b)`; [`crate::bagging`]). `x`, `y` and `sample_weight`
+            /// must be those of the fit (they decide the bootstrap draws).
+            ///
+            /// # Errors
+            /// A forest without bootstrap, data of another shape, `n_repeats = 0`.
+            pub fn oob_permutation_importance(
+                &self,
+                x: &ArrayRef2<F>,
+                y: &ArrayRef1<usize>,
+                sample_weight: Option<&ArrayRef1<F>>,
+                n_repeats: usize,
+                seed: u64,
+            ) -> Result<PermutationImportance> {
+                const CONTEXT: &str = concat!(stringify!($name), "::oob_permutation_importance");
+                validate::check_predict_input(x, self.n_features, CONTEXT)?;
+                let w = unit_is_none(check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?);
+                validate::check_labels_below(y, self.n_classes)?;
+                let base = forest_class_weights(&self.params.class_weight, true, y, w)?;
+                let ens = self.params.ensemble();
+                let oob = forest_oob_rows(&ens, self.params.seed, self.trees.len(), x.nrows(), base.as_deref())?;
+                let features = vec![(0..self.n_features).collect::<Vec<_>>(); self.trees.len()];
+                crate::bagging::oob_permutation(&self.trees, &features, &oob, x, n_repeats, seed, |t, xo, rows| {
+                    let p = argmax_rows(&crate::classifier::tree_proba(t, xo));
+                    let wrong = p.iter().zip(rows).filter(|&(&c, &i)| c != y[i]).count();
+                    Ok(wrong as f64 / rows.len() as f64)
+                })
+            }
         }
 
         impl<F: Float> PredictProba<F> for $fitted<F> {
@@ -879,6 +937,38 @@ macro_rules! forest_regressor {
                 }
                 Ok(out)
             }
+
+            /// The notes' out-of-bag permutation importance (catalog CL-119) with the squared
+            /// error: for each tree, the increase of its mean squared error on its out-of-bag
+            /// rows when feature `j` is permuted among them, averaged over the trees
+            /// ([`crate::bagging`]). `x`, `y` and `sample_weight` must be those of the fit.
+            ///
+            /// # Errors
+            /// A forest without bootstrap, data of another shape, `n_repeats = 0`.
+            pub fn oob_permutation_importance(
+                &self,
+                x: &ArrayRef2<F>,
+                y: &ArrayRef1<F>,
+                sample_weight: Option<&ArrayRef1<F>>,
+                n_repeats: usize,
+                seed: u64,
+            ) -> Result<PermutationImportance> {
+                const CONTEXT: &str = concat!(stringify!($name), "::oob_permutation_importance");
+                validate::check_predict_input(x, self.n_features, CONTEXT)?;
+                let base = unit_is_none(check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?);
+                let ens = self.params.ensemble();
+                let oob = forest_oob_rows(&ens, self.params.seed, self.trees.len(), x.nrows(), base.as_deref())?;
+                let features = vec![(0..self.n_features).collect::<Vec<_>>(); self.trees.len()];
+                crate::bagging::oob_permutation(&self.trees, &features, &oob, x, n_repeats, seed, |t, xo, rows| {
+                    let p = t.predict_values_unchecked(xo);
+                    let se: f64 = rows
+                        .iter()
+                        .enumerate()
+                        .map(|(r, &i)| (p[[r, 0]] - y[i].to_f64_lossless()).powi(2))
+                        .sum();
+                    Ok(se / rows.len() as f64)
+                })
+            }
         }
 
         impl<F: Float> Predict<F> for $fitted<F> {
@@ -1035,5 +1125,44 @@ mod tests {
             .expect("pool")
             .expect("fit");
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn oob_permutation_importance_ranks_the_informative_features_first() {
+        // y depends on features 0 (classes) / 0 and 1 (regression); 2 and 3 are noise.
+        let mut rng = ndlearn_core::random::rng(21);
+        let x = Array2::from_shape_fn((300, 4), |_| {
+            ndlearn_core::random::standard_normal::<f64>(&mut rng)
+        });
+        let y: Array1<usize> = x.column(0).mapv(|v| usize::from(v > 0.0));
+        let rf = RandomForestClassifier::default()
+            .n_estimators(20)
+            .fit(&x, &y)
+            .expect("fit");
+        let imp = rf
+            .oob_permutation_importance(&x, &y, None, 2, 0)
+            .expect("importance");
+        assert_eq!(imp.ranking()[0], 0);
+        assert!(imp.importances_mean[0] > 0.2, "{:?}", imp.importances_mean);
+        assert!(imp.importances_mean[2].abs() < 0.05 && imp.importances_mean[3].abs() < 0.05);
+        let yr: Array1<f64> = x.rows().into_iter().map(|r| 3.0 * r[0] + r[1]).collect();
+        let rfr = RandomForestRegressor::default()
+            .n_estimators(20)
+            .fit(&x, &yr)
+            .expect("fit");
+        let imp = rfr
+            .oob_permutation_importance(&x, &yr, None, 2, 0)
+            .expect("importance");
+        assert_eq!(&imp.ranking()[..2], &[0, 1]);
+        // Extra trees without bootstrap have no out-of-bag rows.
+        let et = ExtraTreesClassifier::default()
+            .n_estimators(3)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(et.oob_permutation_importance(&x, &y, None, 1, 0).is_err());
+        assert!(
+            rf.oob_permutation_importance(&x.slice(ndarray::s![.., ..3]), &y, None, 1, 0)
+                .is_err()
+        );
     }
 }

@@ -69,10 +69,12 @@
 pub mod adaboost;
 pub mod adaboost_regressor;
 pub mod bagging;
+pub mod binning;
 mod builder;
 pub mod classifier;
 mod common;
 mod criterion;
+pub mod export;
 pub mod forest;
 pub mod gradient_boosting;
 pub mod hunt;
@@ -85,12 +87,14 @@ pub mod registry;
 pub mod regressor;
 mod sk_random;
 pub mod tree;
+pub mod voting;
 
 pub use adaboost::{AdaBoostAlgorithm, AdaBoostClassifier, FittedAdaBoostClassifier};
 pub use adaboost_regressor::{AdaBoostRegressionLoss, AdaBoostRegressor, FittedAdaBoostRegressor};
 pub use bagging::{
     BaggingClassifier, BaggingRegressor, FittedBaggingClassifier, FittedBaggingRegressor,
 };
+pub use binning::{BinMapper, FittedBinMapper};
 pub use classifier::{DecisionTreeClassifier, FittedDecisionTreeClassifier};
 pub use forest::{
     ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,
@@ -110,3 +114,7 @@ pub use pruning::CcpCv;
 pub use registry::registry;
 pub use regressor::{DecisionTreeRegressor, FittedDecisionTreeRegressor};
 pub use tree::{CcpPath, DecisionPath, Tree};
+pub use voting::{
+    ClassifierMember, RegressorMember, StackingClassifier, StackingRegressor, Voting,
+    VotingClassifier, VotingRegressor,
+};

@@ -427,6 +427,30 @@ impl<F: Float> FittedDecisionTreeRegressor<F> {
         Ok(self.tree.predict_values(x)?.mapv(F::cast))
     }
 
+    /// The tree as text in scikit-learn's `export_text` format ([`crate::export`]).
+    ///
+    /// # Errors
+    /// Names of the wrong length.
+    pub fn export_text(&self, opts: &crate::export::ExportOptions) -> Result<String> {
+        crate::export::export_text(&self.tree, crate::export::Leaves::Values, opts)
+    }
+
+    /// The tree in Graphviz dot ([`crate::export`]).
+    ///
+    /// # Errors
+    /// Names of the wrong length.
+    pub fn export_graphviz(&self, opts: &crate::export::ExportOptions) -> Result<String> {
+        crate::export::export_graphviz(&self.tree, crate::export::Leaves::Values, opts)
+    }
+
+    /// The tree as an SVG picture ([`crate::export`]).
+    ///
+    /// # Errors
+    /// Names of the wrong length.
+    pub fn to_svg(&self, opts: &crate::export::ExportOptions) -> Result<String> {
+        crate::export::to_svg(&self.tree, crate::export::Leaves::Values, opts)
+    }
+
     /// This model pruned with a larger `ccp_alpha` (no refit).
     pub fn pruned(&self, ccp_alpha: f64) -> Self {
         FittedDecisionTreeRegressor {

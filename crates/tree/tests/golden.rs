@@ -10,7 +10,7 @@
 //! in different orders in places).
 
 use ndarray::{Array1, Array2, ArrayRef2};
-use ndlearn_core::{FeatureImportances, FitWeighted, Predict, PredictProba};
+use ndlearn_core::{FeatureImportances, Fit, FitWeighted, Predict, PredictProba};
 use ndlearn_testkit::{Case, Golden, assert_close};
 use ndlearn_tree::{DecisionTreeClassifier, DecisionTreeRegressor, Tree};
 
@@ -221,4 +221,54 @@ fn regression_trees_equal_scikit_learn() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn export_text_equals_scikit_learn() {
+    use ndlearn_tree::export::ExportOptions;
+    let g = Golden::load("tree", "export");
+    for case in g.cases() {
+        let opts: serde_json::Value = serde_json::from_str(case.string("options")).expect("opts");
+        let mut o = ExportOptions::default();
+        if let Some(names) = opts.get("feature_names") {
+            o = o.feature_names(Some(serde_json::from_value(names.clone()).expect("names")));
+        }
+        if let Some(v) = opts.get("max_depth") {
+            o = o.max_depth(v.as_u64().expect("depth") as usize);
+        }
+        if let Some(v) = opts.get("decimals") {
+            o = o.decimals(v.as_u64().expect("decimals") as usize);
+        }
+        if let Some(v) = opts.get("spacing") {
+            o = o.spacing(v.as_u64().expect("spacing") as usize);
+        }
+        if let Some(v) = opts.get("show_weights") {
+            o = o.show_weights(v.as_bool().expect("bool"));
+        }
+        let data = match case.string("dataset") {
+            "iris" => ndlearn_datasets::iris(),
+            _ => ndlearn_datasets::diabetes(),
+        };
+        let text = if case.string("kind") == "classifier" {
+            let x = data.x().mapv(|v| v as f32 as f64);
+            let est: DecisionTreeClassifier =
+                serde_json::from_str(case.string("params")).expect("params");
+            est.fit(&x, data.y_classes().expect("labels"))
+                .expect("fit")
+                .export_text(&o)
+                .expect("text")
+        } else {
+            // The scaled diabetes features as scikit-learn computed them (see above).
+            let x = Golden::load("tree", "regressor")
+                .case("diabetes_default")
+                .matrix("x");
+            let est: DecisionTreeRegressor =
+                serde_json::from_str(case.string("params")).expect("params");
+            est.fit(&x, data.y_values().expect("target"))
+                .expect("fit")
+                .export_text(&o)
+                .expect("text")
+        };
+        assert_eq!(text, case.string("text"), "{}", case.name());
+    }
 }

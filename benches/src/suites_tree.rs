@@ -1,0 +1,143 @@
+//! The "tree" suite: the trees and tree ensembles at the sizes their issue is judged on, on
+//! data with informative, redundant and noise features (scikit-learn's `make_classification` /
+//! `make_regression` designs), each fitted on the training rows and scored on held-out rows.
+//!
+//! | algo | data (train + held out) | ndlearn | scikit-learn |
+//! |---|---|---|---|
+//! | `decision_tree_clf` | 150,000 + 30,000 × 50 (10 informative, 10 redundant, 2 classes) | `DecisionTreeClassifier` (full depth) | `DecisionTreeClassifier()` |
+//! | `decision_tree_reg` | 375,000 + 25,000 × 100 (10 informative, noise 10) | `DecisionTreeRegressor` (full depth) | `DecisionTreeRegressor()` |
+//! | `random_forest_clf` | the classification data | `RandomForestClassifier` (100 trees) | `RandomForestClassifier()` |
+//! | `extra_trees_clf` | the classification data | `ExtraTreesClassifier` (100 trees) | `ExtraTreesClassifier()` |
+//! | `ada_boost_clf` | the classification data | `AdaBoostClassifier` (50 stumps) | `AdaBoostClassifier()` |
+//! | `bagging_clf` | the classification data | `BaggingClassifier` (10 full trees) | `BaggingClassifier()` |
+//! | `isolation_forest` | the classification data's features | `IsolationForest` (100 trees) | `IsolationForest()` |
+//!
+//! Quality: accuracy (R² for the regressor) on the held-out rows, whose prediction is
+//! `predict_s`; for the isolation forest the fraction of held-out rows flagged. Data are
+//! shared with the scikit-learn side (see [`crate::suites_linear::SHARED_DIR`]). Every case is
+//! timed once (the large fits take minutes on either side). `--quick` divides the sizes by 10.
+
+use ndarray::{Array1, Array2, s};
+use ndlearn_core::{Fit, FitUnsupervised, Predict};
+use ndlearn_datasets::{MakeClassification, MakeRegression};
+use ndlearn_tree::{
+    AdaBoostClassifier, BaggingClassifier, DecisionTreeClassifier, DecisionTreeRegressor,
+    ExtraTreesClassifier, IsolationForest, RandomForestClassifier,
+};
+
+use crate::suites::SuiteOptions;
+use crate::suites_classify::{accuracy, synthetic_record};
+use crate::suites_linear::share_with_reference;
+use crate::{Record, time_once};
+
+fn record(
+    algo: &str,
+    dims: (usize, usize),
+    fit_s: f64,
+    predict_s: f64,
+    metric: &str,
+    value: f64,
+) -> Record {
+    synthetic_record("tree", algo, dims, fit_s, predict_s, metric, value)
+}
+
+/// Fits `fit` on the training rows, predicts the held-out rows, records the accuracy.
+fn classify<M: Predict<f64, Output = Array1<usize>>>(
+    out: &mut Vec<Record>,
+    algo: &str,
+    (xt, yt, xq, yq): (&Array2<f64>, &Array1<usize>, &Array2<f64>, &Array1<usize>),
+    fit: impl FnOnce(&Array2<f64>, &Array1<usize>) -> ndlearn_core::Result<M>,
+) -> ndlearn_core::Result<()> {
+    let (fit_s, model) = time_once(|| fit(xt, yt));
+    let model = model?;
+    let (predict_s, pred) = time_once(|| model.predict(xq));
+    out.push(record(
+        algo,
+        xt.dim(),
+        fit_s,
+        predict_s,
+        "accuracy",
+        accuracy(&pred?, yq),
+    ));
+    Ok(())
+}
+
+/// Runs the suite.
+///
+/// # Errors
+/// Any estimator or generator error.
+pub fn tree_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
+    let scale = if opts.quick { 10 } else { 1 };
+    let mut out = Vec::new();
+
+    let (n_train, n_test) = (150_000 / scale, 30_000 / scale);
+    let (x, y) = MakeClassification::default()
+        .n_samples(n_train + n_test)
+        .n_features(50)
+        .n_informative(10)
+        .n_redundant(10)
+        .seed(51)
+        .generate()?;
+    share_with_reference("tree_classes", &x, &y.mapv(|c| c as f64));
+    let xt = x.slice(s![..n_train, ..]).to_owned();
+    let yt = y.slice(s![..n_train]).to_owned();
+    let xq = x.slice(s![n_train.., ..]).to_owned();
+    let yq = y.slice(s![n_train..]).to_owned();
+    let data = (&xt, &yt, &xq, &yq);
+
+    classify(&mut out, "decision_tree_clf", data, |x, y| {
+        DecisionTreeClassifier::default().fit(x, y)
+    })?;
+    classify(&mut out, "random_forest_clf", data, |x, y| {
+        RandomForestClassifier::default().fit(x, y)
+    })?;
+    classify(&mut out, "extra_trees_clf", data, |x, y| {
+        ExtraTreesClassifier::default().fit(x, y)
+    })?;
+    classify(&mut out, "ada_boost_clf", data, |x, y| {
+        AdaBoostClassifier::default().fit(x, y)
+    })?;
+    classify(&mut out, "bagging_clf", data, |x, y| {
+        BaggingClassifier::new(DecisionTreeClassifier::default()).fit(x, y)
+    })?;
+
+    let (fit_s, model) =
+        time_once(|| FitUnsupervised::<f64>::fit(&IsolationForest::default(), &xt));
+    let model = model?;
+    let (predict_s, pred) = time_once(|| model.predict(&xq));
+    let flagged = pred?.iter().filter(|&&v| v == -1).count() as f64 / n_test as f64;
+    out.push(record(
+        "isolation_forest",
+        xt.dim(),
+        fit_s,
+        predict_s,
+        "outlier_fraction",
+        flagged,
+    ));
+
+    let (n_train, n_test) = (375_000 / scale, 25_000 / scale);
+    let (x, y) = MakeRegression::default()
+        .n_samples(n_train + n_test)
+        .n_features(100)
+        .noise(10.0)
+        .seed(52)
+        .generate()?;
+    share_with_reference("tree_regression", &x, &y);
+    let xt = x.slice(s![..n_train, ..]).to_owned();
+    let yt = y.slice(s![..n_train]).to_owned();
+    let xq = x.slice(s![n_train.., ..]).to_owned();
+    let yq = y.slice(s![n_train..]).to_owned();
+    let (fit_s, model) = time_once(|| DecisionTreeRegressor::default().fit(&xt, &yt));
+    let model = model?;
+    let (predict_s, pred) = time_once(|| model.predict(&xq));
+    let r2 = ndlearn_core::metrics::r2_score(&yq, &pred?, None)?;
+    out.push(record(
+        "decision_tree_reg",
+        xt.dim(),
+        fit_s,
+        predict_s,
+        "r2",
+        r2,
+    ));
+    Ok(out)
+}
