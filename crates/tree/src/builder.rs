@@ -25,6 +25,10 @@ pub(crate) const FEATURE_THRESHOLD: f64 = 1e-7;
 #[inline]
 pub(crate) fn within_threshold<F: Float>(a: F, b: F) -> bool {
     let (a, b) = (a.to_f64_lossless(), b.to_f64_lossless());
+    // Fast rejection: `a + 1e-7` rounded to float32 is below `a + 1e-7 + 2⁻²²·|a|`.
+    if b - a > 1.1e-7 + 3e-7 * a.abs() {
+        return false;
+    }
     let a32 = a as f32;
     if f64::from(a32) == a {
         b <= f64::from(a32 + FEATURE_THRESHOLD as f32)
@@ -48,6 +52,8 @@ pub(crate) struct Config {
     pub random_splits: bool,
     /// Nodes with at least this many rows sweep their features in parallel.
     pub parallel_min_rows: usize,
+    /// Keep every feature presorted (when all features are searched; see `Presort`).
+    pub presort: bool,
 }
 
 /// Nodes with at least this many rows sweep their candidate features in parallel.
@@ -141,6 +147,125 @@ struct Split<F> {
     improvement: f64,
 }
 
+/// Every feature's rows kept sorted by `(value, row)` within each node's range: block `f` holds
+/// the active rows sorted by feature `f`, and after every split each block is stably
+/// partitioned into the children's ranges, so a node's rows sorted by any feature are a copy
+/// away instead of a sort (the order is the total order `sort_pairs` gives, hence the same
+/// trees, bit for bit). Used when every split searches all features with exact thresholds.
+struct Presort<F> {
+    /// `rows[f·m + j]`: the `j`-th row of block `f`.
+    rows: Vec<usize>,
+    /// The feature values in the same layout.
+    vals: Vec<F>,
+    /// Active rows (the length of every block).
+    m: usize,
+    /// Per row: goes to the left child of the split being applied.
+    left: Vec<bool>,
+    /// Scratch space of the sequential partition.
+    tmp_rows: Vec<usize>,
+    tmp_vals: Vec<F>,
+}
+
+/// Use the presorted blocks when all features are searched and the blocks stay below this
+/// many entries (`d × active rows`).
+const PRESORT_MAX_ENTRIES: usize = 1 << 28;
+
+impl<F: Float> Presort<F> {
+    fn new(data: &Columns<'_, F>, samples: &[usize]) -> Self {
+        let m = samples.len();
+        let blocks: Vec<(Vec<usize>, Vec<F>)> = (0..data.d)
+            .into_par_iter()
+            .map(|f| {
+                let mut pairs: Vec<(F, usize)> =
+                    samples.iter().map(|&i| (data.get(f, i), i)).collect();
+                sort_pairs(&mut pairs);
+                (
+                    pairs.iter().map(|p| p.1).collect(),
+                    pairs.iter().map(|p| p.0).collect(),
+                )
+            })
+            .collect();
+        let mut rows = Vec::with_capacity(m * data.d);
+        let mut vals = Vec::with_capacity(m * data.d);
+        for (r, v) in blocks {
+            rows.extend(r);
+            vals.extend(v);
+        }
+        Presort {
+            rows,
+            vals,
+            m,
+            left: vec![false; data.n],
+            tmp_rows: Vec::with_capacity(m),
+            tmp_vals: Vec::with_capacity(m),
+        }
+    }
+
+    /// Stably moves the rows marked `left` to the front of every block's `start..end`.
+    fn partition(&mut self, start: usize, end: usize, parallel: bool) {
+        let m = self.m;
+        let left = &self.left;
+        if parallel {
+            self.rows
+                .par_chunks_mut(m)
+                .zip(self.vals.par_chunks_mut(m))
+                .for_each(|(r, v)| {
+                    let (mut tr, mut tv) = (Vec::new(), Vec::new());
+                    stable_partition(
+                        left,
+                        &mut r[start..end],
+                        &mut v[start..end],
+                        &mut tr,
+                        &mut tv,
+                    );
+                });
+        } else {
+            let (mut tr, mut tv) = (
+                std::mem::take(&mut self.tmp_rows),
+                std::mem::take(&mut self.tmp_vals),
+            );
+            for (r, v) in self.rows.chunks_mut(m).zip(self.vals.chunks_mut(m)) {
+                stable_partition(
+                    left,
+                    &mut r[start..end],
+                    &mut v[start..end],
+                    &mut tr,
+                    &mut tv,
+                );
+            }
+            self.tmp_rows = tr;
+            self.tmp_vals = tv;
+        }
+    }
+}
+
+/// Moves the rows marked in `left` to the front of `rows` (and `vals` alongside), keeping the
+/// order within each side; `tr`, `tv` are scratch space.
+fn stable_partition<F: Copy>(
+    left: &[bool],
+    rows: &mut [usize],
+    vals: &mut [F],
+    tr: &mut Vec<usize>,
+    tv: &mut Vec<F>,
+) {
+    tr.clear();
+    tv.clear();
+    let mut w = 0;
+    for j in 0..rows.len() {
+        let (r, v) = (rows[j], vals[j]);
+        if left[r] {
+            rows[w] = r;
+            vals[w] = v;
+            w += 1;
+        } else {
+            tr.push(r);
+            tv.push(v);
+        }
+    }
+    rows[w..].copy_from_slice(tr);
+    vals[w..].copy_from_slice(tv);
+}
+
 struct Splitter<'a, F, C> {
     data: &'a Columns<'a, F>,
     crit: C,
@@ -152,11 +277,18 @@ struct Splitter<'a, F, C> {
     xf: Vec<F>,
     total_weight: f64,
     rng: &'a mut TreeRng,
+    presort: Option<Presort<F>>,
 }
 
 impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
     /// Sorts `samples[start..end]` by feature `f`, filling `xf`.
     fn sort_by_feature(&mut self, f: usize, start: usize, end: usize) {
+        if let Some(p) = &self.presort {
+            let at = f * p.m;
+            self.samples[start..end].copy_from_slice(&p.rows[at + start..at + end]);
+            self.xf[start..end].copy_from_slice(&p.vals[at + start..at + end]);
+            return;
+        }
         self.pairs.clear();
         for &i in &self.samples[start..end] {
             self.pairs.push((self.data.get(f, i), i));
@@ -290,21 +422,36 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 }
                 continue;
             }
-            self.sort_by_feature(f, start, end);
-            if within_threshold(self.xf[start], self.xf[end - 1]) {
-                self.features.swap(f_j, n_total_constants);
-                n_found_constants += 1;
-                n_total_constants += 1;
-                continue;
-            }
-            f_i -= 1;
-            self.features.swap(f_i, f_j);
-            let found = sweep(
-                &mut self.crit,
-                &self.samples[start..end],
-                &self.xf[start..end],
-                &self.cfg,
-            );
+            let found = if let Some(p) = &self.presort {
+                // Sweep the presorted block in place; the rows are copied once, after the loop.
+                let at = f * p.m;
+                let (rows, xf) = (&p.rows[at + start..at + end], &p.vals[at + start..at + end]);
+                if within_threshold(xf[0], xf[xf.len() - 1]) {
+                    self.features.swap(f_j, n_total_constants);
+                    n_found_constants += 1;
+                    n_total_constants += 1;
+                    continue;
+                }
+                f_i -= 1;
+                self.features.swap(f_i, f_j);
+                sweep(&mut self.crit, rows, xf, &self.cfg)
+            } else {
+                self.sort_by_feature(f, start, end);
+                if within_threshold(self.xf[start], self.xf[end - 1]) {
+                    self.features.swap(f_j, n_total_constants);
+                    n_found_constants += 1;
+                    n_total_constants += 1;
+                    continue;
+                }
+                f_i -= 1;
+                self.features.swap(f_i, f_j);
+                sweep(
+                    &mut self.crit,
+                    &self.samples[start..end],
+                    &self.xf[start..end],
+                    &self.cfg,
+                )
+            };
             if let Some((proxy, t, pos)) = found
                 && proxy > best_proxy
             {
@@ -319,7 +466,9 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 });
             }
         }
-        if parallel && let Some(lf) = last_feature {
+        if (parallel || self.presort.is_some())
+            && let Some(lf) = last_feature
+        {
             // The rows as the sequential loop leaves them: sorted by the last feature drawn.
             self.sort_by_feature(lf, start, end);
         }
@@ -328,15 +477,21 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             let cfg = self.cfg;
             let node: Vec<usize> = self.samples[start..end].to_vec();
             let crit = &self.crit;
+            let presort = &self.presort;
             let found: Vec<Option<(f64, F, usize)>> = planned
                 .par_iter()
                 .map(|&f| {
+                    let mut c = crit.clone();
+                    if let Some(p) = presort {
+                        let at = f * p.m;
+                        let rows = &p.rows[at + start..at + end];
+                        return sweep(&mut c, rows, &p.vals[at + start..at + end], &cfg);
+                    }
                     let mut pairs: Vec<(F, usize)> =
                         node.iter().map(|&i| (data.get(f, i), i)).collect();
                     sort_pairs(&mut pairs);
                     let rows: Vec<usize> = pairs.iter().map(|p| p.1).collect();
                     let xf: Vec<F> = pairs.iter().map(|p| p.0).collect();
-                    let mut c = crit.clone();
                     sweep(&mut c, &rows, &xf, &cfg)
                 })
                 .collect();
@@ -368,7 +523,30 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         // Re-partitioned as scikit-learn does: always after the sorted sweep, after random
         // thresholds only when the best feature was not the last one tried (the order of the
         // rows inside the children decides the order of later floating-point sums).
-        if !self.cfg.random_splits || last_feature != Some(s.feature) {
+        if let Some(p) = &mut self.presort {
+            // The best feature's block is sorted: its first `pos − start` rows are the left
+            // child. Mark them, partition `samples` by the marks exactly as by the threshold
+            // (the same two-pointer pass, without reading the feature column), then every
+            // block.
+            let at = s.feature * p.m;
+            for &i in &p.rows[at + start..at + s.pos] {
+                p.left[i] = true;
+            }
+            for &i in &p.rows[at + s.pos..at + end] {
+                p.left[i] = false;
+            }
+            let (mut lo, mut hi) = (start, end);
+            while lo < hi {
+                if p.left[self.samples[lo]] {
+                    lo += 1;
+                } else {
+                    hi -= 1;
+                    self.samples.swap(lo, hi);
+                }
+            }
+            debug_assert_eq!(lo, s.pos);
+            p.partition(start, end, end - start >= self.cfg.parallel_min_rows);
+        } else if !self.cfg.random_splits || last_feature != Some(s.feature) {
             s.pos = self.partition(s.feature, s.threshold, start, end);
         }
         self.crit.reset();
@@ -402,6 +580,12 @@ pub(crate) fn build<F: Float, C: Criterion>(
         None => data.n as f64,
     };
     let n_samples = samples.len();
+    let presort = (cfg.presort
+        && !cfg.random_splits
+        && cfg.max_features >= data.d
+        && n_samples > 1
+        && n_samples.saturating_mul(data.d) <= PRESORT_MAX_ENTRIES)
+        .then(|| Presort::new(data, &samples));
     let mut sp = Splitter {
         data,
         crit,
@@ -413,6 +597,7 @@ pub(crate) fn build<F: Float, C: Criterion>(
         xf: vec![F::zero(); n_samples],
         total_weight,
         rng,
+        presort,
     };
     let mut tree = Tree::new(data.d, n_outputs, max_n_classes);
     let mut value = vec![0.0; n_outputs * max_n_classes];
@@ -661,6 +846,7 @@ mod tests {
             max_leaf_nodes: None,
             random_splits: false,
             parallel_min_rows,
+            presort: true,
         }
     }
 
@@ -727,6 +913,20 @@ mod tests {
                 cfg.max_depth = 4;
                 build(&data, None, crit, cfg, &mut rng, 1, 1)
             };
+            // Presorted blocks (all features searched) give the tree of per-node sorts.
+            let unsorted = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = ClassCrit::new(&yc, Some(&w), 3, ClassCriterion::Gini);
+                let mut cfg = config(par, mf);
+                cfg.presort = false;
+                build(&data, Some(&w), crit, cfg, &mut rng, 1, 3)
+            };
+            assert_eq!(grow_c(16), unsorted(16), "presort, max_features {mf}");
+            assert_eq!(
+                grow_c(usize::MAX),
+                unsorted(usize::MAX),
+                "presort, max_features {mf}"
+            );
             for threads in [1, 2] {
                 let (a, b) =
                     ndlearn_core::par::with_threads(threads, || (grow_c(usize::MAX), grow_c(16)))

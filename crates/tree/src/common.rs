@@ -71,6 +71,7 @@ impl Growth {
             max_leaf_nodes: self.max_leaf_nodes,
             random_splits: self.splitter == SplitterKind::Random,
             parallel_min_rows: crate::builder::PARALLEL_MIN_ROWS,
+            presort: true,
         })
     }
 }
