@@ -315,6 +315,22 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         lo
     }
 
+    /// [`partition`](Self::partition) on the values gathered in `xf[start..end]` (moved along
+    /// with the rows): the same row order, without reading the feature column again.
+    fn partition_gathered(&mut self, t: F, start: usize, end: usize) -> usize {
+        let (mut lo, mut hi) = (start, end);
+        while lo < hi {
+            if self.xf[lo] <= t {
+                lo += 1;
+            } else {
+                hi -= 1;
+                self.samples.swap(lo, hi);
+                self.xf.swap(lo, hi);
+            }
+        }
+        lo
+    }
+
     /// The best split of `samples[start..end]` (or `None`), and the updated count of known
     /// constant features (scikit-learn's `node_split`).
     fn node_split(
@@ -359,9 +375,12 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             let f = self.features[f_j];
             last_feature = Some(f);
             if self.cfg.random_splits {
+                // One pass over the (scattered) feature column: the range, and the values in
+                // `xf` for the partition.
                 let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
-                for &i in &self.samples[start..end] {
-                    let v = self.data.get(f, i);
+                for j in start..end {
+                    let v = self.data.get(f, self.samples[j]);
+                    self.xf[j] = v;
                     lo = lo.min(v);
                     hi = hi.max(v);
                 }
@@ -378,7 +397,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 if t >= hi || t < lo {
                     t = lo;
                 }
-                let pos = self.partition(f, t, start, end);
+                let pos = self.partition_gathered(t, start, end);
                 if pos - start < min_leaf || end - pos < min_leaf {
                     continue;
                 }
