@@ -90,7 +90,7 @@ use crate::common::check_x_and_weights;
 use crate::params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::regressor::DecisionTreeRegressor;
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::Tree;
+use crate::tree::{PackedNode, Tree, packed_leaf};
 
 /// `np.iinfo(np.int32).max`: the bound of scikit-learn's per-tree seeds.
 const MAX_INT: u64 = 0x7FFF_FFFF;
@@ -312,11 +312,18 @@ fn sum_over_trees<F: Float>(
     width: usize,
     normalize: bool,
 ) -> Array2<f64> {
+    let packed: Vec<Vec<PackedNode<F>>> = trees.iter().map(Tree::packed).collect();
+    let d = x.ncols();
     let parts = par::map_row_chunks(x, 1024, |_, chunk| {
+        // The chunk as one contiguous row-major block, so a row is a plain slice.
+        let flat: Vec<F> = match chunk.as_slice() {
+            Some(s) => s.to_vec(),
+            None => chunk.iter().copied().collect(),
+        };
         let mut acc = Array2::<f64>::zeros((chunk.nrows(), width));
-        for t in trees {
-            for (r, mut out) in chunk.rows().into_iter().zip(acc.rows_mut()) {
-                let v = t.node_value(t.leaf_of(|f| r[f]));
+        for (t, nodes) in trees.iter().zip(&packed) {
+            for (r, mut out) in flat.chunks_exact(d.max(1)).zip(acc.rows_mut()) {
+                let v = t.node_value(packed_leaf(nodes, r));
                 if normalize {
                     let s = ndarray::ArrayView1::from(v).sum();
                     if s > 0.0 {

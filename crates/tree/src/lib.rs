@@ -1,9 +1,10 @@
 //! # ndlearn-tree
 //!
 //! Decision trees over [`ndlearn_core`]: CART classification and regression trees with
-//! scikit-learn's criteria, stopping rules, feature sampling and minimal cost-complexity
-//! pruning, built on one flat tree representation ([`Tree`]), and the ensembles over them
-//! (forests, AdaBoost, gradient boosting). On float32-representable data
+//! scikit-learn's criteria, stopping rules, feature sampling and pruning (minimal
+//! cost-complexity, χ², error-based, MDL), Hunt's multi-way trees, built on one flat tree
+//! representation ([`Tree`]), and the ensembles over them (bagging, forests, isolation
+//! forests, AdaBoost, gradient boosting, voting and stacking). On float32-representable data
 //! without equal-gain ties the fitted trees equal scikit-learn's node for node
 //! (`scripts/golden/tree.py`).
 //!
@@ -15,6 +16,14 @@
 //! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
 //! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
 //! | [`GradientBoostingRegressor`], [`GradientBoostingClassifier`] | exact gradient boosting: squared, absolute, Huber, quantile, log-loss (binomial, multinomial) and exponential losses, scikit-learn's line search per leaf, `subsample` with out-of-bag scores, early stopping, staged predictions | `GradientBoostingRegressor`, `GradientBoostingClassifier` |
+//! | [`BaggingClassifier`], [`BaggingRegressor`] | bagging over any estimator: bootstrap rows and/or feature subsets (random subspaces, random patches), majority vote / mean, OOB score and the notes' OOB permutation importance | `BaggingClassifier`, `BaggingRegressor` |
+//! | [`AdaBoostRegressor`] | AdaBoost.R2 by weighted resampling (scikit-learn's streams), weighted-median prediction | `AdaBoostRegressor` |
+//! | [`IsolationForest`] | isolation trees on subsamples, anomaly score `2^(−E[h]/c(ψ))`, contamination offset | `IsolationForest` |
+//! | [`VotingClassifier`], [`VotingRegressor`], [`StackingClassifier`], [`StackingRegressor`] | ensembles of different estimators ([`voting`]) | same names |
+//! | [`HuntTree`] | Hunt's algorithm: multi-way splits on categorical features, default-class leaves | — (ID3 / C4.5) |
+//! | [`pruning`] | χ² stop, C4.5 error-based pruning (subtree replacement and raising), MDL pruning, K-fold choice of `ccp_alpha` | — |
+//! | [`BinMapper`] | quantile binning to `u8` codes with a missing-value bin | `_BinMapper` |
+//! | [`export`] | `export_text` (scikit-learn's text), Graphviz dot, SVG pictures | `export_text`, `export_graphviz` |
 //! | [`impurity`] | Gini, entropy, misclassification error, gain, information gain, GINI_split, split info, gain ratio on class counts | — |
 //! | [`Tree`] | flat node arrays (as `tree_`), prediction, `apply`, `decision_path`, impurity importances, [`Tree::cost_complexity_pruning_path`], [`Tree::prune`] | `sklearn.tree._tree.Tree` |
 //!
@@ -37,7 +46,9 @@
 //! ## Conventions
 //!
 //! - **Split search**: exact sorted sweep per node and feature (rows sorted by the feature,
-//!   class counts or target sums updated in one pass), thresholds at the midpoint `a/2 + b/2`
+//!   class counts or target sums updated in one pass; when every split searches all features,
+//!   each feature is sorted once and kept sorted within every node by stable partitions, so a
+//!   node's sorted rows cost a copy, not a sort), thresholds at the midpoint `a/2 + b/2`
 //!   of consecutive distinct values as scikit-learn. Values closer than `1e-7` count as equal
 //!   and a feature whose node range is within `1e-7` as constant (scikit-learn's
 //!   `FEATURE_THRESHOLD`; for float32 values `a + 1e-7` is rounded to float32 as in

@@ -54,6 +54,32 @@ pub struct Tree<F> {
     value: Vec<f64>,
 }
 
+/// A node of a [`Tree`] packed for traversal (`feature = u32::MAX` for a leaf).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PackedNode<F> {
+    threshold: F,
+    feature: u32,
+    left: u32,
+    right: u32,
+}
+
+/// The leaf reached by `row` (a contiguous row of features) in packed nodes.
+#[inline]
+pub(crate) fn packed_leaf<F: Float>(nodes: &[PackedNode<F>], row: &[F]) -> usize {
+    let mut i = 0usize;
+    loop {
+        let n = nodes[i];
+        if n.feature == u32::MAX {
+            return i;
+        }
+        i = if row[n.feature as usize] <= n.threshold {
+            n.left as usize
+        } else {
+            n.right as usize
+        };
+    }
+}
+
 /// The nodes each row visits from the root to its leaf (scikit-learn's `decision_path`, in
 /// compressed sparse row form).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,13 +310,34 @@ impl<F: Float> Tree<F> {
         node
     }
 
+    /// The nodes packed for traversal (one 16–24-byte record per node instead of four arrays:
+    /// one cache line per visited node).
+    pub(crate) fn packed(&self) -> Vec<PackedNode<F>> {
+        (0..self.node_count())
+            .map(|i| PackedNode {
+                threshold: self.threshold[i],
+                feature: if self.children_left[i] == TREE_LEAF {
+                    u32::MAX
+                } else {
+                    self.feature[i] as u32
+                },
+                left: self.children_left[i].max(0) as u32,
+                right: self.children_right[i].max(0) as u32,
+            })
+            .collect()
+    }
+
     /// The leaf id each row of `x` falls into (no input checks: the fitted models check).
     pub(crate) fn apply_unchecked(&self, x: &ArrayRef2<F>) -> Array1<usize> {
+        let nodes = self.packed();
+        let d = x.ncols().max(1);
         let rows: Vec<usize> = ndlearn_core::par::map_row_chunks(x, 4096, |_, chunk| {
-            chunk
-                .rows()
-                .into_iter()
-                .map(|r| self.leaf_of(|f| r[f]))
+            let flat: Vec<F> = match chunk.as_slice() {
+                Some(s) => s.to_vec(),
+                None => chunk.iter().copied().collect(),
+            };
+            flat.chunks_exact(d)
+                .map(|r| packed_leaf(&nodes, r))
                 .collect::<Vec<usize>>()
         })
         .into_iter()
