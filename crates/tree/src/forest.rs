@@ -21,7 +21,10 @@
 //!
 //! With `oob_score`, each row is predicted by the trees whose bootstrap left it out
 //! (out-of-bag); the accuracy (classifier) or R² (regressor) of those predictions estimates the
-//! generalisation error without a validation set. Importances are the mean of the trees'
+//! generalisation error without a validation set. `oob_permutation_importance` is the notes'
+//! out-of-bag permutation importance (catalog T-14). `fit_warm(previous, …)` is scikit-learn's
+//! `warm_start`: it keeps the trees already grown and adds the missing ones with the seeds a
+//! cold fit would give them (the same forest). Importances are the mean of the trees'
 //! normalised impurity importances (trees that are a single leaf left out), normalised again.
 //!
 //! # Randomness, threads and scikit-learn
@@ -456,8 +459,59 @@ macro_rules! forest_classifier {
                 }
             }
 
+            /// Warm start (scikit-learn's `warm_start = True`): keeps the trees of `previous`
+            /// (fitted on the same data) and grows trees `previous.trees().len()..n_estimators`
+            /// with the seeds a cold fit of `n_estimators` trees gives them, so the result is
+            /// the cold fit's forest; the out-of-bag estimate covers all trees.
+            ///
+            /// # Errors
+            /// As [`Fit::fit`]; `n_estimators` below the trees already grown; a model of another
+            /// width or class count.
+            pub fn fit_warm<F: Float>(
+                &self,
+                previous: Option<$fitted<F>>,
+                x: &ArrayRef2<F>,
+                y: &ArrayRef1<usize>,
+                sample_weight: Option<&ArrayRef1<F>>,
+            ) -> Result<$fitted<F>> {
+                let keep = match previous {
+                    None => Vec::new(),
+                    Some(p) => {
+                        if p.trees.len() > self.n_estimators {
+                            return Err(Error::invalid_param(
+                                "n_estimators",
+                                format!(
+                                    "a warm start cannot shrink the forest: {} trees are grown, n_estimators = {}",
+                                    p.trees.len(),
+                                    self.n_estimators
+                                ),
+                            ));
+                        }
+                        validate::check_n_features(x.ncols(), p.n_features, "warm start")?;
+                        if validate::check_labels(y, 1, "warm start")? != p.n_classes {
+                            return Err(Error::invalid_param(
+                                "previous",
+                                "the previous forest was fitted on another number of classes",
+                            ));
+                        }
+                        p.trees
+                    }
+                };
+                self.fit_forest_from(keep, x, y, sample_weight)
+            }
+
             fn fit_forest<F: Float>(
                 &self,
+                x: &ArrayRef2<F>,
+                y: &ArrayRef1<usize>,
+                sample_weight: Option<&ArrayRef1<F>>,
+            ) -> Result<$fitted<F>> {
+                self.fit_forest_from(Vec::new(), x, y, sample_weight)
+            }
+
+            fn fit_forest_from<F: Float>(
+                &self,
+                keep: Vec<Tree<F>>,
                 x: &ArrayRef2<F>,
                 y: &ArrayRef1<usize>,
                 sample_weight: Option<&ArrayRef1<F>>,
@@ -482,7 +536,9 @@ macro_rules! forest_classifier {
                 let data = Columns { xt: &xt, n, d };
                 let ys: Vec<usize> = y.iter().copied().collect();
                 let seeds = tree_seeds(self.seed, self.n_estimators);
-                let trees = par::try_map_tasks(self.n_estimators, |t| {
+                let n_keep = keep.len();
+                let new_trees = par::try_map_tasks(self.n_estimators - n_keep, |t| {
+                    let t = n_keep + t;
                     let tw = ens.tree_weights(
                         seeds[t],
                         n,
@@ -495,6 +551,8 @@ macro_rules! forest_classifier {
                     let tree = tree_est.grow(&data, &ys, n_classes, tw.as_deref(), &mut rng)?;
                     Ok(if self.ccp_alpha > 0.0 { tree.prune(self.ccp_alpha) } else { tree })
                 })?;
+                let mut trees = keep;
+                trees.extend(new_trees);
                 let mut fitted = $fitted {
                     params: self.clone(),
                     trees,
@@ -794,8 +852,53 @@ macro_rules! forest_regressor {
                 }
             }
 
+            /// Warm start (scikit-learn's `warm_start = True`): keeps the trees of `previous`
+            /// (fitted on the same data) and grows trees `previous.trees().len()..n_estimators`
+            /// with the seeds a cold fit of `n_estimators` trees gives them, so the result is
+            /// the cold fit's forest; the out-of-bag estimate covers all trees.
+            ///
+            /// # Errors
+            /// As [`Fit::fit`]; `n_estimators` below the trees already grown; a model of another
+            /// width.
+            pub fn fit_warm<F: Float>(
+                &self,
+                previous: Option<$fitted<F>>,
+                x: &ArrayRef2<F>,
+                y: &ArrayRef1<F>,
+                sample_weight: Option<&ArrayRef1<F>>,
+            ) -> Result<$fitted<F>> {
+                let keep = match previous {
+                    None => Vec::new(),
+                    Some(p) => {
+                        if p.trees.len() > self.n_estimators {
+                            return Err(Error::invalid_param(
+                                "n_estimators",
+                                format!(
+                                    "a warm start cannot shrink the forest: {} trees are grown, n_estimators = {}",
+                                    p.trees.len(),
+                                    self.n_estimators
+                                ),
+                            ));
+                        }
+                        validate::check_n_features(x.ncols(), p.n_features, "warm start")?;
+                        p.trees
+                    }
+                };
+                self.fit_forest_from(keep, x, y, sample_weight)
+            }
+
             fn fit_forest<F: Float>(
                 &self,
+                x: &ArrayRef2<F>,
+                y: &ArrayRef1<F>,
+                sample_weight: Option<&ArrayRef1<F>>,
+            ) -> Result<$fitted<F>> {
+                self.fit_forest_from(Vec::new(), x, y, sample_weight)
+            }
+
+            fn fit_forest_from<F: Float>(
+                &self,
+                keep: Vec<Tree<F>>,
                 x: &ArrayRef2<F>,
                 y: &ArrayRef1<F>,
                 sample_weight: Option<&ArrayRef1<F>>,
@@ -815,13 +918,17 @@ macro_rules! forest_regressor {
                 let xt = builder::to_columns(x);
                 let data = Columns { xt: &xt, n, d };
                 let seeds = tree_seeds(self.seed, self.n_estimators);
-                let trees = par::try_map_tasks(self.n_estimators, |t| {
+                let n_keep = keep.len();
+                let new_trees = par::try_map_tasks(self.n_estimators - n_keep, |t| {
+                    let t = n_keep + t;
                     let tw =
                         ens.tree_weights(seeds[t], n, m, base.as_deref(), cdf.as_deref(), None)?;
                     let mut rng = TreeRng::from_seed(seeds[t]);
                     let tree = tree_est.grow(&data, &ys, 1, tw.as_deref(), &mut rng)?;
                     Ok(if self.ccp_alpha > 0.0 { tree.prune(self.ccp_alpha) } else { tree })
                 })?;
+                let mut trees = keep;
+                trees.extend(new_trees);
                 let mut fitted = $fitted {
                     params: self.clone(),
                     trees,
@@ -1170,6 +1277,41 @@ mod tests {
         assert!(
             rf.oob_permutation_importance(&x.slice(ndarray::s![.., ..3]), &y, None, 1, 0)
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn warm_start_adds_the_trees_of_a_cold_fit() {
+        let mut rng = ndlearn_core::random::rng(4);
+        let x = Array2::from_shape_fn((120, 3), |_| {
+            ndlearn_core::random::standard_normal::<f64>(&mut rng)
+        });
+        let y: Array1<usize> = x.column(0).mapv(|v| usize::from(v > 0.1));
+        let small = RandomForestClassifier::default()
+            .n_estimators(4)
+            .oob_score(true);
+        let big = small.clone().n_estimators(9);
+        let first = small.fit(&x, &y).expect("fit");
+        let warm = big
+            .fit_warm(Some(first.clone()), &x, &y, None)
+            .expect("warm");
+        let cold = big.fit(&x, &y).expect("fit");
+        assert_eq!(warm.trees(), cold.trees());
+        assert_eq!(warm.oob_score(), cold.oob_score());
+        assert!(small.fit_warm(Some(warm), &x, &y, None).is_err()); // cannot shrink
+        assert!(
+            big.fit_warm(Some(first), &x.slice(ndarray::s![.., ..2]), &y, None)
+                .is_err()
+        );
+        let yr: Array1<f64> = x.column(1).to_owned();
+        let r = ExtraTreesRegressor::default().n_estimators(3);
+        let part = r.fit(&x, &yr).expect("fit");
+        let full = r.clone().n_estimators(5);
+        assert_eq!(
+            full.fit_warm(Some(part), &x, &yr, None)
+                .expect("warm")
+                .trees(),
+            full.fit(&x, &yr).expect("fit").trees()
         );
     }
 }
