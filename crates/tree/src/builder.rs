@@ -62,11 +62,41 @@ pub(crate) const PARALLEL_MIN_ROWS: usize = 8192;
 /// Sorts `(value, row)` pairs by value, then row: a total order, so the result does not depend
 /// on the order the rows came in.
 fn sort_pairs<F: Float>(pairs: &mut [(F, usize)]) {
-    pairs.sort_unstable_by(|a, b| {
-        a.0.partial_cmp(&b.0)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.1.cmp(&b.1))
-    });
+    if pairs.len() < 64 {
+        pairs.sort_unstable_by(|a, b| {
+            a.0.partial_cmp(&b.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.1.cmp(&b.1))
+        });
+        return;
+    }
+    // The same order on integer keys: `(order_key(value) << 64) | row` compares as
+    // `(value, row)` (with −0.0 and +0.0 equal, as `partial_cmp` has them), and integer
+    // comparisons sort about twice as fast as the float comparator.
+    let mut keys: Vec<u128> = pairs
+        .iter()
+        .map(|&(v, i)| (u128::from(order_key(v.to_f64_lossless())) << 64) | i as u128)
+        .collect();
+    keys.sort_unstable();
+    for (p, k) in pairs.iter_mut().zip(&keys) {
+        let i = (*k as u64) as usize;
+        // The value of row `i` in the input (the key of −0.0 is that of +0.0).
+        *p = (F::cast(from_order_key((*k >> 64) as u64)), i);
+    }
+}
+
+/// A `u64` whose unsigned order is the order of the (non-NaN) `f64` values, `−0.0` mapped to
+/// `+0.0`.
+#[inline]
+fn order_key(v: f64) -> u64 {
+    let b = (v + 0.0).to_bits();
+    if b >> 63 == 1 { !b } else { b | (1 << 63) }
+}
+
+/// The inverse of [`order_key`].
+#[inline]
+fn from_order_key(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
 }
 
 /// The best threshold of one feature: the node's rows `rows` sorted by the feature with values
@@ -880,6 +910,43 @@ mod tests {
         // Values float32 cannot hold keep the f64 rule.
         let c = 0.1_f64;
         assert!(within_threshold(c, c + 0.9e-7) && !within_threshold(c, c + 1.1e-7));
+    }
+
+    #[test]
+    fn integer_keys_sort_as_the_float_comparator() {
+        let vals = [
+            -f64::MAX,
+            -3.5,
+            -1e-300,
+            -0.0,
+            0.0,
+            5e-324,
+            1e-300,
+            2.0,
+            2.0,
+            f64::MAX,
+            -3.5,
+        ];
+        for &v in &vals {
+            let back = from_order_key(order_key(v));
+            assert!(back == v && (v != 0.0 || back.is_sign_positive()));
+        }
+        for w in vals.windows(2) {
+            let (a, b) = (order_key(w[0]), order_key(w[1]));
+            assert_eq!(
+                a.cmp(&b),
+                w[0].partial_cmp(&w[1]).expect("ordered"),
+                "{w:?}"
+            );
+        }
+        // More than 64 pairs (the key path) and fewer give the comparator's order.
+        let mut big: Vec<(f64, usize)> = (0..200)
+            .map(|i| (((i * 37) % 23) as f64 - 11.0, 199 - i))
+            .collect();
+        let mut expect = big.clone();
+        expect.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("ordered").then(a.1.cmp(&b.1)));
+        sort_pairs(&mut big);
+        assert_eq!(big, expect);
     }
 
     #[test]
