@@ -329,6 +329,20 @@ impl<F: Float> Tree<F> {
 
     /// The leaf id each row of `x` falls into (no input checks: the fitted models check).
     pub(crate) fn apply_unchecked(&self, x: &ArrayRef2<F>) -> Array1<usize> {
+        // Packing costs one pass over the nodes: worth it when the rows' walks outweigh it.
+        if x.nrows().saturating_mul(8) < self.node_count() {
+            let rows: Vec<usize> = ndlearn_core::par::map_row_chunks(x, 4096, |_, chunk| {
+                chunk
+                    .rows()
+                    .into_iter()
+                    .map(|r| self.leaf_of(|f| r[f]))
+                    .collect::<Vec<usize>>()
+            })
+            .into_iter()
+            .flatten()
+            .collect();
+            return Array1::from(rows);
+        }
         let nodes = self.packed();
         let d = x.ncols().max(1);
         let rows: Vec<usize> = ndlearn_core::par::map_row_chunks(x, 4096, |_, chunk| {
@@ -636,5 +650,25 @@ mod tests {
         let pruned = t.prune(0.25);
         assert_eq!(pruned.node_count(), 1);
         assert_eq!(t.prune(0.1), t);
+    }
+
+    #[test]
+    fn packed_and_plain_walks_reach_the_same_leaves() {
+        use ndlearn_core::Fit;
+        let x = Array2::from_shape_fn((200, 3), |(i, j)| {
+            ((i * 7 + j * 13) % 31) as f64 + 0.5 * j as f64
+        });
+        let y: Array1<f64> = (0..200).map(|i| ((i * 17) % 23) as f64).collect();
+        let fit = crate::DecisionTreeRegressor::default()
+            .fit(&x, &y)
+            .expect("fit");
+        let t = fit.tree();
+        let few = x.slice(ndarray::s![..2, ..]);
+        assert!(2 * 8 < t.node_count()); // the plain walk
+        let all = t.apply_unchecked(&x); // 200 · 8 ≥ nodes: the packed walk
+        assert_eq!(
+            t.apply_unchecked(&few).to_vec(),
+            all.slice(ndarray::s![..2]).to_vec()
+        );
     }
 }
