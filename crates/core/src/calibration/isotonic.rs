@@ -188,7 +188,7 @@ fn pava<F: Float>(y: &mut [F], w: &[F]) {
 }
 
 /// Isotonic regression as an estimator on one feature (scikit-learn's `IsotonicRegression`;
-/// see the [module docs](self)).
+/// see the [`calibration` module docs](crate::calibration)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]

@@ -41,7 +41,7 @@ use crate::numeric::{log1pexp, sigmoid};
 use crate::validate::{check_finite_1d, check_sample_weight};
 use crate::{Error, Float, Result};
 
-/// Platt scaling: fits `P(y = 1 | f) = 1/(1 + exp(A f + B))` (see the [module docs](self)).
+/// Platt scaling: fits `P(y = 1 | f) = 1/(1 + exp(A f + B))` (see the [`calibration` module docs](crate::calibration)).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
@@ -232,7 +232,7 @@ impl PlattScaling {
 }
 
 /// Temperature scaling: one inverse temperature `β` for all scores (see the
-/// [module docs](self)).
+/// [`calibration` module docs](crate::calibration)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]

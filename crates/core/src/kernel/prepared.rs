@@ -40,7 +40,7 @@ enum Source<'a, F: Float> {
 }
 
 /// A kernel and its training rows, ready for repeated row evaluations (see the
-/// [module docs](self)).
+/// [`kernel` module docs](crate::kernel)).
 ///
 /// `row_into(i)` writes `k(xᵢ, xⱼ)` for every training row `j`. The values of one pair are the
 /// same bits whichever row asks for them (`k(xᵢ, xⱼ)` from row `i` equals `k(xⱼ, xᵢ)` from row

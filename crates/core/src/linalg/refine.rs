@@ -56,7 +56,7 @@ pub struct RefinedSolution {
 
 /// Solves `A X = B` for a symmetric positive-definite `A` in double precision by a
 /// single-precision Cholesky factorisation and iterative refinement (see the
-/// [module docs](self)); falls back to a double-precision factorisation whenever the shortcut
+/// [`linalg` module docs](crate::linalg)); falls back to a double-precision factorisation whenever the shortcut
 /// does not converge.
 ///
 /// ```
