@@ -377,16 +377,26 @@ impl<F: Float> NFeaturesIn for FittedAdaBoostClassifier<F> {
 impl<F: Float> FeatureImportances<F> for FittedAdaBoostClassifier<F> {
     /// `Σ_m α_m imp_m / Σ_m α_m` over the trees' normalised importances (scikit-learn's).
     fn feature_importances(&self) -> Array1<F> {
-        let mut sum = Array1::<f64>::zeros(self.n_features);
-        let total: f64 = self.estimator_weights.iter().sum();
-        for (t, &a) in self.trees.iter().zip(&self.estimator_weights) {
-            sum.scaled_add(a, &t.feature_importances(true));
-        }
-        if total > 0.0 {
-            sum.mapv_inplace(|v| v / total);
-        }
-        sum.mapv(F::cast)
+        weighted_importances(&self.trees, &self.estimator_weights, self.n_features).mapv(F::cast)
     }
+}
+
+/// `Σ_m α_m imp_m / Σ_m α_m` over the trees' normalised importances (scikit-learn's boosting
+/// importances; zeros when every weight is 0).
+pub(crate) fn weighted_importances<F: Float>(
+    trees: &[Tree<F>],
+    weights: &[f64],
+    d: usize,
+) -> Array1<f64> {
+    let mut sum = Array1::<f64>::zeros(d);
+    let total: f64 = weights.iter().sum();
+    for (t, &a) in trees.iter().zip(weights) {
+        sum.scaled_add(a, &t.feature_importances(true));
+    }
+    if total > 0.0 {
+        sum.mapv_inplace(|v| v / total);
+    }
+    sum
 }
 
 #[cfg(test)]

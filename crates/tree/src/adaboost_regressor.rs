@@ -64,6 +64,7 @@ use ndlearn_core::{
     validate,
 };
 
+use crate::adaboost::weighted_importances;
 use crate::builder::{self, Columns};
 use crate::common::check_x_and_weights;
 use crate::regressor::DecisionTreeRegressor;
@@ -417,15 +418,7 @@ impl<F: Float> NFeaturesIn for FittedAdaBoostRegressor<F> {
 impl<F: Float> FeatureImportances<F> for FittedAdaBoostRegressor<F> {
     /// `Σ_m α_m imp_m / Σ_m α_m` over the trees' normalised importances (scikit-learn's).
     fn feature_importances(&self) -> Array1<F> {
-        let mut sum = Array1::<f64>::zeros(self.n_features);
-        let total: f64 = self.estimator_weights.iter().sum();
-        for (t, &a) in self.trees.iter().zip(&self.estimator_weights) {
-            sum.scaled_add(a, &t.feature_importances(true));
-        }
-        if total > 0.0 {
-            sum.mapv_inplace(|v| v / total);
-        }
-        sum.mapv(F::cast)
+        weighted_importances(&self.trees, &self.estimator_weights, self.n_features).mapv(F::cast)
     }
 }
 

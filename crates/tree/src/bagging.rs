@@ -92,6 +92,7 @@ use ndlearn_core::{
 };
 
 use crate::classifier::DecisionTreeClassifier;
+use crate::common::{argmax, r2, validate_max_samples};
 use crate::params::SampleCount;
 use crate::regressor::DecisionTreeRegressor;
 
@@ -122,23 +123,7 @@ impl Sampling {
                 "the out-of-bag estimate needs bootstrap = true",
             ));
         }
-        if let Some(ms) = self.max_samples {
-            match ms {
-                SampleCount::Count(0) => {
-                    return Err(Error::invalid_param(
-                        "max_samples",
-                        "a count must be at least 1",
-                    ));
-                }
-                SampleCount::Fraction(f) if !(f > 0.0 && f.is_finite()) => {
-                    return Err(Error::invalid_param(
-                        "max_samples",
-                        format!("a fraction must be positive and finite; got {f}"),
-                    ));
-                }
-                _ => {}
-            }
-        }
+        validate_max_samples(self.max_samples)?;
         self.max_features.validate("max_features", 1, 1.0, true)
     }
 
@@ -626,30 +611,6 @@ fn votes(preds: &[Array1<usize>], n: usize, k: usize) -> Array2<f64> {
     v
 }
 
-fn argmax_row(row: ndarray::ArrayView1<'_, f64>) -> usize {
-    let mut best = 0;
-    for (c, &v) in row.iter().enumerate() {
-        if v > row[best] {
-            best = c;
-        }
-    }
-    best
-}
-
-fn r2(pred: &[f64], y: &[f64]) -> f64 {
-    let n = y.len() as f64;
-    let mean = y.iter().sum::<f64>() / n;
-    let ss_res: f64 = pred.iter().zip(y).map(|(p, t)| (t - p) * (t - p)).sum();
-    let ss_tot: f64 = y.iter().map(|t| (t - mean) * (t - mean)).sum();
-    if ss_tot > 0.0 {
-        1.0 - ss_res / ss_tot
-    } else if ss_res == 0.0 {
-        1.0
-    } else {
-        0.0
-    }
-}
-
 impl<E> BaggingClassifier<E> {
     fn fit_bag<F, M, G>(
         &self,
@@ -702,7 +663,9 @@ impl<E> BaggingClassifier<E> {
                     }
                 }
             }
-            let correct = (0..n).filter(|&i| argmax_row(acc.row(i)) == y[i]).count();
+            let correct = (0..n)
+                .filter(|&i| argmax(acc.row(i).iter().copied()) == y[i])
+                .count();
             for mut row in acc.rows_mut() {
                 let t = row.sum();
                 if t > 0.0 {
@@ -760,7 +723,10 @@ where
     /// Majority vote of the members (ties to the lower class).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
         let v = self.vote_counts(x)?;
-        Ok(v.rows().into_iter().map(argmax_row).collect())
+        Ok(v.rows()
+            .into_iter()
+            .map(|r| argmax(r.iter().copied()))
+            .collect())
     }
 }
 
@@ -1079,7 +1045,7 @@ mod tests {
         let preds = vec![array![0, 1, 2], array![1, 1, 2], array![1, 0, 0]];
         let v = votes(&preds, 3, 3);
         assert_eq!(v, array![[1.0, 2.0, 0.0], [1.0, 2.0, 0.0], [1.0, 0.0, 2.0]]);
-        assert_eq!(argmax_row(array![1.0, 1.0, 0.0].view()), 0); // ties to the lower class
+        assert_eq!(argmax([1.0, 1.0, 0.0]), 0); // ties to the lower class
     }
 
     #[test]

@@ -542,15 +542,7 @@ pub(crate) fn tree_proba<F: Float>(tree: &Tree<F>, x: &ArrayRef2<F>) -> Array2<f
 pub(crate) fn argmax_rows<F: Float>(p: &Array2<F>) -> Array1<usize> {
     p.rows()
         .into_iter()
-        .map(|r| {
-            let mut best = 0;
-            for (k, &v) in r.iter().enumerate() {
-                if v > r[best] {
-                    best = k;
-                }
-            }
-            best
-        })
+        .map(|r| crate::common::argmax(r.iter().copied()))
         .collect()
 }
 

@@ -94,3 +94,49 @@ pub(crate) fn check_x_and_weights<F: Float>(
         }
     }
 }
+
+/// The first index of the largest value (0 for an empty input).
+pub(crate) fn argmax<T: PartialOrd + Copy>(values: impl IntoIterator<Item = T>) -> usize {
+    let mut it = values.into_iter();
+    let Some(mut best_v) = it.next() else {
+        return 0;
+    };
+    let mut best = 0;
+    for (i, v) in it.enumerate() {
+        if v > best_v {
+            best_v = v;
+            best = i + 1;
+        }
+    }
+    best
+}
+
+/// R² of predictions `pred` of `y` (1 for a perfect fit of a constant target, else 0 there).
+pub(crate) fn r2(pred: &[f64], y: &[f64]) -> f64 {
+    let n = y.len() as f64;
+    let mean = y.iter().sum::<f64>() / n;
+    let ss_res: f64 = pred.iter().zip(y).map(|(p, t)| (t - p) * (t - p)).sum();
+    let ss_tot: f64 = y.iter().map(|t| (t - mean) * (t - mean)).sum();
+    if ss_tot > 0.0 {
+        1.0 - ss_res / ss_tot
+    } else if ss_res == 0.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Checks an ensemble's `max_samples`: a count of at least 1 or a positive finite fraction.
+pub(crate) fn validate_max_samples(max_samples: Option<SampleCount>) -> Result<()> {
+    match max_samples {
+        Some(SampleCount::Count(0)) => Err(Error::invalid_param(
+            "max_samples",
+            "a count must be at least 1",
+        )),
+        Some(SampleCount::Fraction(f)) if !(f > 0.0 && f.is_finite()) => Err(Error::invalid_param(
+            "max_samples",
+            format!("a fraction must be positive and finite; got {f}"),
+        )),
+        _ => Ok(()),
+    }
+}

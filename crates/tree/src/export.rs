@@ -26,6 +26,7 @@ use std::fmt::Write as _;
 
 use ndlearn_core::{Error, Float, Result};
 
+use crate::common::argmax;
 use crate::tree::Tree;
 
 /// What the leaves of a tree hold.
@@ -119,17 +120,6 @@ impl ExportOptions {
     }
 }
 
-/// The first index of the largest entry.
-fn argmax(v: &[f64]) -> usize {
-    let mut best = 0;
-    for (i, &x) in v.iter().enumerate() {
-        if x > v[best] {
-            best = i;
-        }
-    }
-    best
-}
-
 /// The value row shown for node `i`: class fractions, or the first entry of every output.
 fn shown_value<F: Float>(tree: &Tree<F>, i: usize) -> Vec<f64> {
     let v = tree.node_value(i);
@@ -184,9 +174,9 @@ fn text_leaf<F: Float>(
     let body = match leaves {
         Leaves::Classes => {
             let class = if tree.max_n_classes() != 1 && tree.n_outputs() == 1 {
-                opts.class(argmax(&v))
+                opts.class(argmax(v.iter().copied()))
             } else {
-                argmax(&v).to_string()
+                argmax(v.iter().copied()).to_string()
             };
             if opts.show_weights {
                 let w = tree.weighted_n_node_samples()[i];
@@ -277,7 +267,7 @@ fn node_lines<F: Float>(
             let w = tree.weighted_n_node_samples()[i];
             let counts: Vec<f64> = v.iter().map(|f| f * w).collect();
             lines.push(format!("value = {}", list(&counts, d)));
-            lines.push(format!("class = {}", opts.class(argmax(&v))));
+            lines.push(format!("class = {}", opts.class(argmax(v.iter().copied()))));
         }
         Leaves::Values => lines.push(format!("value = {}", list(&v, d))),
     }

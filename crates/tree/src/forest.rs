@@ -89,7 +89,7 @@ use ndlearn_core::{
 
 use crate::builder::{self, Columns};
 use crate::classifier::{DecisionTreeClassifier, argmax_rows};
-use crate::common::check_x_and_weights;
+use crate::common::{check_x_and_weights, r2, validate_max_samples};
 use crate::params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::regressor::DecisionTreeRegressor;
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
@@ -162,30 +162,13 @@ impl Ensemble {
                 "the out-of-bag estimate needs bootstrap = true",
             ));
         }
-        if let Some(ms) = self.max_samples {
-            if !self.bootstrap {
-                return Err(Error::invalid_param(
-                    "max_samples",
-                    "max_samples needs bootstrap = true",
-                ));
-            }
-            match ms {
-                SampleCount::Count(0) => {
-                    return Err(Error::invalid_param(
-                        "max_samples",
-                        "a count must be at least 1",
-                    ));
-                }
-                SampleCount::Fraction(f) if !(f > 0.0 && f.is_finite()) => {
-                    return Err(Error::invalid_param(
-                        "max_samples",
-                        format!("a fraction must be positive and finite; got {f}"),
-                    ));
-                }
-                _ => {}
-            }
+        if self.max_samples.is_some() && !self.bootstrap {
+            return Err(Error::invalid_param(
+                "max_samples",
+                "max_samples needs bootstrap = true",
+            ));
         }
-        Ok(())
+        validate_max_samples(self.max_samples)
     }
 
     /// Bootstrap size (scikit-learn's `_get_n_samples_bootstrap`): `n`, a count, or
@@ -954,16 +937,7 @@ macro_rules! forest_regressor {
                     for (a, &h) in acc.iter_mut().zip(&hits) {
                         *a /= h.max(1) as f64;
                     }
-                    let mean = ys.iter().sum::<f64>() / n as f64;
-                    let ss_res: f64 = acc.iter().zip(&ys).map(|(p, t)| (t - p) * (t - p)).sum();
-                    let ss_tot: f64 = ys.iter().map(|t| (t - mean) * (t - mean)).sum();
-                    fitted.oob_score = Some(if ss_tot > 0.0 {
-                        1.0 - ss_res / ss_tot
-                    } else if ss_res == 0.0 {
-                        1.0
-                    } else {
-                        0.0
-                    });
+                    fitted.oob_score = Some(r2(&acc, &ys));
                     fitted.oob_prediction = Some(Array1::from(acc));
                 }
                 Ok(fitted)

@@ -125,13 +125,7 @@ pub struct HuntNode {
 impl HuntNode {
     /// The majority class (lower on ties).
     pub fn class(&self) -> usize {
-        let mut best = 0;
-        for (c, &v) in self.counts.iter().enumerate() {
-            if v > self.counts[best] {
-                best = c;
-            }
-        }
-        best
+        crate::common::argmax(self.counts.iter().copied())
     }
 }
 

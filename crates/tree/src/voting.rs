@@ -54,6 +54,8 @@ use std::sync::Arc;
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, concatenate};
 use ndlearn_core::model_selection::{CrossValidator, KFold};
+
+use crate::common::argmax;
 use ndlearn_core::{Error, Estimator, Fit, Float, Predict, PredictProba, Result, par, validate};
 
 type PredictLabels<F> = Box<dyn Fn(&ArrayRef2<F>) -> Result<Array1<usize>> + Send + Sync>;
@@ -223,16 +225,6 @@ fn check_members(n: usize, weights: Option<&[f64]>) -> Result<()> {
     Ok(())
 }
 
-fn argmax(row: ndarray::ArrayView1<'_, f64>) -> usize {
-    let mut best = 0;
-    for (c, &v) in row.iter().enumerate() {
-        if v > row[best] {
-            best = c;
-        }
-    }
-    best
-}
-
 /// Voting over classifiers. See the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct VotingClassifier<F> {
@@ -377,7 +369,12 @@ impl<F: Float> Predict<F> for FittedVotingClassifier<F> {
 
     /// The class of largest weighted vote or mean probability.
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        Ok(self.scores(x)?.rows().into_iter().map(argmax).collect())
+        Ok(self
+            .scores(x)?
+            .rows()
+            .into_iter()
+            .map(|r| argmax(r.iter().copied()))
+            .collect())
     }
 }
 
