@@ -68,19 +68,24 @@ pub struct FittedBinMapper {
     missing_bin: u8,
 }
 
-/// NumPy's `percentile(sorted, q, method = "averaged_inverted_cdf")` on sorted data.
+/// NumPy's `percentile(sorted, q, method = "averaged_inverted_cdf")` on sorted data, with
+/// NumPy's arithmetic (virtual index `n·(q/100) − 1`; at an exact jump the two order statistics
+/// are averaged as `b − (b − a)/2`), so thresholds equal NumPy's bit for bit.
 fn averaged_inverted_cdf(sorted: &[f64], q: f64) -> f64 {
     let n = sorted.len();
-    let g = n as f64 * q / 100.0;
-    let j = g.floor();
-    let k = j as usize;
-    if g - j > 0.0 {
-        sorted[k.min(n - 1)]
-    } else if k == 0 {
-        sorted[0]
+    let vi = n as f64 * (q / 100.0) - 1.0;
+    if vi < 0.0 {
+        return sorted[0];
+    }
+    if vi >= (n - 1) as f64 {
+        return sorted[n - 1];
+    }
+    let prev = vi.floor();
+    let (a, b) = (sorted[prev as usize], sorted[prev as usize + 1]);
+    if vi - prev == 0.0 {
+        b - (b - a) * 0.5
     } else {
-        // At an exact jump of the empirical CDF: the mean of the two order statistics.
-        0.5 * (sorted[k - 1] + sorted[k.min(n - 1)])
+        b
     }
 }
 
@@ -123,7 +128,8 @@ fn thresholds_of(mut vals: Vec<(f64, f64)>, max_bins: usize, weighted: bool) -> 
         let w: Vec<f64> = vals.iter().map(|p| p.1).collect();
         (1..max_bins)
             .map(|i| {
-                let q = 100.0 * i as f64 / max_bins as f64;
+                // NumPy's `linspace(0, 100, max_bins + 1)[i]`.
+                let q = i as f64 * (100.0 / max_bins as f64);
                 if weighted {
                     weighted_averaged_percentile(&sorted, &w, q)
                 } else {

@@ -88,6 +88,8 @@ mod criterion;
 pub mod export;
 pub mod forest;
 pub mod gradient_boosting;
+pub mod hist_gradient_boosting;
+mod hist_grower;
 pub mod hunt;
 pub mod impurity;
 pub mod isolation;
@@ -116,6 +118,11 @@ pub use gradient_boosting::{
     FittedGradientBoostingClassifier, FittedGradientBoostingRegressor,
     GradientBoostingClassificationLoss, GradientBoostingClassifier, GradientBoostingCriterion,
     GradientBoostingInit, GradientBoostingRegressionLoss, GradientBoostingRegressor,
+};
+pub use hist_gradient_boosting::{
+    EarlyStoppingMode, FittedHistGradientBoostingClassifier, FittedHistGradientBoostingRegressor,
+    HistGradientBoostingClassifier, HistGradientBoostingRegressionLoss,
+    HistGradientBoostingRegressor, HistNode, HistTree,
 };
 pub use hunt::{FittedHuntTree, HuntNode, HuntTree};
 pub use isolation::{Contamination, FittedIsolationForest, IsolationForest};

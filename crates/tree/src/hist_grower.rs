@@ -1,0 +1,799 @@
+//! The histogram tree grower of [`crate::hist_gradient_boosting`]: one regression tree fitted to
+//! a Newton step from per-row gradients and hessians over `u8`-binned features.
+//!
+//! # Layout
+//!
+//! - Binned features are column-major `u8` codes (`n` per feature, the
+//!   [`FittedBinMapper`] codes; the missing-value bin is `max_bins`).
+//! - A histogram holds, per feature, 256 bins of `(Σg, Σh, count)` (`f64`, `f64`, `u32`; hessian
+//!   sums stay 0 when the hessians are constant, the counts stand for them).
+//! - The rows of every node are a contiguous range of one index array (`partition`); a split
+//!   partitions the range stably (left rows first, each side in its previous order).
+//!
+//! # Growth
+//!
+//! Best-first (leaf-wise): the root's histograms are built, its best split found and pushed on a
+//! max-heap by gain; the node of largest gain is split next until no splittable node is left
+//! or `max_leaf_nodes` leaves exist. For each split the histograms of the smaller child are
+//! built from its rows and the larger child's are the parent's minus the smaller's (histogram
+//! subtraction). A split of feature `j` at bin `b` sends bins `≤ b` left; missing values go to
+//! the side that gave the larger gain (both scans are tried when the feature had missing values
+//! in training), else to the child with more rows. The gain of a split is XGBoost's
+//!
+//! ```text
+//! gain = G_L² / (H_L + λ) + G_R² / (H_R + λ) − G² / (H + λ),   value = −G / (H + λ)
+//! ```
+//!
+//! (scikit-learn's form: the node term is `G · v` with the node's own bounded value, 0 at the
+//! root), kept when `> 0` and both children have `min_samples_leaf` rows and `min_hessian` hessian
+//! mass. Leaf values are multiplied by the learning rate once the tree is grown.
+//!
+//! # Determinism
+//!
+//! Histograms are built in parallel over features, each feature's sums in row order by one
+//! thread, so every sum (and the tree) is the same for any number of threads.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use rand::Rng as _;
+use rayon::prelude::*;
+
+use ndlearn_core::random::Rng;
+
+/// Histogram bins per feature (255 value bins and the missing bin at most).
+pub(crate) const HIST_BINS: usize = 256;
+
+/// One histogram bin: sums of gradients and hessians, and the row count.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HBin {
+    pub(crate) g: f64,
+    pub(crate) h: f64,
+    pub(crate) c: u32,
+}
+
+/// The binned training data of one boosting run.
+pub(crate) struct Binned<'a> {
+    /// Column-major codes: feature `j` is `codes[j·n..(j+1)·n]`.
+    pub(crate) codes: &'a [u8],
+    pub(crate) n: usize,
+    pub(crate) d: usize,
+    /// Non-missing bins of each feature.
+    pub(crate) n_bins_non_missing: &'a [usize],
+    /// Whether each feature had missing values in the training rows.
+    pub(crate) has_missing: &'a [bool],
+    /// The missing-value code.
+    pub(crate) missing_bin: u8,
+    /// Per-feature split thresholds (the bin mapper's), for the real-valued predictor.
+    pub(crate) thresholds: &'a [Vec<f64>],
+}
+
+impl Binned<'_> {
+    fn column(&self, j: usize) -> &[u8] {
+        &self.codes[j * self.n..(j + 1) * self.n]
+    }
+}
+
+/// Settings of one tree.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GrowParams {
+    pub(crate) max_leaf_nodes: Option<usize>,
+    pub(crate) max_depth: Option<usize>,
+    pub(crate) min_samples_leaf: usize,
+    pub(crate) l2: f64,
+    pub(crate) min_hessian: f64,
+    pub(crate) shrinkage: f64,
+    /// Fraction of the features searched at each node (1: all).
+    pub(crate) feature_fraction: f64,
+}
+
+/// One node of a fitted histogram tree (scikit-learn's `PREDICTOR_RECORD_DTYPE`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct HistNode {
+    /// The node's value: for a leaf, its contribution to the raw score (learning rate applied).
+    pub value: f64,
+    /// Training rows that reached the node.
+    pub count: u32,
+    /// Split feature (internal nodes).
+    pub feature: u32,
+    /// Real threshold: `x ≤ threshold` goes left (`+∞` for a split of missing values only).
+    pub threshold: f64,
+    /// Bin threshold: code `≤ bin_threshold` goes left.
+    pub bin_threshold: u8,
+    /// Where missing values go.
+    pub missing_go_to_left: bool,
+    /// Left child (internal nodes).
+    pub left: u32,
+    /// Right child (internal nodes).
+    pub right: u32,
+    /// The split's gain (`−1` for leaves).
+    pub gain: f64,
+    /// Depth (root 0).
+    pub depth: u32,
+    /// Whether the node is a leaf.
+    pub is_leaf: bool,
+}
+
+/// A fitted histogram tree: nodes in depth-first pre-order (root first, then the left subtree,
+/// then the right subtree), the order of scikit-learn's `TreePredictor.nodes`.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct HistTree {
+    nodes: Vec<HistNode>,
+}
+
+impl HistTree {
+    /// The nodes (pre-order; node 0 is the root).
+    pub fn nodes(&self) -> &[HistNode] {
+        &self.nodes
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of leaves.
+    pub fn n_leaves(&self) -> usize {
+        self.nodes.iter().filter(|n| n.is_leaf).count()
+    }
+
+    /// The largest depth of a leaf.
+    pub fn max_depth(&self) -> usize {
+        self.nodes.iter().map(|n| n.depth as usize).max().unwrap_or(0)
+    }
+
+    /// The leaf reached by one row of real values (NaN is missing).
+    #[inline]
+    pub fn leaf_of(&self, row: impl Fn(usize) -> f64) -> usize {
+        let mut i = 0usize;
+        loop {
+            let node = &self.nodes[i];
+            if node.is_leaf {
+                return i;
+            }
+            let v = row(node.feature as usize);
+            let left = if v.is_nan() {
+                node.missing_go_to_left
+            } else {
+                v <= node.threshold
+            };
+            i = if left { node.left } else { node.right } as usize;
+        }
+    }
+
+    /// The value of the leaf reached by one row of bin codes.
+    #[inline]
+    pub(crate) fn predict_binned(&self, code: impl Fn(usize) -> u8, missing_bin: u8) -> f64 {
+        let mut i = 0usize;
+        loop {
+            let node = &self.nodes[i];
+            if node.is_leaf {
+                return node.value;
+            }
+            let b = code(node.feature as usize);
+            let left = if b == missing_bin {
+                node.missing_go_to_left
+            } else {
+                b <= node.bin_threshold
+            };
+            i = if left { node.left } else { node.right } as usize;
+        }
+    }
+
+    /// Sets a leaf's value (the leaf-value refits of the absolute and quantile losses).
+    pub(crate) fn set_value(&mut self, node: usize, value: f64) {
+        self.nodes[node].value = value;
+    }
+
+    /// Whether the links form a pre-order tree (children after their parent, in range) and
+    /// every split feature is below `n_features` (checks deserialised models).
+    pub(crate) fn is_well_formed(&self, n_features: usize) -> bool {
+        let n = self.nodes.len();
+        n > 0
+            && self.nodes.iter().enumerate().all(|(i, node)| {
+                node.is_leaf || {
+                    let (l, r) = (node.left as usize, node.right as usize);
+                    l > i && r > i && l < n && r < n && (node.feature as usize) < n_features
+                        && !node.threshold.is_nan()
+                }
+            })
+    }
+}
+
+/// The best split of a node.
+#[derive(Debug, Clone, Copy)]
+struct SplitInfo {
+    gain: f64,
+    feature: usize,
+    bin: usize,
+    missing_go_to_left: bool,
+    g_left: f64,
+    h_left: f64,
+    n_left: usize,
+    value_left: f64,
+    value_right: f64,
+}
+
+/// A node while the tree grows.
+struct GNode {
+    depth: usize,
+    start: usize,
+    stop: usize,
+    sum_g: f64,
+    sum_h: f64,
+    value: f64,
+    split: Option<SplitInfo>,
+    children: Option<(usize, usize)>,
+    hist: Option<Vec<HBin>>,
+}
+
+impl GNode {
+    fn n(&self) -> usize {
+        self.stop - self.start
+    }
+}
+
+/// Heap entry: larger gain first, then the older node.
+struct Pending {
+    gain: f64,
+    node: usize,
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Pending {}
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Pending {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.gain
+            .total_cmp(&other.gain)
+            .then_with(|| other.node.cmp(&self.node))
+    }
+}
+
+/// `−G / (H + λ)` (scikit-learn adds `1e-15` against a zero denominator).
+#[inline]
+fn node_value(g: f64, h: f64, l2: f64) -> f64 {
+    -g / (h + l2 + 1e-15)
+}
+
+/// Rows per node below which histograms are built on the calling thread.
+const PAR_MIN_WORK: usize = 1 << 15;
+
+/// The state of one tree's growth.
+pub(crate) struct Grower<'a> {
+    data: &'a Binned<'a>,
+    g: &'a [f32],
+    /// `None`: constant hessians (1 per row; the counts stand for the sums).
+    h: Option<&'a [f32]>,
+    params: GrowParams,
+    partition: &'a mut [u32],
+    scratch: Vec<u32>,
+    ordered_g: Vec<f32>,
+    ordered_h: Vec<f32>,
+    nodes: Vec<GNode>,
+    heap: BinaryHeap<Pending>,
+    n_leaves: usize,
+    rng: Rng,
+    spare: Vec<Vec<HBin>>,
+}
+
+/// The result of growing one tree: the tree, and for each of its leaves the range of the
+/// partition holding the leaf's training rows.
+pub(crate) struct Grown {
+    pub(crate) tree: HistTree,
+    pub(crate) leaves: Vec<(usize, std::ops::Range<usize>)>,
+}
+
+impl<'a> Grower<'a> {
+    /// A grower over `data` for the gradients `g` (and hessians `h`, `None` when constant);
+    /// `partition` must hold `0..n` (it is reordered).
+    pub(crate) fn new(
+        data: &'a Binned<'a>,
+        g: &'a [f32],
+        h: Option<&'a [f32]>,
+        params: GrowParams,
+        partition: &'a mut [u32],
+        rng: Rng,
+    ) -> Self {
+        Self {
+            data,
+            g,
+            h,
+            params,
+            partition,
+            scratch: Vec::new(),
+            ordered_g: Vec::new(),
+            ordered_h: Vec::new(),
+            nodes: Vec::new(),
+            heap: BinaryHeap::new(),
+            n_leaves: 0,
+            rng,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Grows the tree.
+    pub(crate) fn grow(mut self) -> Grown {
+        let n = self.data.n;
+        // Sequential sums in row order (the same for any thread count).
+        let sum_g: f64 = self.g.iter().map(|&v| f64::from(v)).sum();
+        let sum_h: f64 = match self.h {
+            None => n as f64,
+            Some(h) => h.iter().map(|&v| f64::from(v)).sum(),
+        };
+        self.nodes.push(GNode {
+            depth: 0,
+            start: 0,
+            stop: n,
+            sum_g,
+            sum_h,
+            value: 0.0,
+            split: None,
+            children: None,
+            hist: None,
+        });
+        self.n_leaves = 1;
+        if n >= 2 * self.params.min_samples_leaf && sum_h >= self.params.min_hessian {
+            let mut hist = self.take_hist();
+            self.build_histograms(0, &mut hist);
+            self.nodes[0].hist = Some(hist);
+            self.find_split_and_push(0);
+        }
+        while let Some(Pending { node, .. }) = self.heap.pop() {
+            self.split_node(node);
+            if let Some(max) = self.params.max_leaf_nodes
+                && self.n_leaves >= max
+            {
+                self.heap.clear();
+            }
+        }
+        self.finish()
+    }
+
+    fn take_hist(&mut self) -> Vec<HBin> {
+        self.spare
+            .pop()
+            .unwrap_or_else(|| vec![HBin::default(); self.data.d * HIST_BINS])
+    }
+
+    fn release_hist(&mut self, node: usize) {
+        if let Some(h) = self.nodes[node].hist.take() {
+            self.spare.push(h);
+        }
+    }
+
+    /// Histograms of a node from its rows.
+    fn build_histograms(&mut self, node: usize, out: &mut [HBin]) {
+        let (start, stop) = (self.nodes[node].start, self.nodes[node].stop);
+        let data = self.data;
+        let n = data.n;
+        let root = stop - start == n;
+        let (g, h) = (self.g, self.h);
+        if !root {
+            let idx = &self.partition[start..stop];
+            self.ordered_g.clear();
+            self.ordered_g.extend(idx.iter().map(|&i| g[i as usize]));
+            if let Some(h) = h {
+                self.ordered_h.clear();
+                self.ordered_h.extend(idx.iter().map(|&i| h[i as usize]));
+            }
+        }
+        let idx = &self.partition[start..stop];
+        let (og, oh) = (&self.ordered_g[..], &self.ordered_h[..]);
+        let one_feature = |j: usize, hist: &mut [HBin]| {
+            hist.fill(HBin::default());
+            let col = data.column(j);
+            match (root, h) {
+                (true, None) => {
+                    for (&b, &gi) in col.iter().zip(g) {
+                        let e = &mut hist[b as usize];
+                        e.g += f64::from(gi);
+                        e.c += 1;
+                    }
+                }
+                (true, Some(h)) => {
+                    for ((&b, &gi), &hi) in col.iter().zip(g).zip(h) {
+                        let e = &mut hist[b as usize];
+                        e.g += f64::from(gi);
+                        e.h += f64::from(hi);
+                        e.c += 1;
+                    }
+                }
+                (false, None) => {
+                    for (&i, &gi) in idx.iter().zip(og) {
+                        let e = &mut hist[col[i as usize] as usize];
+                        e.g += f64::from(gi);
+                        e.c += 1;
+                    }
+                }
+                (false, Some(_)) => {
+                    for ((&i, &gi), &hi) in idx.iter().zip(og).zip(oh) {
+                        let e = &mut hist[col[i as usize] as usize];
+                        e.g += f64::from(gi);
+                        e.h += f64::from(hi);
+                        e.c += 1;
+                    }
+                }
+            }
+        };
+        if (stop - start) * data.d >= PAR_MIN_WORK {
+            out.par_chunks_mut(HIST_BINS)
+                .enumerate()
+                .for_each(|(j, hist)| one_feature(j, hist));
+        } else {
+            out.chunks_mut(HIST_BINS)
+                .enumerate()
+                .for_each(|(j, hist)| one_feature(j, hist));
+        }
+    }
+
+    /// The features searched at a node (all, or a random `⌈fraction·d⌉` of them).
+    fn feature_mask(&mut self) -> Option<Vec<bool>> {
+        let d = self.data.d;
+        let f = self.params.feature_fraction;
+        if f >= 1.0 {
+            return None;
+        }
+        let k = ((f * d as f64).ceil() as usize).clamp(1, d);
+        let mut mask = vec![false; d];
+        mask[..k].fill(true);
+        // Fisher–Yates shuffle of the mask.
+        for i in (1..d).rev() {
+            let j = self.rng.random_range(0..=i);
+            mask.swap(i, j);
+        }
+        Some(mask)
+    }
+
+    fn find_split_and_push(&mut self, node: usize) {
+        let mask = self.feature_mask();
+        let split = {
+            let nd = &self.nodes[node];
+            let hist = nd.hist.as_deref().expect("histograms of a splittable node");
+            let ctx = ScanContext {
+                n: nd.n(),
+                sum_g: nd.sum_g,
+                sum_h: nd.sum_h,
+                loss_node: nd.sum_g * nd.value,
+                params: &self.params,
+                constant_hessian: self.h.is_none(),
+            };
+            let data = self.data;
+            let scan = |j: usize| -> Option<SplitInfo> {
+                if mask.as_ref().is_some_and(|m| !m[j]) {
+                    return None;
+                }
+                let fh = &hist[j * HIST_BINS..(j + 1) * HIST_BINS];
+                let nb = data.n_bins_non_missing[j];
+                let mut best = ctx.left_to_right(j, fh, nb, data.has_missing[j]);
+                if data.has_missing[j] {
+                    best = ctx.right_to_left(j, fh, nb, best);
+                }
+                best
+            };
+            let per_feature: Vec<Option<SplitInfo>> = if data.d >= 16 {
+                (0..data.d).into_par_iter().map(scan).collect()
+            } else {
+                (0..data.d).map(scan).collect()
+            };
+            // The first feature of strictly largest gain.
+            let mut best: Option<SplitInfo> = None;
+            for s in per_feature.into_iter().flatten() {
+                if best.is_none_or(|b| s.gain > b.gain) {
+                    best = Some(s);
+                }
+            }
+            best
+        };
+        match split {
+            Some(s) if s.gain > 0.0 => {
+                self.nodes[node].split = Some(s);
+                self.heap.push(Pending {
+                    gain: s.gain,
+                    node,
+                });
+            }
+            _ => self.release_hist(node),
+        }
+    }
+
+    fn split_node(&mut self, node: usize) {
+        let s = self.nodes[node].split.expect("a pushed node has a split");
+        let (start, stop, depth) = {
+            let nd = &self.nodes[node];
+            (nd.start, nd.stop, nd.depth + 1)
+        };
+        // Stable partition of the node's rows.
+        let col = self.data.column(s.feature);
+        let missing = self.data.missing_bin;
+        let bin = s.bin as u8;
+        let goes_left =
+            |b: u8| (s.missing_go_to_left && b == missing) || (b != missing && b <= bin);
+        self.scratch.clear();
+        let mut w = start;
+        for r in start..stop {
+            let i = self.partition[r];
+            if goes_left(col[i as usize]) {
+                self.partition[w] = i;
+                w += 1;
+            } else {
+                self.scratch.push(i);
+            }
+        }
+        self.partition[w..stop].copy_from_slice(&self.scratch);
+        debug_assert_eq!(w - start, s.n_left);
+        let mid = w;
+        let (sum_g, sum_h) = (self.nodes[node].sum_g, self.nodes[node].sum_h);
+        let left = self.nodes.len();
+        let right = left + 1;
+        self.nodes.push(GNode {
+            depth,
+            start,
+            stop: mid,
+            sum_g: s.g_left,
+            sum_h: s.h_left,
+            value: s.value_left,
+            split: None,
+            children: None,
+            hist: None,
+        });
+        self.nodes.push(GNode {
+            depth,
+            start: mid,
+            stop,
+            sum_g: sum_g - s.g_left,
+            sum_h: sum_h - s.h_left,
+            value: s.value_right,
+            split: None,
+            children: None,
+            hist: None,
+        });
+        if !self.data.has_missing[s.feature] {
+            // No missing values in training: missing values follow the larger child.
+            let sp = self.nodes[node].split.as_mut().expect("split");
+            sp.missing_go_to_left = mid - start > stop - mid;
+        }
+        self.nodes[node].children = Some((left, right));
+        self.n_leaves += 1;
+        let p = self.params;
+        let at_max_leaves = p.max_leaf_nodes.is_some_and(|m| self.n_leaves >= m);
+        let at_max_depth = p.max_depth.is_some_and(|m| depth >= m);
+        let splittable = |n: usize| !at_max_leaves && !at_max_depth && n >= 2 * p.min_samples_leaf;
+        let split_left = splittable(mid - start);
+        let split_right = splittable(stop - mid);
+        if split_left || split_right {
+            let parent = self.nodes[node].hist.take().expect("parent histograms");
+            let (small, large) = if mid - start < stop - mid {
+                (left, right)
+            } else {
+                (right, left)
+            };
+            let mut hs = self.take_hist();
+            self.build_histograms(small, &mut hs);
+            let mut hl = parent;
+            for (a, b) in hl.iter_mut().zip(&hs) {
+                a.g -= b.g;
+                a.h -= b.h;
+                a.c -= b.c;
+            }
+            self.nodes[small].hist = Some(hs);
+            self.nodes[large].hist = Some(hl);
+            for (child, go) in [(left, split_left), (right, split_right)] {
+                if go {
+                    self.find_split_and_push(child);
+                } else {
+                    self.release_hist(child);
+                }
+            }
+        } else {
+            self.release_hist(node);
+        }
+    }
+
+    /// The pre-order tree and the partition range of every leaf.
+    fn finish(self) -> Grown {
+        let mut out: Vec<HistNode> = Vec::with_capacity(self.nodes.len());
+        let mut leaves = Vec::new();
+        // Iterative pre-order: (grower node, slot of the parent's link to fill).
+        let mut stack: Vec<(usize, Option<(usize, bool)>)> = vec![(0, None)];
+        while let Some((g, link)) = stack.pop() {
+            let id = out.len();
+            if let Some((parent, is_left)) = link {
+                if is_left {
+                    out[parent].left = id as u32;
+                } else {
+                    out[parent].right = id as u32;
+                }
+            }
+            let nd = &self.nodes[g];
+            let mut rec = HistNode {
+                value: nd.value,
+                count: nd.n() as u32,
+                feature: 0,
+                threshold: 0.0,
+                bin_threshold: 0,
+                missing_go_to_left: false,
+                left: 0,
+                right: 0,
+                gain: -1.0,
+                depth: nd.depth as u32,
+                is_leaf: true,
+            };
+            match (nd.children, nd.split) {
+                (Some((l, r)), Some(s)) => {
+                    rec.is_leaf = false;
+                    rec.value = nd.value;
+                    rec.feature = s.feature as u32;
+                    rec.bin_threshold = s.bin as u8;
+                    rec.missing_go_to_left = s.missing_go_to_left;
+                    rec.gain = s.gain;
+                    rec.threshold = if s.bin + 1 == self.data.n_bins_non_missing[s.feature] {
+                        f64::INFINITY
+                    } else {
+                        self.data.thresholds[s.feature][s.bin]
+                    };
+                    out.push(rec);
+                    stack.push((r, Some((id, false))));
+                    stack.push((l, Some((id, true))));
+                }
+                _ => {
+                    rec.value = nd.value * self.params.shrinkage;
+                    if let Some(s) = nd.split {
+                        // A node with a split that was not applied (max_leaf_nodes reached).
+                        rec.gain = s.gain;
+                    }
+                    out.push(rec);
+                    leaves.push((id, nd.start..nd.stop));
+                }
+            }
+        }
+        Grown {
+            tree: HistTree { nodes: out },
+            leaves,
+        }
+    }
+}
+
+/// The node totals a split scan needs.
+struct ScanContext<'p> {
+    n: usize,
+    sum_g: f64,
+    sum_h: f64,
+    loss_node: f64,
+    params: &'p GrowParams,
+    constant_hessian: bool,
+}
+
+impl ScanContext<'_> {
+    #[inline]
+    fn gain(&self, gl: f64, hl: f64, gr: f64, hr: f64) -> (f64, f64, f64) {
+        let l2 = self.params.l2;
+        let vl = node_value(gl, hl, l2);
+        let vr = node_value(gr, hr, l2);
+        (self.loss_node - gl * vl - gr * vr, vl, vr)
+    }
+
+    #[inline]
+    fn bin_h(&self, b: &HBin) -> f64 {
+        if self.constant_hessian {
+            f64::from(b.c)
+        } else {
+            b.h
+        }
+    }
+
+    /// Bins `≤ b` left, missing values right.
+    fn left_to_right(
+        &self,
+        feature: usize,
+        hist: &[HBin],
+        n_bins: usize,
+        has_missing: bool,
+    ) -> Option<SplitInfo> {
+        let p = self.params;
+        let end = (n_bins + usize::from(has_missing)).saturating_sub(1);
+        let (mut gl, mut hl, mut nl) = (0.0f64, 0.0f64, 0usize);
+        let mut best: Option<SplitInfo> = None;
+        let mut best_gain = -1.0;
+        for (b, e) in hist.iter().enumerate().take(end) {
+            nl += e.c as usize;
+            let nr = self.n - nl;
+            hl += self.bin_h(e);
+            let hr = self.sum_h - hl;
+            gl += e.g;
+            let gr = self.sum_g - gl;
+            if nl < p.min_samples_leaf {
+                continue;
+            }
+            if nr < p.min_samples_leaf {
+                break;
+            }
+            if hl < p.min_hessian {
+                continue;
+            }
+            if hr < p.min_hessian {
+                break;
+            }
+            let (gain, vl, vr) = self.gain(gl, hl, gr, hr);
+            if gain > best_gain && gain > 0.0 {
+                best_gain = gain;
+                best = Some(SplitInfo {
+                    gain,
+                    feature,
+                    bin: b,
+                    missing_go_to_left: false,
+                    g_left: gl,
+                    h_left: hl,
+                    n_left: nl,
+                    value_left: vl,
+                    value_right: vr,
+                });
+            }
+        }
+        best
+    }
+
+    /// Bins `≤ b` and missing values left (only for features with missing values).
+    fn right_to_left(
+        &self,
+        feature: usize,
+        hist: &[HBin],
+        n_bins: usize,
+        prev: Option<SplitInfo>,
+    ) -> Option<SplitInfo> {
+        let p = self.params;
+        let (mut gr, mut hr, mut nr) = (0.0f64, 0.0f64, 0usize);
+        let mut best = prev;
+        let mut best_gain = prev.map_or(-1.0, |s| s.gain);
+        if n_bins < 2 {
+            return best;
+        }
+        for b in (0..n_bins - 1).rev() {
+            let e = &hist[b + 1];
+            nr += e.c as usize;
+            let nl = self.n - nr;
+            hr += self.bin_h(e);
+            let hl = self.sum_h - hr;
+            gr += e.g;
+            let gl = self.sum_g - gr;
+            if nr < p.min_samples_leaf {
+                continue;
+            }
+            if nl < p.min_samples_leaf {
+                break;
+            }
+            if hr < p.min_hessian {
+                continue;
+            }
+            if hl < p.min_hessian {
+                break;
+            }
+            let (gain, vl, vr) = self.gain(gl, hl, gr, hr);
+            if gain > best_gain && gain > 0.0 {
+                best_gain = gain;
+                best = Some(SplitInfo {
+                    gain,
+                    feature,
+                    bin: b,
+                    missing_go_to_left: true,
+                    g_left: gl,
+                    h_left: hl,
+                    n_left: nl,
+                    value_left: vl,
+                    value_right: vr,
+                });
+            }
+        }
+        best
+    }
+}
