@@ -14,8 +14,8 @@ use ndlearn_core::registry::Entry;
 use crate::{
     AdaBoostClassifier, AdaBoostRegressor, BaggingClassifier, BaggingRegressor,
     DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreesClassifier, ExtraTreesRegressor,
-    GradientBoostingClassifier, GradientBoostingRegressor, IsolationForest, RandomForestClassifier,
-    RandomForestRegressor,
+    GradientBoostingClassifier, GradientBoostingRegressor, HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor, IsolationForest, RandomForestClassifier, RandomForestRegressor,
 };
 
 /// Every estimator of this crate, once (names: snake_case of the scikit-learn class).
@@ -134,6 +134,28 @@ pub fn registry() -> Vec<Entry> {
         .weighted()
         .importances()
         .heavy()
+        .into(),
+        // min_samples_leaf counts rows, so weight 2 is not a repeated row.
+        Entry::probabilistic_classifier::<HistGradientBoostingClassifier>(
+            "hist_gradient_boosting_classifier",
+            "histogram gradient boosting (LightGBM's algorithm): 255 quantile bins, leaf-wise trees on gradient/hessian histograms with subtraction, learned missing-value directions, log-loss, early stopping",
+        )
+        .sklearn("HistGradientBoostingClassifier")
+        .weighted()
+        .weights_not_repetition()
+        .importances()
+        .decision()
+        .missing_values()
+        .into(),
+        Entry::regressor::<HistGradientBoostingRegressor>(
+            "hist_gradient_boosting_regressor",
+            "histogram gradient boosting: 255 quantile bins, leaf-wise trees on gradient/hessian histograms, squared/absolute/quantile/Poisson/gamma losses, missing values, early stopping",
+        )
+        .sklearn("HistGradientBoostingRegressor")
+        .weighted()
+        .weights_not_repetition()
+        .importances()
+        .missing_values()
         .into(),
     ]
 }

@@ -1,0 +1,226 @@
+//! Properties of histogram gradient boosting: the conformance battery over its registry
+//! entries, bitwise thread invariance, missing-value routing, early stopping, warm starts,
+//! staged predictions and typed errors.
+
+use ndarray::{Array1, Array2};
+use ndlearn_core::registry::Precision;
+use ndlearn_core::{Error, Fit, Predict, PredictProba, par, random};
+use ndlearn_testkit::Battery;
+use ndlearn_tree::{
+    EarlyStoppingMode, HistGradientBoostingClassifier, HistGradientBoostingRegressionLoss,
+    HistGradientBoostingRegressor,
+};
+use rand::Rng;
+
+fn regression_data(n: usize, d: usize, seed: u64) -> (Array2<f64>, Array1<f64>) {
+    let mut rng = random::rng(seed);
+    let x: Array2<f64> = Array2::from_shape_fn((n, d), |_| rng.random_range(-2.0..2.0));
+    let y = x
+        .rows()
+        .into_iter()
+        .map(|r| r[0].sin() * 2.0 + r[1] * r[1] - r[2] + rng.random_range(-0.1..0.1))
+        .collect();
+    (x, y)
+}
+
+#[test]
+fn registry_entries_conform_in_f64_and_f32() {
+    for e in ndlearn_tree::registry()
+        .iter()
+        .filter(|e| e.name().starts_with("hist_gradient_boosting"))
+    {
+        for precision in [Precision::F64, Precision::F32] {
+            let report = Battery::new(e.name()).entry(e, precision);
+            assert!(report.is_ok(), "{report}");
+        }
+    }
+}
+
+#[test]
+fn models_are_bitwise_identical_for_1_2_and_3_threads() {
+    let (x, y) = regression_data(3000, 8, 1);
+    let labels: Array1<usize> = y.mapv(|v| usize::from(v > 1.0) + usize::from(v > 2.5));
+    let est = HistGradientBoostingRegressor::default()
+        .max_iter(15)
+        .max_features(0.7)
+        .early_stopping(EarlyStoppingMode::On);
+    let clf = HistGradientBoostingClassifier::default()
+        .max_iter(8)
+        .early_stopping(EarlyStoppingMode::On);
+    let fits: Vec<_> = [1, 2, 3]
+        .into_iter()
+        .map(|t| {
+            par::with_threads(t, || {
+                (
+                    est.fit(&x, &y).expect("fit"),
+                    clf.fit(&x, &labels).expect("fit"),
+                )
+            })
+            .expect("pool")
+        })
+        .collect();
+    for f in &fits[1..] {
+        assert_eq!(f.0, fits[0].0);
+        assert_eq!(f.1, fits[0].1);
+    }
+    let p0: Array1<f64> = fits[0].0.predict(&x).expect("predict");
+    let p2: Array1<f64> = par::with_threads(2, || fits[2].0.predict(&x))
+        .expect("pool")
+        .expect("predict");
+    assert_eq!(p0, p2);
+}
+
+#[test]
+fn missing_values_follow_the_learned_side() {
+    // Missingness of feature 0 carries signal: rows with NaN have y = 5, the others y ≈ x₀.
+    let mut rng = random::rng(7);
+    let n = 1000;
+    let mut x = Array2::from_shape_fn((n, 2), |_| rng.random_range(-1.0..1.0));
+    let mut y = Array1::zeros(n);
+    for i in 0..n {
+        if i % 5 == 0 {
+            x[[i, 0]] = f64::NAN;
+            y[i] = 5.0;
+        } else {
+            y[i] = x[[i, 0]];
+        }
+    }
+    let fit = HistGradientBoostingRegressor::default()
+        .max_iter(50)
+        .early_stopping(EarlyStoppingMode::Off)
+        .fit(&x, &y)
+        .expect("fit");
+    let probe = ndarray::array![[f64::NAN, 0.0], [-0.9, 0.0], [0.9, 0.0]];
+    let p = fit.predict(&probe).expect("predict");
+    assert!((p[0] - 5.0).abs() < 0.2, "NaN rows learned as 5: {}", p[0]);
+    assert!(p[1] < -0.5 && p[2] > 0.5, "{p}");
+    // Feature 1 had no missing values: NaN there follows the child with more rows.
+    for t in fit.trees() {
+        for node in t.nodes().iter().filter(|n| !n.is_leaf && n.feature == 1) {
+            let (l, r) = (&t.nodes()[node.left as usize], &t.nodes()[node.right as usize]);
+            assert_eq!(node.missing_go_to_left, l.count > r.count);
+        }
+    }
+    let with_nan = ndarray::array![[0.5, f64::NAN]];
+    assert!(fit.predict(&with_nan).expect("predict")[0].is_finite());
+}
+
+#[test]
+fn early_stopping_on_a_validation_split_stops_and_records_scores() {
+    let (x, y) = regression_data(12_000, 4, 3);
+    // Auto: on above 10,000 rows.
+    let fit = HistGradientBoostingRegressor::default()
+        .max_iter(500)
+        .learning_rate(0.5)
+        .fit(&x, &y)
+        .expect("fit");
+    assert!(fit.n_iter() < 500, "stopped early: {}", fit.n_iter());
+    assert_eq!(fit.validation_score().len(), fit.n_iter() + 1);
+    assert_eq!(fit.train_score().len(), fit.n_iter() + 1);
+    // The scores are negative losses and improve at first.
+    assert!(fit.validation_score()[5] > fit.validation_score()[0]);
+    let off = HistGradientBoostingRegressor::default()
+        .max_iter(20)
+        .early_stopping(EarlyStoppingMode::Off)
+        .fit(&x, &y)
+        .expect("fit");
+    assert_eq!(off.n_iter(), 20);
+    assert!(off.train_score().is_empty());
+}
+
+#[test]
+fn warm_start_equals_one_longer_fit_and_staged_ends_at_predict() {
+    let (x, y) = regression_data(800, 5, 4);
+    let est = HistGradientBoostingRegressor::default()
+        .max_iter(10)
+        .early_stopping(EarlyStoppingMode::Off);
+    let short = est.fit(&x, &y).expect("fit");
+    let more = short.fit_more(&x, &y, None, 25).expect("warm start");
+    let long = est.clone().max_iter(25).fit(&x, &y).expect("fit");
+    assert_eq!(more.trees(), long.trees());
+    let staged = long.staged_predict(&x).expect("staged");
+    assert_eq!(staged.len(), 25);
+    let last: &Array1<f64> = &staged[24];
+    let pred: Array1<f64> = long.predict(&x).expect("predict");
+    for (a, b) in last.iter().zip(&pred) {
+        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0));
+    }
+    assert!(short.fit_more(&x, &y, None, 5).is_err());
+
+    let labels: Array1<usize> = y.mapv(|v| usize::from(v > 1.0));
+    let clf = HistGradientBoostingClassifier::default()
+        .max_iter(6)
+        .early_stopping(EarlyStoppingMode::Off);
+    let c6 = clf.fit(&x, &labels).expect("fit");
+    let c12 = c6.fit_more(&x, &labels, None, 12).expect("warm");
+    assert_eq!(
+        c12.trees(),
+        clf.clone().max_iter(12).fit(&x, &labels).expect("fit").trees()
+    );
+    let staged = c12.staged_predict_proba(&x).expect("staged");
+    let p: Array2<f64> = c12.predict_proba(&x).expect("proba");
+    assert!(
+        staged[11]
+            .iter()
+            .zip(&p)
+            .all(|(a, b)| (a - b).abs() < 1e-12)
+    );
+}
+
+#[test]
+fn losses_fit_their_targets() {
+    let (x, y) = regression_data(2000, 4, 5);
+    let counts = y.mapv(|v| (v + 3.0).max(0.0).round());
+    let positive = y.mapv(|v| (v + 4.0).max(0.1));
+    for (loss, target) in [
+        (HistGradientBoostingRegressionLoss::AbsoluteError, &y),
+        (HistGradientBoostingRegressionLoss::Quantile, &y),
+        (HistGradientBoostingRegressionLoss::Poisson, &counts),
+        (HistGradientBoostingRegressionLoss::Gamma, &positive),
+    ] {
+        let fit = HistGradientBoostingRegressor::default()
+            .loss(loss)
+            .quantile(0.9)
+            .early_stopping(EarlyStoppingMode::Off)
+            .fit(&x, target)
+            .expect("fit");
+        let p: Array1<f64> = fit.predict(&x).expect("predict");
+        if loss == HistGradientBoostingRegressionLoss::Quantile {
+            let above = target.iter().zip(&p).filter(|(t, q)| t <= q).count();
+            let frac = above as f64 / target.len() as f64;
+            assert!((0.85..0.95).contains(&frac), "coverage {frac}");
+        } else {
+            let mae = target.iter().zip(&p).map(|(t, q)| (t - q).abs()).sum::<f64>()
+                / target.len() as f64;
+            let spread = target.iter().map(|t| (t - target.mean().expect("mean")).abs()).sum::<f64>()
+                / target.len() as f64;
+            assert!(mae < 0.5 * spread, "{loss:?}: {mae} vs {spread}");
+        }
+    }
+}
+
+#[test]
+fn bad_input_gives_typed_errors() {
+    let (x, y) = regression_data(100, 3, 6);
+    let est = HistGradientBoostingRegressor::default();
+    let mut inf = x.clone();
+    inf[[3, 1]] = f64::INFINITY;
+    assert!(matches!(est.fit(&inf, &y), Err(Error::NonFinite { .. })));
+    let negative = y.mapv(|v| v - 100.0);
+    assert!(
+        est.clone()
+            .loss(HistGradientBoostingRegressionLoss::Poisson)
+            .fit(&x, &negative)
+            .is_err()
+    );
+    assert!(est.clone().max_bins(256).fit(&x, &y).is_err());
+    assert!(est.clone().max_leaf_nodes(Some(1)).fit(&x, &y).is_err());
+    let one_class = Array1::<usize>::zeros(100);
+    assert!(matches!(
+        HistGradientBoostingClassifier::default().fit(&x, &one_class),
+        Err(Error::TooFewClasses { .. })
+    ));
+    let fit = est.max_iter(3).fit(&x, &y).expect("fit");
+    let wrong = Array2::<f64>::zeros((2, 4));
+    assert!(fit.predict(&wrong).is_err());
+}
