@@ -635,6 +635,103 @@ def tree_suite(repeat, quick):
     return out
 
 
+def gbdt_suite(repeat, quick, libs=("sklearn",)):
+    """The cases of benches/src/suites_gbdt.rs on the data the Rust suite wrote (fallback: a
+    make_classification / make_regression draw of the same design): histogram gradient boosting
+    in scikit-learn and, when asked and installed, LightGBM and XGBoost (`hist`), all with 100
+    iterations, 31 leaves, learning rate 0.1, 255 bins, 20 rows per leaf, no early stopping and
+    2 threads; scikit-learn's exact GradientBoostingClassifier (100 trees of depth 3). Every
+    case timed once."""
+    from sklearn.datasets import make_classification, make_regression
+    from sklearn.ensemble import (GradientBoostingClassifier, HistGradientBoostingClassifier,
+                                  HistGradientBoostingRegressor)
+    from sklearn.metrics import log_loss, r2_score
+
+    scale = 10 if quick else 1
+    out = []
+
+    def once(fn):
+        t = time.perf_counter()
+        value = fn()
+        return time.perf_counter() - t, value
+
+    def add(algo, dataset, shape, fit_s, predict_s, metric, value, impl):
+        rec = record(algo, dataset, shape, fit_s, None, metric, float(value), impl)
+        rec.update(suite="gbdt", predict_s=predict_s)
+        out.append(rec)
+
+    def makers(kind, k):
+        """(implementation, constructor) for every requested library."""
+        found = []
+        if "sklearn" in libs:
+            if kind == "clf":
+                found.append(("scikit-learn", lambda: HistGradientBoostingClassifier(
+                    max_iter=100, early_stopping=False)))
+            else:
+                found.append(("scikit-learn", lambda: HistGradientBoostingRegressor(
+                    max_iter=100, early_stopping=False)))
+        common = dict(n_estimators=100, learning_rate=0.1)
+        if "lightgbm" in libs:
+            try:
+                import lightgbm as lgb
+                lgbm = dict(num_leaves=31, max_bin=255, min_child_samples=20, n_jobs=2,
+                            verbose=-1, **common)
+                cls = lgb.LGBMClassifier if kind == "clf" else lgb.LGBMRegressor
+                found.append((f"lightgbm {lgb.__version__}", lambda: cls(**lgbm)))
+            except ImportError:
+                print("note: lightgbm is not installed", file=sys.stderr)
+        if "xgboost" in libs:
+            try:
+                import xgboost as xgb
+                xg = dict(tree_method="hist", grow_policy="lossguide", max_leaves=31,
+                          max_depth=0, max_bin=255, n_jobs=2, **common)
+                cls = xgb.XGBClassifier if kind == "clf" else xgb.XGBRegressor
+                found.append((f"xgboost {xgb.__version__}", lambda: cls(**xg)))
+            except ImportError:
+                print("note: xgboost is not installed", file=sys.stderr)
+        return found
+
+    def classify(algo, xt, yt, xq, yq, candidates):
+        for impl, make in candidates:
+            fit_s, m = once(lambda: make().fit(xt, yt))
+            predict_s, pred = once(lambda: m.predict(xq))
+            proba = m.predict_proba(xq)
+            add(algo, "synthetic", xt.shape, fit_s, predict_s, "accuracy",
+                (np.asarray(pred) == yq).mean(), impl)
+            add(algo, "synthetic-logloss", xt.shape, fit_s, predict_s, "log_loss",
+                log_loss(yq, proba, labels=np.arange(proba.shape[1])), impl)
+
+    def classes(name, n_train, n_test, d, k, seed):
+        n = n_train + n_test
+        x, y = shared(name, n, d, *make_classification(n, d, n_informative=10, n_redundant=10,
+                                                        n_classes=k, random_state=seed))
+        y = np.asarray(y).astype(np.int64)
+        return x[:n_train], y[:n_train], x[n_train:], y[n_train:]
+
+    def run():
+        xt, yt, xq, yq = classes("gbdt_binary", 150_000 // scale, 50_000 // scale, 50, 2, 61)
+        classify("hist_gb_clf", xt, yt, xq, yq, makers("clf", 2))
+        if "sklearn" in libs:
+            classify("gradient_boosting_clf", xt, yt, xq, yq,
+                     [("scikit-learn", GradientBoostingClassifier)])
+        xt, yt, xq, yq = classes("gbdt_multiclass", 37_500 // scale, 12_500 // scale, 40, 5, 62)
+        classify("hist_gb_multiclass", xt, yt, xq, yq, makers("clf", 5))
+
+        n_train, n_test = 375_000 // scale, 25_000 // scale
+        n = n_train + n_test
+        x, y = shared("gbdt_regression", n, 100,
+                      *make_regression(n, 100, noise=10.0, random_state=63))
+        xt, yt, xq, yq = x[:n_train], y[:n_train], x[n_train:], y[n_train:]
+        for impl, make in makers("reg", 1):
+            fit_s, m = once(lambda: make().fit(xt, yt))
+            predict_s, pred = once(lambda: m.predict(xq))
+            add("hist_gb_reg", "synthetic", xt.shape, fit_s, predict_s, "r2",
+                r2_score(yq, pred), impl)
+
+    on_two_threads(run)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Registry suites (`--serve`): one JSON request per stdin line from the Rust runner, one JSON
 # reply per line. Same CSV files, same hyperparameters, the same metric as `ndlearn bench`.
@@ -928,6 +1025,8 @@ def main():
     p.add_argument("--suite", default="linalg")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--libs", default="sklearn",
+                   help="comma list of reference libraries (gbdt suite: sklearn, lightgbm, xgboost)")
     p.add_argument("--serve", action="store_true", help="registry suites: answer JSON requests on stdin")
     args = p.parse_args()
     if args.serve:
@@ -944,13 +1043,18 @@ def main():
         "decomposition": [decomposition_suite],
         "svm": [svm_suite],
         "tree": [tree_suite],
+        "gbdt": [gbdt_suite],
         "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite,
-                classify_suite, cluster_suite, decomposition_suite, svm_suite, tree_suite],
+                classify_suite, cluster_suite, decomposition_suite, svm_suite, tree_suite,
+                gbdt_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")
+    libs = tuple(x.strip() for x in args.libs.split(",")) if args.libs != "none" else ("sklearn",)
     for suite in suites[args.suite]:
-        for r in suite(args.repeat, args.quick):
+        results = (suite(args.repeat, args.quick, libs) if suite is gbdt_suite
+                   else suite(args.repeat, args.quick))
+        for r in results:
             print(json.dumps(r), flush=True)
 
 

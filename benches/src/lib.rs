@@ -28,6 +28,7 @@ pub mod suites_linear;
 pub mod suites_metrics;
 pub mod suites_preprocessing;
 pub mod suites_svm;
+pub mod suites_gbdt;
 pub mod suites_tree;
 
 /// One measured row: an algorithm (or kernel) on one data set, by one implementation.

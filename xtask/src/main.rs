@@ -533,12 +533,27 @@ fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let compare = words.iter().enumerate().any(|(i, w)| {
-        w == "--compare=sklearn"
-            || (w == "--compare" && words.get(i + 1).is_some_and(|v| v == "sklearn"))
-    });
+    // The libraries of `--compare` (`sklearn`, or a list such as `sklearn,lightgbm,xgboost`).
+    let libs: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| {
+            w.strip_prefix("--compare=")
+                .or_else(|| (w == "--compare").then(|| words.get(i + 1).map(String::as_str))?)
+        })
+        .flat_map(|v| v.split(','))
+        .collect();
+    let compare = libs.iter().any(|l| *l != "none");
+    // LightGBM and XGBoost live in their own venv, so the README's main job installs nothing
+    // more than scikit-learn.
+    let gbdt = libs.iter().any(|l| *l == "lightgbm" || *l == "xgboost");
     if compare && !words.iter().any(|a| a == "--no-python" || a == "--python") {
-        match ensure_venv(ctx) {
+        let venv = if gbdt {
+            ensure_venv_with(ctx, "gbdt-venv", &["benches/sklearn/gbdt-requirements.txt"])
+        } else {
+            ensure_venv(ctx)
+        };
+        match venv {
             Ok(python) => {
                 cmd.arg("--python").arg(python);
             }
@@ -579,9 +594,15 @@ fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
 /// (pinned numpy, scipy, scikit-learn) unless that exact file was installed already.
 /// Returns the venv's python.
 fn ensure_venv(ctx: &Ctx) -> Result<PathBuf> {
-    let scripts_dir = ctx.root.join("scripts").join("golden");
-    let requirements = scripts_dir.join("requirements.txt");
-    let venv = ctx.root.join("target").join("golden-venv");
+    ensure_venv_with(ctx, "golden-venv", &[])
+}
+
+/// A venv `target/<name>` with scripts/golden/requirements.txt and the `extra` requirement
+/// files (paths relative to the project root) installed.
+fn ensure_venv_with(ctx: &Ctx, name: &str, extra: &[&str]) -> Result<PathBuf> {
+    let mut files = vec![ctx.root.join("scripts").join("golden").join("requirements.txt")];
+    files.extend(extra.iter().map(|f| ctx.root.join(f)));
+    let venv = ctx.root.join("target").join(name);
     let python = if cfg!(windows) {
         venv.join("Scripts").join("python.exe")
     } else {
@@ -618,9 +639,13 @@ fn ensure_venv(ctx: &Ctx) -> Result<PathBuf> {
         }
     }
 
-    // Install the requirements unless this exact requirements file was installed already.
-    let wanted = fs::read_to_string(&requirements)
-        .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
+    // Install the requirements unless these exact requirement files were installed already.
+    let mut wanted = String::new();
+    for f in &files {
+        wanted.push_str(
+            &fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?,
+        );
+    }
     if fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
         println!(
             "==> venv: requirements already installed in {}",
@@ -634,12 +659,13 @@ fn ensure_venv(ctx: &Ctx) -> Result<PathBuf> {
             "install",
             "--quiet",
             "--disable-pip-version-check",
-            "-r",
-        ])
-        .arg(&requirements);
+        ]);
+        for f in &files {
+            pip.arg("-r").arg(f);
+        }
         println!("==> venv: {}", describe(&pip));
         if !status_ok(&mut pip)? {
-            return Err("pip install of scripts/golden/requirements.txt failed".into());
+            return Err(format!("pip install into {} failed", venv.display()));
         }
         fs::write(&stamp, &wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     }

@@ -30,6 +30,7 @@ use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
 use ndlearn_bench::suites_svm::svm_suite;
+use ndlearn_bench::suites_gbdt::gbdt_suite;
 use ndlearn_bench::suites_tree::tree_suite;
 use ndlearn_bench::{MachineInfo, Record, fmt_seconds, registry_suite};
 use std::io::IsTerminal as _;
@@ -44,6 +45,9 @@ struct Args {
     #[arg(long, default_value = "full")]
     suite: String,
     /// `sklearn`: run scikit-learn / numpy side by side; `none` (the default): ndlearn only.
+    /// A comma list adds LightGBM and XGBoost to the `gbdt` suite
+    /// (`sklearn,lightgbm,xgboost`; their packages live in `target/gbdt-venv`, which
+    /// `cargo xtask bench` creates).
     #[arg(long, default_value = "none")]
     compare: String,
     /// Registry suites: only the estimators whose name contains this text.
@@ -82,7 +86,7 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 10] = [
+const SUITES: [&str; 11] = [
     "linalg",
     "core",
     "metrics",
@@ -93,6 +97,7 @@ const SUITES: [&str; 10] = [
     "decomposition",
     "svm",
     "tree",
+    "gbdt",
 ];
 
 fn run(args: &Args) -> Result<(), String> {
@@ -108,15 +113,8 @@ fn run(args: &Args) -> Result<(), String> {
             ));
         }
     };
-    let reference = match (args.compare.as_str(), args.no_python) {
-        (_, true) | ("none", _) => false,
-        ("sklearn", _) => true,
-        (other, _) => {
-            return Err(format!(
-                "unknown --compare `{other}` (known: sklearn, none)"
-            ));
-        }
-    };
+    let libs = compare_libs(&args.compare)?;
+    let reference = !args.no_python && !libs.is_empty();
     let machine = MachineInfo::current();
     let opts = SuiteOptions {
         repeat: args.repeat.max(1),
@@ -149,6 +147,7 @@ fn run(args: &Args) -> Result<(), String> {
             "decomposition" => decomposition_suite(opts),
             "svm" => svm_suite(opts),
             "tree" => tree_suite(opts),
+            "gbdt" => gbdt_suite(opts),
             _ => core_suite(opts),
         };
         records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);
@@ -257,6 +256,22 @@ fn python_path(args: &Args) -> PathBuf {
     }
 }
 
+/// The reference libraries of `--compare` (`none`: empty).
+fn compare_libs(spec: &str) -> Result<Vec<&str>, String> {
+    if spec == "none" {
+        return Ok(Vec::new());
+    }
+    spec.split(',')
+        .map(str::trim)
+        .map(|lib| match lib {
+            "sklearn" | "lightgbm" | "xgboost" => Ok(lib),
+            other => Err(format!(
+                "unknown --compare `{other}` (known: sklearn, lightgbm, xgboost, none)"
+            )),
+        })
+        .collect()
+}
+
 fn run_python(args: &Args, suite: &str) -> Result<Vec<Record>, String> {
     let py = python_path(args);
     eprintln!(
@@ -269,6 +284,8 @@ fn run_python(args: &Args, suite: &str) -> Result<Vec<Record>, String> {
         suite,
         "--repeat",
         &args.repeat.max(1).to_string(),
+        "--libs",
+        &args.compare,
     ]);
     if args.quick {
         cmd.arg("--quick");
@@ -345,17 +362,19 @@ fn key(r: &Record) -> Key {
     (r.algo.clone(), r.dataset.clone(), r.n)
 }
 
-/// Each ndlearn record with the matching reference record, if any.
+/// Each ndlearn record with each matching reference record (one row per reference), or alone.
 fn pairs(records: &[Record]) -> Vec<(&Record, Option<&Record>)> {
-    let refs: HashMap<Key, &Record> = records
-        .iter()
-        .filter(|r| r.implementation != "ndlearn")
-        .map(|r| (key(r), r))
-        .collect();
+    let mut refs: HashMap<Key, Vec<&Record>> = HashMap::new();
+    for r in records.iter().filter(|r| r.implementation != "ndlearn") {
+        refs.entry(key(r)).or_default().push(r);
+    }
     records
         .iter()
         .filter(|r| r.implementation == "ndlearn")
-        .map(|r| (r, refs.get(&key(r)).copied()))
+        .flat_map(|r| match refs.get(&key(r)) {
+            Some(list) => list.iter().map(|o| (r, Some(*o))).collect::<Vec<_>>(),
+            None => vec![(r, None)],
+        })
         .collect()
 }
 
