@@ -391,26 +391,34 @@ impl Ensemble {
         Ok(())
     }
 
-    /// Raw scores (`n × K`) after the first `n_iter` iterations.
+    /// Raw scores (`n × K`) after the first `n_iter` iterations: blocks of 256 rows copied to
+    /// a contiguous buffer, each tree (compact nodes) walked for every row of the block while
+    /// it sits in L1, eight rows in lockstep for its full depth (leaves loop to themselves);
+    /// every row sums its trees in iteration order.
     fn raw_upto<F: Float>(&self, x: &ArrayRef2<F>, n_iter: usize) -> Array2<f64> {
         let k = self.k();
-        let n = x.nrows();
-        let trees = &self.trees[..n_iter * k];
+        let (n, d) = x.dim();
+        let flat: Vec<FlatTree> = self.trees[..n_iter * k]
+            .iter()
+            .map(FlatTree::of)
+            .collect();
         let blocks = par::map_chunks(n, 256, |r| {
-            let mut out = vec![0f64; r.len() * k];
-            for (t, i) in r.enumerate() {
-                let row = x.row(i);
-                let o = &mut out[t * k..(t + 1) * k];
-                o.copy_from_slice(&self.baseline);
-                for (m, tree) in trees.iter().enumerate() {
-                    let leaf = tree.leaf_of(|j| row[j].to_f64_lossless());
-                    o[m % k] += tree.nodes()[leaf].value;
-                }
+            let m = r.len();
+            let mut buf = Vec::with_capacity(m * d);
+            for i in r {
+                buf.extend(x.row(i).iter().map(|v| v.to_f64_lossless()));
+            }
+            let mut out = Vec::with_capacity(m * k);
+            for _ in 0..m {
+                out.extend_from_slice(&self.baseline);
+            }
+            for (t, tree) in flat.iter().enumerate() {
+                tree.add_to(&buf, d, &mut out, k, t % k);
             }
             out
         });
-        let flat: Vec<f64> = blocks.into_iter().flatten().collect();
-        Array2::from_shape_vec((n, k), flat).expect("n × K scores")
+        let flat_out: Vec<f64> = blocks.into_iter().flatten().collect();
+        Array2::from_shape_vec((n, k), flat_out).expect("n × K scores")
     }
 
     fn raw<F: Float>(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
@@ -452,6 +460,101 @@ impl Ensemble {
             imp /= s;
         }
         imp
+    }
+}
+
+/// A prediction node: threshold, feature and children; a leaf points to itself (threshold
+/// `+∞`, both children itself), so a walk can take a fixed number of steps without branches.
+#[derive(Debug, Clone, Copy)]
+struct FlatNode {
+    threshold: f64,
+    feature: u32,
+    left: u32,
+    right: u32,
+    missing_left: bool,
+}
+
+/// A tree ready for prediction: its nodes, the leaf values (0 for internal nodes) and its depth.
+struct FlatTree {
+    nodes: Vec<FlatNode>,
+    values: Vec<f64>,
+    depth: usize,
+}
+
+/// Rows walked through a tree in lockstep (independent walks overlap their load latencies).
+const LANES: usize = 8;
+
+impl FlatTree {
+    fn of(tree: &HistTree) -> FlatTree {
+        let nodes = tree
+            .nodes()
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if n.is_leaf {
+                    FlatNode {
+                        threshold: f64::INFINITY,
+                        feature: 0,
+                        left: i as u32,
+                        right: i as u32,
+                        missing_left: true,
+                    }
+                } else {
+                    FlatNode {
+                        threshold: n.threshold,
+                        feature: n.feature,
+                        left: n.left,
+                        right: n.right,
+                        missing_left: n.missing_go_to_left,
+                    }
+                }
+            })
+            .collect();
+        let values = tree
+            .nodes()
+            .iter()
+            .map(|n| if n.is_leaf { n.value } else { 0.0 })
+            .collect();
+        FlatTree {
+            nodes,
+            values,
+            depth: tree.max_depth(),
+        }
+    }
+
+    /// One step from node `i` for a row.
+    #[inline(always)]
+    fn step(&self, i: u32, row: &[f64]) -> u32 {
+        let nd = &self.nodes[i as usize];
+        let v = row[nd.feature as usize];
+        let left = (v <= nd.threshold) | (v.is_nan() & nd.missing_left);
+        if left { nd.left } else { nd.right }
+    }
+
+    /// Adds the tree's leaf value of every row (`d` features each) to `out[t·k + c]`.
+    fn add_to(&self, rows: &[f64], d: usize, out: &mut [f64], k: usize, c: usize) {
+        let mut groups = rows.chunks_exact(LANES * d);
+        let mut o = 0;
+        for group in groups.by_ref() {
+            let mut idx = [0u32; LANES];
+            for _ in 0..self.depth {
+                for (l, i) in idx.iter_mut().enumerate() {
+                    *i = self.step(*i, &group[l * d..(l + 1) * d]);
+                }
+            }
+            for i in idx {
+                out[o * k + c] += self.values[i as usize];
+                o += 1;
+            }
+        }
+        for row in groups.remainder().chunks_exact(d) {
+            let mut i = 0u32;
+            for _ in 0..self.depth {
+                i = self.step(i, row);
+            }
+            out[o * k + c] += self.values[i as usize];
+            o += 1;
+        }
     }
 }
 
