@@ -139,8 +139,8 @@ pub mod prelude {
 
     #[cfg(feature = "tree")]
     pub use ndlearn_tree::{
-        DecisionTreeClassifier, DecisionTreeRegressor, RandomForestClassifier,
-        RandomForestRegressor,
+        DecisionTreeClassifier, DecisionTreeRegressor, HistGradientBoostingClassifier,
+        HistGradientBoostingRegressor, RandomForestClassifier, RandomForestRegressor,
     };
 
     #[cfg(feature = "neural")]

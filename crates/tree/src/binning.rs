@@ -115,7 +115,9 @@ fn weighted_averaged_percentile(sorted: &[f64], w: &[f64], q: f64) -> f64 {
 
 /// The thresholds of one feature from its (sorted, finite) values and optional weights.
 fn thresholds_of(mut vals: Vec<(f64, f64)>, max_bins: usize, weighted: bool) -> Vec<f64> {
-    vals.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Unstable: ties carry the same value, and the percentiles depend only on values and
+    // cumulative weights at value boundaries.
+    vals.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut distinct: Vec<f64> = vals.iter().map(|p| p.0).collect();
     distinct.dedup();
     if distinct.len() <= 1 {

@@ -390,50 +390,36 @@ impl<'a> Grower<'a> {
         }
         let idx = &self.partition[start..stop];
         let (og, oh) = (&self.ordered_g[..], &self.ordered_h[..]);
-        let one_feature = |j: usize, hist: &mut [HBin]| {
-            hist.fill(HBin::default());
-            let col = data.column(j);
-            match (root, h) {
-                (true, None) => {
-                    for (&b, &gi) in col.iter().zip(g) {
-                        let e = &mut hist[b as usize];
-                        e.g += f64::from(gi);
-                        e.c += 1;
-                    }
-                }
-                (true, Some(h)) => {
-                    for ((&b, &gi), &hi) in col.iter().zip(g).zip(h) {
-                        let e = &mut hist[b as usize];
-                        e.g += f64::from(gi);
-                        e.h += f64::from(hi);
-                        e.c += 1;
-                    }
-                }
-                (false, None) => {
-                    for (&i, &gi) in idx.iter().zip(og) {
-                        let e = &mut hist[col[i as usize] as usize];
-                        e.g += f64::from(gi);
-                        e.c += 1;
-                    }
-                }
-                (false, Some(_)) => {
-                    for ((&i, &gi), &hi) in idx.iter().zip(og).zip(oh) {
-                        let e = &mut hist[col[i as usize] as usize];
-                        e.g += f64::from(gi);
-                        e.h += f64::from(hi);
-                        e.c += 1;
-                    }
-                }
+        // The root reads the gradients in row order, other nodes their gathered copies.
+        let (rows, gs, hs) = if root {
+            (None, g, h)
+        } else {
+            (Some(idx), og, h.map(|_| oh))
+        };
+        // Two features per pass: each row index and gradient is loaded once for both, and the
+        // two bins' updates are independent. Each feature's sums still run in row order.
+        let pair = |j: usize, hists: &mut [[HBin; HIST_BINS]]| {
+            for hist in hists.iter_mut() {
+                hist.fill(HBin::default());
+            }
+            match hists {
+                [a, b] => kernel([a, b], [data.column(j), data.column(j + 1)], rows, gs, hs),
+                [a] => kernel([a], [data.column(j)], rows, gs, hs),
+                _ => unreachable!("chunks of one or two features"),
             }
         };
+        // Fixed 256-bin arrays: a `u8` code indexes them without a bounds check.
+        let (hists, _) = out.as_chunks_mut::<HIST_BINS>();
         if (stop - start) * data.d >= PAR_MIN_WORK {
-            out.par_chunks_mut(HIST_BINS)
+            hists
+                .par_chunks_mut(2)
                 .enumerate()
-                .for_each(|(j, hist)| one_feature(j, hist));
+                .for_each(|(t, pair_hists)| pair(2 * t, pair_hists));
         } else {
-            out.chunks_mut(HIST_BINS)
+            hists
+                .chunks_mut(2)
                 .enumerate()
-                .for_each(|(j, hist)| one_feature(j, hist));
+                .for_each(|(t, pair_hists)| pair(2 * t, pair_hists));
         }
     }
 
@@ -660,6 +646,63 @@ impl<'a> Grower<'a> {
         Grown {
             tree: HistTree { nodes: out },
             leaves,
+        }
+    }
+}
+
+/// Adds `(g, h, 1)` of every row to the bins of `W` features: rows `0..n` in order when `rows`
+/// is `None` (the root), else the listed rows, whose gradients `g` (and hessians `h`; `None`:
+/// constant, not summed) are given in that order.
+#[inline(always)]
+fn kernel<const W: usize>(
+    mut hists: [&mut [HBin; HIST_BINS]; W],
+    cols: [&[u8]; W],
+    rows: Option<&[u32]>,
+    g: &[f32],
+    h: Option<&[f32]>,
+) {
+    match (rows, h) {
+        (None, None) => {
+            for (i, &gi) in g.iter().enumerate() {
+                let gi = f64::from(gi);
+                for w in 0..W {
+                    let e = &mut hists[w][cols[w][i] as usize];
+                    e.g += gi;
+                    e.c += 1;
+                }
+            }
+        }
+        (None, Some(h)) => {
+            for (i, (&gi, &hi)) in g.iter().zip(h).enumerate() {
+                let (gi, hi) = (f64::from(gi), f64::from(hi));
+                for w in 0..W {
+                    let e = &mut hists[w][cols[w][i] as usize];
+                    e.g += gi;
+                    e.h += hi;
+                    e.c += 1;
+                }
+            }
+        }
+        (Some(idx), None) => {
+            for (&i, &gi) in idx.iter().zip(g) {
+                let gi = f64::from(gi);
+                for w in 0..W {
+                    let e = &mut hists[w][cols[w][i as usize] as usize];
+                    e.g += gi;
+                    e.c += 1;
+                }
+            }
+        }
+        (Some(idx), Some(h)) => {
+            for ((&i, &gi), &hi) in idx.iter().zip(g).zip(h) {
+                let (gi, hi) = (f64::from(gi), f64::from(hi));
+                for w in 0..W {
+                    let e = &mut hists[w][cols[w][i as usize] as usize];
+                    e.g += gi;
+                    e.h += hi;
+                    e.c += 1;
+                }
+            }
         }
     }
 }
