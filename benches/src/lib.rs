@@ -24,11 +24,11 @@ pub mod suites_classify;
 pub mod suites_cluster;
 pub mod suites_core;
 pub mod suites_decomposition;
+pub mod suites_gbdt;
 pub mod suites_linear;
 pub mod suites_metrics;
 pub mod suites_preprocessing;
 pub mod suites_svm;
-pub mod suites_gbdt;
 pub mod suites_tree;
 
 /// One measured row: an algorithm (or kernel) on one data set, by one implementation.

@@ -95,10 +95,7 @@ pub fn gbdt_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         .max_iter(100)
         .early_stopping(EarlyStoppingMode::Off);
 
-    let (xt, yt, xq, yq) = classes(
-        "gbdt_binary",
-        (150_000 / scale, 50_000 / scale, 50, 2, 61),
-    )?;
+    let (xt, yt, xq, yq) = classes("gbdt_binary", (150_000 / scale, 50_000 / scale, 50, 2, 61))?;
     let data = (&xt, &yt, &xq, &yq);
     classify(&mut out, "hist_gb_clf", data, |x, y| hist_clf.fit(x, y))?;
     classify(&mut out, "gradient_boosting_clf", data, |x, y| {
@@ -109,9 +106,12 @@ pub fn gbdt_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         "gbdt_multiclass",
         (37_500 / scale, 12_500 / scale, 40, 5, 62),
     )?;
-    classify(&mut out, "hist_gb_multiclass", (&xt, &yt, &xq, &yq), |x, y| {
-        hist_clf.fit(x, y)
-    })?;
+    classify(
+        &mut out,
+        "hist_gb_multiclass",
+        (&xt, &yt, &xq, &yq),
+        |x, y| hist_clf.fit(x, y),
+    )?;
 
     let (n_train, n_test) = (375_000 / scale, 25_000 / scale);
     let (x, y) = MakeRegression::default()

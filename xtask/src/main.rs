@@ -600,7 +600,12 @@ fn ensure_venv(ctx: &Ctx) -> Result<PathBuf> {
 /// A venv `target/<name>` with scripts/golden/requirements.txt and the `extra` requirement
 /// files (paths relative to the project root) installed.
 fn ensure_venv_with(ctx: &Ctx, name: &str, extra: &[&str]) -> Result<PathBuf> {
-    let mut files = vec![ctx.root.join("scripts").join("golden").join("requirements.txt")];
+    let mut files = vec![
+        ctx.root
+            .join("scripts")
+            .join("golden")
+            .join("requirements.txt"),
+    ];
     files.extend(extra.iter().map(|f| ctx.root.join(f)));
     let venv = ctx.root.join("target").join(name);
     let python = if cfg!(windows) {

@@ -301,7 +301,11 @@ impl HgbLoss {
         let chunks = par::map_chunks(n, ROW_CHUNK, |r| {
             let m = r.len();
             let mut gc = vec![0f32; m * k];
-            let mut hc = if constant { Vec::new() } else { vec![0f32; m * k] };
+            let mut hc = if constant {
+                Vec::new()
+            } else {
+                vec![0f32; m * k]
+            };
             let mut pg = vec![0f64; k];
             let mut ph = vec![0f64; k];
             for (t, i) in r.enumerate() {
@@ -398,10 +402,7 @@ impl Ensemble {
     fn raw_upto<F: Float>(&self, x: &ArrayRef2<F>, n_iter: usize) -> Array2<f64> {
         let k = self.k();
         let (n, d) = x.dim();
-        let flat: Vec<FlatTree> = self.trees[..n_iter * k]
-            .iter()
-            .map(FlatTree::of)
-            .collect();
+        let flat: Vec<FlatTree> = self.trees[..n_iter * k].iter().map(FlatTree::of).collect();
         let blocks = par::map_chunks(n, 256, |r| {
             let m = r.len();
             let mut buf = Vec::with_capacity(m * d);
@@ -427,7 +428,11 @@ impl Ensemble {
     }
 
     /// Raw scores after every iteration.
-    fn staged<F: Float>(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Vec<Array2<f64>>> {
+    fn staged<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        context: &'static str,
+    ) -> Result<Vec<Array2<f64>>> {
         self.check_x(x, context)?;
         let k = self.k();
         let n = x.nrows();
@@ -644,11 +649,13 @@ fn boost<F: Float>(
     let bin_mapper = match warm {
         Some(e) => e.bin_mapper.clone(),
         None => {
-            let wa = w_train.as_ref().map(|w| Array1::from(w.iter().map(|&v| F::cast(v)).collect::<Vec<F>>()));
+            let wa = w_train
+                .as_ref()
+                .map(|w| Array1::from(w.iter().map(|&v| F::cast(v)).collect::<Vec<F>>()));
             BinMapper::default()
                 .max_bins(s.max_bins)
                 .seed(seed)
-                .fit_weighted(x_train, wa.as_ref().map(|a| &**a))?
+                .fit_weighted(x_train, wa.as_deref())?
         }
     };
     let codes = bin_mapper.transform_columns(x_train)?;
@@ -700,7 +707,11 @@ fn boost<F: Float>(
 
     let constant = loss.constant_hessian() && w_train.is_none();
     let mut g = vec![0f32; n * k];
-    let mut h = if constant { Vec::new() } else { vec![0f32; n * k] };
+    let mut h = if constant {
+        Vec::new()
+    } else {
+        vec![0f32; n * k]
+    };
     let mut partition: Vec<u32> = Vec::with_capacity(n);
     let params = s.grow_params();
     let mut tracker = EarlyStopping::hist_gradient_boosting(s.n_iter_no_change, s.tol).tracker();
@@ -710,7 +721,11 @@ fn boost<F: Float>(
     };
     if early {
         // Replay the recorded scores, then record the start if this is a first fit.
-        let hist = if use_val { &validation_score } else { &train_score };
+        let hist = if use_val {
+            &validation_score
+        } else {
+            &train_score
+        };
         for &sc in hist {
             tracker.update(sc);
         }
@@ -742,12 +757,14 @@ fn boost<F: Float>(
             {
                 for (node, range) in &grown.leaves {
                     let rows = &partition[range.clone()];
-                    let resid: Array1<f64> =
-                        rows.iter().map(|&i| y_train[i as usize] - raw[i as usize]).collect();
+                    let resid: Array1<f64> = rows
+                        .iter()
+                        .map(|&i| y_train[i as usize] - raw[i as usize])
+                        .collect();
                     let wl: Option<Array1<f64>> = w_train
                         .as_ref()
                         .map(|w| rows.iter().map(|&i| w[i as usize]).collect());
-                    let v = l.intercept_only(&resid, wl.as_ref().map(|a| &**a))?;
+                    let v = l.intercept_only(&resid, wl.as_deref())?;
                     tree.set_value(*node, s.learning_rate * v);
                 }
             }
@@ -1184,9 +1201,7 @@ impl<F: Float> Predict<F> for FittedHistGradientBoostingRegressor {
     /// `h(F(x))`: the raw score through the inverse link (`eᶠ` for Poisson and gamma).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
         let link = self.link();
-        Ok(self
-            .raw_predict(x)?
-            .mapv(|v| F::cast(link.inverse_link(v))))
+        Ok(self.raw_predict(x)?.mapv(|v| F::cast(link.inverse_link(v))))
     }
 }
 

@@ -141,7 +141,11 @@ impl HistTree {
 
     /// The largest depth of a leaf.
     pub fn max_depth(&self) -> usize {
-        self.nodes.iter().map(|n| n.depth as usize).max().unwrap_or(0)
+        self.nodes
+            .iter()
+            .map(|n| n.depth as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The leaf reached by one row of real values (NaN is missing).
@@ -195,7 +199,11 @@ impl HistTree {
             && self.nodes.iter().enumerate().all(|(i, node)| {
                 node.is_leaf || {
                     let (l, r) = (node.left as usize, node.right as usize);
-                    l > i && r > i && l < n && r < n && (node.feature as usize) < n_features
+                    l > i
+                        && r > i
+                        && l < n
+                        && r < n
+                        && (node.feature as usize) < n_features
                         && !node.threshold.is_nan()
                 }
             })
@@ -398,28 +406,24 @@ impl<'a> Grower<'a> {
         };
         // Two features per pass: each row index and gradient is loaded once for both, and the
         // two bins' updates are independent. Each feature's sums still run in row order.
-        let pair = |j: usize, hists: &mut [[HBin; HIST_BINS]]| {
-            for hist in hists.iter_mut() {
-                hist.fill(HBin::default());
-            }
-            match hists {
-                [a, b] => kernel([a, b], [data.column(j), data.column(j + 1)], rows, gs, hs),
-                [a] => kernel([a], [data.column(j)], rows, gs, hs),
-                _ => unreachable!("chunks of one or two features"),
+        let pair = |j: usize, block: &mut [HBin]| {
+            block.fill(HBin::default());
+            if block.len() == 2 * HIST_BINS {
+                let (a, b) = block.split_at_mut(HIST_BINS);
+                let cols = [data.column(j), data.column(j + 1)];
+                kernel([bins(a), bins(b)], cols, rows, gs, hs);
+            } else {
+                kernel([bins(block)], [data.column(j)], rows, gs, hs);
             }
         };
-        // Fixed 256-bin arrays: a `u8` code indexes them without a bounds check.
-        let (hists, _) = out.as_chunks_mut::<HIST_BINS>();
         if (stop - start) * data.d >= PAR_MIN_WORK {
-            hists
-                .par_chunks_mut(2)
+            out.par_chunks_mut(2 * HIST_BINS)
                 .enumerate()
-                .for_each(|(t, pair_hists)| pair(2 * t, pair_hists));
+                .for_each(|(t, block)| pair(2 * t, block));
         } else {
-            hists
-                .chunks_mut(2)
+            out.chunks_mut(2 * HIST_BINS)
                 .enumerate()
-                .for_each(|(t, pair_hists)| pair(2 * t, pair_hists));
+                .for_each(|(t, block)| pair(2 * t, block));
         }
     }
 
@@ -484,10 +488,7 @@ impl<'a> Grower<'a> {
         match split {
             Some(s) if s.gain > 0.0 => {
                 self.nodes[node].split = Some(s);
-                self.heap.push(Pending {
-                    gain: s.gain,
-                    node,
-                });
+                self.heap.push(Pending { gain: s.gain, node });
             }
             _ => self.release_hist(node),
         }
@@ -650,12 +651,17 @@ impl<'a> Grower<'a> {
     }
 }
 
+/// A feature's 256 bins as a fixed array (a `u8` code then indexes it without a bounds check).
+fn bins(c: &mut [HBin]) -> &mut [HBin; HIST_BINS] {
+    c.try_into().expect("256 bins per feature")
+}
+
 /// Adds `(g, h, 1)` of every row to the bins of `W` features: rows `0..n` in order when `rows`
 /// is `None` (the root), else the listed rows, whose gradients `g` (and hessians `h`; `None`:
 /// constant, not summed) are given in that order.
 #[inline(always)]
 fn kernel<const W: usize>(
-    mut hists: [&mut [HBin; HIST_BINS]; W],
+    hists: [&mut [HBin; HIST_BINS]; W],
     cols: [&[u8]; W],
     rows: Option<&[u32]>,
     g: &[f32],

@@ -162,7 +162,7 @@ fn regressor_trees_and_scores_equal_scikit_learn() {
         let y = case.vector("y");
         let w = weights(case);
         let fit = regressor(case)
-            .fit_weighted(&x, &y, w.as_ref().map(|a| &**a))
+            .fit_weighted(&x, &y, w.as_deref())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(fit.n_iter(), case.usize("n_iter"), "{name}: n_iter");
         let base = case.vector("baseline");
@@ -171,15 +171,28 @@ fn regressor_trees_and_scores_equal_scikit_learn() {
             "{name}: baseline"
         );
         check_trees(case, fit.trees());
-        let raw = fit.raw_predict(&x).expect("raw").insert_axis(ndarray::Axis(1));
+        let raw = fit
+            .raw_predict(&x)
+            .expect("raw")
+            .insert_axis(ndarray::Axis(1));
         check_close(name, "raw_train", &raw, &case.matrix("raw_train"));
-        let raw_t = fit.raw_predict(&xt).expect("raw").insert_axis(ndarray::Axis(1));
+        let raw_t = fit
+            .raw_predict(&xt)
+            .expect("raw")
+            .insert_axis(ndarray::Axis(1));
         check_close(name, "raw_test", &raw_t, &case.matrix("raw_test"));
         if case.has("train_score") {
             let ts = case.vector("train_score");
-            assert_eq!(fit.train_score().len(), ts.len(), "{name}: train_score length");
+            assert_eq!(
+                fit.train_score().len(),
+                ts.len(),
+                "{name}: train_score length"
+            );
             for (a, b) in fit.train_score().iter().zip(&ts) {
-                assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{name}: train_score");
+                assert!(
+                    (a - b).abs() <= 1e-9 * b.abs().max(1.0),
+                    "{name}: train_score"
+                );
             }
         }
         seen += 1;
@@ -200,11 +213,14 @@ fn classifier_trees_and_scores_equal_scikit_learn() {
             .max_iter(case.usize("max_iter"))
             .max_leaf_nodes(Some(opt_usize(case, "max_leaf_nodes", 31)))
             .early_stopping(EarlyStoppingMode::Off)
-            .fit_weighted(&x, &y, w.as_ref().map(|a| &**a))
+            .fit_weighted(&x, &y, w.as_deref())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let base = case.vector("baseline");
         for (a, b) in fit.baseline().iter().zip(&base) {
-            assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{name}: baseline");
+            assert!(
+                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                "{name}: baseline"
+            );
         }
         check_trees(case, fit.trees());
         let raw: Array2<f64> = fit.decision_function(&x).expect("raw");

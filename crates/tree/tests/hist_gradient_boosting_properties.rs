@@ -97,7 +97,10 @@ fn missing_values_follow_the_learned_side() {
     // Feature 1 had no missing values: NaN there follows the child with more rows.
     for t in fit.trees() {
         for node in t.nodes().iter().filter(|n| !n.is_leaf && n.feature == 1) {
-            let (l, r) = (&t.nodes()[node.left as usize], &t.nodes()[node.right as usize]);
+            let (l, r) = (
+                &t.nodes()[node.left as usize],
+                &t.nodes()[node.right as usize],
+            );
             assert_eq!(node.missing_go_to_left, l.count > r.count);
         }
     }
@@ -155,7 +158,11 @@ fn warm_start_equals_one_longer_fit_and_staged_ends_at_predict() {
     let c12 = c6.fit_more(&x, &labels, None, 12).expect("warm");
     assert_eq!(
         c12.trees(),
-        clf.clone().max_iter(12).fit(&x, &labels).expect("fit").trees()
+        clf.clone()
+            .max_iter(12)
+            .fit(&x, &labels)
+            .expect("fit")
+            .trees()
     );
     let staged = c12.staged_predict_proba(&x).expect("staged");
     let p: Array2<f64> = c12.predict_proba(&x).expect("proba");
@@ -190,9 +197,16 @@ fn losses_fit_their_targets() {
             let frac = above as f64 / target.len() as f64;
             assert!((0.85..0.95).contains(&frac), "coverage {frac}");
         } else {
-            let mae = target.iter().zip(&p).map(|(t, q)| (t - q).abs()).sum::<f64>()
+            let mae = target
+                .iter()
+                .zip(&p)
+                .map(|(t, q)| (t - q).abs())
+                .sum::<f64>()
                 / target.len() as f64;
-            let spread = target.iter().map(|t| (t - target.mean().expect("mean")).abs()).sum::<f64>()
+            let spread = target
+                .iter()
+                .map(|t| (t - target.mean().expect("mean")).abs())
+                .sum::<f64>()
                 / target.len() as f64;
             assert!(mae < 0.5 * spread, "{loss:?}: {mae} vs {spread}");
         }
