@@ -884,7 +884,7 @@ macro_rules! shared_setters {
 /// use ndlearn_tree::HistGradientBoostingRegressor;
 ///
 /// let data = ndlearn_datasets::diabetes();
-/// let y = data.y();
+/// let y = data.y_values().expect("target");
 /// let fit = HistGradientBoostingRegressor::default().max_iter(50).fit(data.x(), y)?;
 /// let pred = fit.predict(data.x())?;
 /// let mse = pred.iter().zip(y).map(|(p, t)| (p - t).powi(2)).sum::<f64>() / y.len() as f64;
