@@ -125,6 +125,12 @@ def main():
         settings=dict(loss="squared_error", max_iter=200, early_stopping=1,
                       validation_fraction=0.0, n_iter_no_change=3, tol=1e-2))
 
+    # Monotonic constraints (increasing in x0, decreasing in x2), with missing values.
+    add("squared_monotonic", HistGradientBoostingRegressor(
+        monotonic_cst=[1, 0, -1, 0, 0, 0], **base), xm, ym, xmt,
+        settings=dict(loss="squared_error", max_iter=10,
+                      monotonic_cst=np.array([1, 0, -1, 0, 0, 0], dtype=np.float64)))
+
     xc = data(rng, 400, 8, nan_cols=(5,))
     xct = data(rng, 100, 8, nan_cols=(5,))
     zc = np.nan_to_num(xc, nan=0.0)
@@ -132,6 +138,10 @@ def main():
     yc = (logit > 0).astype(np.int64)
     add("binary", HistGradientBoostingClassifier(**base), xc, yc, xct,
         settings=dict(max_iter=10))
+    add("binary_monotonic", HistGradientBoostingClassifier(
+        monotonic_cst=[1, -1, 0, 0, 0, 0, 0, 0], **base), xc, yc, xct,
+        settings=dict(max_iter=10,
+                      monotonic_cst=np.array([1, -1, 0, 0, 0, 0, 0, 0], dtype=np.float64)))
     wc = rng.uniform(0.5, 2.0, 400)
     add("binary_weighted", HistGradientBoostingClassifier(**base), xc, yc, xct, w=wc,
         settings=dict(max_iter=10))

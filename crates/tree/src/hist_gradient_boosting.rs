@@ -22,6 +22,11 @@
 //!    watched); boosting stops when none of the last `n_iter_no_change` scores beats the one
 //!    before them by more than `tol`.
 //!
+//! **Monotonic constraints** (`monotonic_cst`, scikit-learn's rule): a split on a constrained
+//! feature is rejected when its children's values are in the wrong order, and the values below
+//! it are bounded by the mean of the two children's values (the left subtree below it, the right
+//! above it for an increasing constraint), so the raw score is monotonic in that feature.
+//!
 //! The grower ([`HistTree`] and the module `hist_grower`) uses histogram subtraction (the larger
 //! child's histograms are the parent's minus the smaller child's), stable row partitions, and
 //! routes missing values by the learned direction of every split (features without missing
@@ -76,6 +81,7 @@
 //! | `validation_fraction` | `Some(0.1)` | `validation_fraction` | `(0, 1)` or `None` (training loss) |
 //! | `n_iter_no_change` | 10 | `n_iter_no_change` | `≥ 1` |
 //! | `tol` | 1e-7 | `tol` | `≥ 0` |
+//! | `monotonic_cst` | `None` | `monotonic_cst` (list form) | one of `−1, 0, 1` per feature; not for more than two classes |
 //! | `class_weight` (classifier) | uniform | `class_weight` | not `balanced_subsample` |
 //! | `seed` | 0 | `random_state` | |
 //! | — | | `warm_start=True` | the fitted model's `fit_more` |
@@ -584,10 +590,31 @@ fn boost<F: Float>(
     target: Target<'_>,
     w: Option<Vec<f64>>,
     warm: Option<&Ensemble>,
+    monotonic: Option<&[i8]>,
     estimator: &'static str,
 ) -> Result<Ensemble> {
     s.validate()?;
     let (n_all, d) = x.dim();
+    if let Some(m) = monotonic {
+        if m.len() != d {
+            return Err(Error::invalid_param(
+                "monotonic_cst",
+                format!("needs one entry per feature ({d}); got {}", m.len()),
+            ));
+        }
+        if let Some(v) = m.iter().find(|v| !(-1..=1).contains(*v)) {
+            return Err(Error::invalid_param(
+                "monotonic_cst",
+                format!("entries must be -1, 0 or 1; got {v}"),
+            ));
+        }
+        if loss.n_outputs() > 1 {
+            return Err(Error::invalid_param(
+                "monotonic_cst",
+                "monotonic constraints are not supported for more than two classes",
+            ));
+        }
+    }
     if let Some(e) = warm {
         validate::check_n_features(d, e.n_features, estimator)?;
         if e.n_iter() > s.max_iter {
@@ -673,6 +700,7 @@ fn boost<F: Float>(
         has_missing: &has_missing,
         missing_bin,
         thresholds: &thresholds,
+        monotonic: monotonic.unwrap_or(&[]),
     };
     let val_codes = if use_val {
         let xv = take_rows(x, &val_rows);
@@ -849,6 +877,7 @@ macro_rules! shared_setters {
             max_bins: usize,
             early_stopping: EarlyStoppingMode,
             validation_fraction: Option<f64>,
+            monotonic_cst: Option<Vec<i8>>,
             n_iter_no_change: usize,
             tol: f64,
             /// Sets the seed (scikit-learn's `random_state`).
@@ -924,6 +953,9 @@ pub struct HistGradientBoostingRegressor {
     pub early_stopping: EarlyStoppingMode,
     /// Held-out fraction for early stopping (default 0.1; `None`: the training loss).
     pub validation_fraction: Option<f64>,
+    /// Monotonic constraint per feature: `1` increasing, `−1` decreasing, `0` none (default
+    /// `None`: no constraints).
+    pub monotonic_cst: Option<Vec<i8>>,
     /// Patience of early stopping (default 10).
     pub n_iter_no_change: usize,
     /// Improvement that counts for early stopping (default 1e-7).
@@ -950,6 +982,7 @@ impl Default for HistGradientBoostingRegressor {
             max_bins: MAX_BINS,
             early_stopping: EarlyStoppingMode::Auto,
             validation_fraction: Some(0.1),
+            monotonic_cst: None,
             n_iter_no_change: 10,
             tol: 1e-7,
             seed: 0,
@@ -1008,6 +1041,7 @@ impl HistGradientBoostingRegressor {
             target,
             w,
             warm,
+            self.monotonic_cst.as_deref(),
             "hist_gradient_boosting_regressor",
         )?;
         Ok(FittedHistGradientBoostingRegressor {
@@ -1265,6 +1299,9 @@ pub struct HistGradientBoostingClassifier {
     /// Held-out fraction (stratified) for early stopping (default 0.1; `None`: the training
     /// loss).
     pub validation_fraction: Option<f64>,
+    /// Monotonic constraint per feature on the raw score (two classes only): `1` increasing,
+    /// `−1` decreasing, `0` none (default `None`).
+    pub monotonic_cst: Option<Vec<i8>>,
     /// Patience of early stopping (default 10).
     pub n_iter_no_change: usize,
     /// Improvement that counts for early stopping (default 1e-7).
@@ -1291,6 +1328,7 @@ impl Default for HistGradientBoostingClassifier {
             max_bins: MAX_BINS,
             early_stopping: EarlyStoppingMode::Auto,
             validation_fraction: Some(0.1),
+            monotonic_cst: None,
             n_iter_no_change: 10,
             tol: 1e-7,
             class_weight: ClassWeight::Uniform,
@@ -1360,6 +1398,7 @@ impl HistGradientBoostingClassifier {
             target,
             w,
             warm.map(|(e, _)| e),
+            self.monotonic_cst.as_deref(),
             "hist_gradient_boosting_classifier",
         )?;
         Ok(FittedHistGradientBoostingClassifier {

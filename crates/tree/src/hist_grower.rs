@@ -66,6 +66,9 @@ pub(crate) struct Binned<'a> {
     pub(crate) missing_bin: u8,
     /// Per-feature split thresholds (the bin mapper's), for the real-valued predictor.
     pub(crate) thresholds: &'a [Vec<f64>],
+    /// Monotonic constraint of each feature (`1` increasing, `−1` decreasing, `0` none); empty:
+    /// no constraints.
+    pub(crate) monotonic: &'a [i8],
 }
 
 impl Binned<'_> {
@@ -235,6 +238,9 @@ struct GNode {
     split: Option<SplitInfo>,
     children: Option<(usize, usize)>,
     hist: Option<Vec<HBin>>,
+    /// Bounds of the children's values (monotonic constraints).
+    lower: f64,
+    upper: f64,
 }
 
 impl GNode {
@@ -349,6 +355,8 @@ impl<'a> Grower<'a> {
             split: None,
             children: None,
             hist: None,
+            lower: f64::NEG_INFINITY,
+            upper: f64::INFINITY,
         });
         self.n_leaves = 1;
         if n >= 2 * self.params.min_samples_leaf && sum_h >= self.params.min_hessian {
@@ -457,6 +465,8 @@ impl<'a> Grower<'a> {
                 loss_node: nd.sum_g * nd.value,
                 params: &self.params,
                 constant_hessian: self.h.is_none(),
+                lower: nd.lower,
+                upper: nd.upper,
             };
             let data = self.data;
             let scan = |j: usize| -> Option<SplitInfo> {
@@ -465,9 +475,10 @@ impl<'a> Grower<'a> {
                 }
                 let fh = &hist[j * HIST_BINS..(j + 1) * HIST_BINS];
                 let nb = data.n_bins_non_missing[j];
-                let mut best = ctx.left_to_right(j, fh, nb, data.has_missing[j]);
+                let cst = data.monotonic.get(j).copied().unwrap_or(0);
+                let mut best = ctx.left_to_right(j, fh, nb, data.has_missing[j], cst);
                 if data.has_missing[j] {
-                    best = ctx.right_to_left(j, fh, nb, best);
+                    best = ctx.right_to_left(j, fh, nb, best, cst);
                 }
                 best
             };
@@ -533,6 +544,8 @@ impl<'a> Grower<'a> {
             split: None,
             children: None,
             hist: None,
+            lower: f64::NEG_INFINITY,
+            upper: f64::INFINITY,
         });
         self.nodes.push(GNode {
             depth,
@@ -544,6 +557,8 @@ impl<'a> Grower<'a> {
             split: None,
             children: None,
             hist: None,
+            lower: f64::NEG_INFINITY,
+            upper: f64::INFINITY,
         });
         if !self.data.has_missing[s.feature] {
             // No missing values in training: missing values follow the larger child.
@@ -558,6 +573,19 @@ impl<'a> Grower<'a> {
         let splittable = |n: usize| !at_max_leaves && !at_max_depth && n >= 2 * p.min_samples_leaf;
         let split_left = splittable(mid - start);
         let split_right = splittable(stop - mid);
+        if !self.data.monotonic.is_empty() {
+            // Children bounds (scikit-learn's): an unconstrained feature passes the node's on;
+            // a constrained one splits them at the mean of the two children's values.
+            let (lo, hi) = (self.nodes[node].lower, self.nodes[node].upper);
+            let mid_value = 0.5 * (self.nodes[left].value + self.nodes[right].value);
+            let ((ll, lu), (rl, ru)) = match self.data.monotonic[s.feature] {
+                0 => ((lo, hi), (lo, hi)),
+                c if c > 0 => ((lo, mid_value), (mid_value, hi)),
+                _ => ((mid_value, hi), (lo, mid_value)),
+            };
+            (self.nodes[left].lower, self.nodes[left].upper) = (ll, lu);
+            (self.nodes[right].lower, self.nodes[right].upper) = (rl, ru);
+        }
         if split_left || split_right {
             let parent = self.nodes[node].hist.take().expect("parent histograms");
             let (small, large) = if mid - start < stop - mid {
@@ -721,14 +749,22 @@ struct ScanContext<'p> {
     loss_node: f64,
     params: &'p GrowParams,
     constant_hessian: bool,
+    /// Bounds of the children's values (monotonic constraints).
+    lower: f64,
+    upper: f64,
 }
 
 impl ScanContext<'_> {
+    /// The gain of a split and the children's values, clipped to the node's bounds; `−1` when
+    /// the values violate the feature's monotonic constraint `cst`.
     #[inline]
-    fn gain(&self, gl: f64, hl: f64, gr: f64, hr: f64) -> (f64, f64, f64) {
+    fn gain(&self, gl: f64, hl: f64, gr: f64, hr: f64, cst: i8) -> (f64, f64, f64) {
         let l2 = self.params.l2;
-        let vl = node_value(gl, hl, l2);
-        let vr = node_value(gr, hr, l2);
+        let vl = node_value(gl, hl, l2).clamp(self.lower, self.upper);
+        let vr = node_value(gr, hr, l2).clamp(self.lower, self.upper);
+        if (cst > 0 && vl > vr) || (cst < 0 && vl < vr) {
+            return (-1.0, vl, vr);
+        }
         (self.loss_node - gl * vl - gr * vr, vl, vr)
     }
 
@@ -748,6 +784,7 @@ impl ScanContext<'_> {
         hist: &[HBin],
         n_bins: usize,
         has_missing: bool,
+        cst: i8,
     ) -> Option<SplitInfo> {
         let p = self.params;
         let end = (n_bins + usize::from(has_missing)).saturating_sub(1);
@@ -773,7 +810,7 @@ impl ScanContext<'_> {
             if hr < p.min_hessian {
                 break;
             }
-            let (gain, vl, vr) = self.gain(gl, hl, gr, hr);
+            let (gain, vl, vr) = self.gain(gl, hl, gr, hr, cst);
             if gain > best_gain && gain > 0.0 {
                 best_gain = gain;
                 best = Some(SplitInfo {
@@ -799,6 +836,7 @@ impl ScanContext<'_> {
         hist: &[HBin],
         n_bins: usize,
         prev: Option<SplitInfo>,
+        cst: i8,
     ) -> Option<SplitInfo> {
         let p = self.params;
         let (mut gr, mut hr, mut nr) = (0.0f64, 0.0f64, 0usize);
@@ -827,7 +865,7 @@ impl ScanContext<'_> {
             if hl < p.min_hessian {
                 break;
             }
-            let (gain, vl, vr) = self.gain(gl, hl, gr, hr);
+            let (gain, vl, vr) = self.gain(gl, hl, gr, hr, cst);
             if gain > best_gain && gain > 0.0 {
                 best_gain = gain;
                 best = Some(SplitInfo {

@@ -2,7 +2,7 @@
 //! (`datasets/golden/tree/hist_gradient_boosting.json`, written by
 //! `scripts/golden/hist_gradient_boosting.py`): the same trees node for node (features, bin
 //! and real thresholds, missing-value directions, links, counts, depths) and the same leaf
-//! values, baselines and raw scores.
+//! values, baselines and raw scores, monotonic constraints included.
 //!
 //! Tolerance: gradients and hessians are `f32` on both sides (computed in `f64` and rounded),
 //! so a one-ulp difference in one row's rounding (relative 6e-8) can move a leaf sum by that
@@ -145,6 +145,16 @@ fn regressor(case: &Case) -> HistGradientBoostingRegressor {
         .validation_fraction((vf > 0.0).then_some(vf))
         .n_iter_no_change(opt_usize(case, "n_iter_no_change", 10))
         .tol(opt_f64(case, "tol", 1e-7))
+        .monotonic_cst(monotonic(case))
+}
+
+fn monotonic(case: &Case) -> Option<Vec<i8>> {
+    case.has("monotonic_cst").then(|| {
+        case.vector("monotonic_cst")
+            .iter()
+            .map(|&v| v as i8)
+            .collect()
+    })
 }
 
 fn weights(case: &Case) -> Option<Array1<f64>> {
@@ -197,7 +207,7 @@ fn regressor_trees_and_scores_equal_scikit_learn() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 10);
+    assert_eq!(seen, 11);
 }
 
 #[test]
@@ -213,6 +223,7 @@ fn classifier_trees_and_scores_equal_scikit_learn() {
             .max_iter(case.usize("max_iter"))
             .max_leaf_nodes(Some(opt_usize(case, "max_leaf_nodes", 31)))
             .early_stopping(EarlyStoppingMode::Off)
+            .monotonic_cst(monotonic(case))
             .fit_weighted(&x, &y, w.as_deref())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let base = case.vector("baseline");
@@ -229,5 +240,5 @@ fn classifier_trees_and_scores_equal_scikit_learn() {
         check_close(name, "raw_test", &raw_t, &case.matrix("raw_test"));
         seen += 1;
     }
-    assert_eq!(seen, 3);
+    assert_eq!(seen, 4);
 }

@@ -238,3 +238,51 @@ fn bad_input_gives_typed_errors() {
     let wrong = Array2::<f64>::zeros((2, 4));
     assert!(fit.predict(&wrong).is_err());
 }
+
+#[test]
+fn monotonic_constraints_hold_on_a_grid() {
+    // y rises with x0 on average but with a dip; decreasing in x1 with noise.
+    let mut rng = random::rng(8);
+    let n = 3000;
+    let x: Array2<f64> = Array2::from_shape_fn((n, 3), |_| rng.random_range(-2.0..2.0));
+    let y: Array1<f64> = x
+        .rows()
+        .into_iter()
+        .map(|r| r[0] + 1.5 * (3.0 * r[0]).sin() - r[1] + r[2] * r[2] + rng.random_range(-0.5..0.5))
+        .collect();
+    let fit = HistGradientBoostingRegressor::default()
+        .max_iter(60)
+        .early_stopping(EarlyStoppingMode::Off)
+        .monotonic_cst(Some(vec![1, -1, 0]))
+        .fit(&x, &y)
+        .expect("fit");
+    let grid: Vec<f64> = (0..81).map(|i| -2.0 + 0.05 * f64::from(i)).collect();
+    for &other in &[-1.5, 0.0, 1.2] {
+        for (feature, sign) in [(0usize, 1.0), (1, -1.0)] {
+            let probe =
+                Array2::from_shape_fn(
+                    (grid.len(), 3),
+                    |(i, j)| {
+                        if j == feature { grid[i] } else { other }
+                    },
+                );
+            let p: Array1<f64> = fit.predict(&probe).expect("predict");
+            for w in p.windows(2) {
+                assert!(sign * (w[1] - w[0]) >= -1e-12, "feature {feature}: {p}");
+            }
+        }
+    }
+    assert!(
+        HistGradientBoostingRegressor::default()
+            .monotonic_cst(Some(vec![1, 0]))
+            .fit(&x, &y)
+            .is_err()
+    );
+    let labels: Array1<usize> = y.mapv(|v| usize::from(v > 0.0) + usize::from(v > 2.0));
+    assert!(
+        HistGradientBoostingClassifier::default()
+            .monotonic_cst(Some(vec![1, 0, 0]))
+            .fit(&x, &labels)
+            .is_err()
+    );
+}
