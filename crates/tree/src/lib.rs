@@ -16,7 +16,7 @@
 //! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
 //! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
 //! | [`GradientBoostingRegressor`], [`GradientBoostingClassifier`] | exact gradient boosting: squared, absolute, Huber, quantile, log-loss (binomial, multinomial) and exponential losses, scikit-learn's line search per leaf, `subsample` with out-of-bag scores, early stopping, staged predictions | `GradientBoostingRegressor`, `GradientBoostingClassifier` |
-//! | [`HistGradientBoostingRegressor`], [`HistGradientBoostingClassifier`] | histogram gradient boosting (LightGBM's algorithm) on the shared [`BinMapper`]: leaf-wise Newton trees on gradient/hessian histograms with subtraction, learned missing-value directions, squared / absolute / quantile / Poisson / gamma / log-loss / multinomial losses, early stopping, warm start; trees equal scikit-learn's node for node | `HistGradientBoostingRegressor`, `HistGradientBoostingClassifier` |
+//! | [`HistGradientBoostingRegressor`], [`HistGradientBoostingClassifier`] | histogram gradient boosting (LightGBM's algorithm) on the shared [`BinMapper`]: leaf-wise Newton trees on gradient/hessian histograms with subtraction, learned missing-value directions, monotonic constraints, squared / absolute / quantile / Poisson / gamma / log-loss / multinomial losses, early stopping, warm start, exact TreeSHAP contributions; trees equal scikit-learn's node for node | `HistGradientBoostingRegressor`, `HistGradientBoostingClassifier` |
 //! | [`BaggingClassifier`], [`BaggingRegressor`] | bagging over any estimator: bootstrap rows and/or feature subsets (random subspaces, random patches), majority vote / mean, OOB score and the notes' OOB permutation importance | `BaggingClassifier`, `BaggingRegressor` |
 //! | [`AdaBoostRegressor`] | AdaBoost.R2 by weighted resampling (scikit-learn's streams), weighted-median prediction | `AdaBoostRegressor` |
 //! | [`IsolationForest`] | isolation trees on subsamples, anomaly score `2^(−E[h]/c(ψ))`, contamination offset | `IsolationForest` |
@@ -101,6 +101,7 @@ pub mod registry;
 pub mod regressor;
 mod sk_random;
 pub mod tree;
+mod treeshap;
 pub mod voting;
 
 pub use adaboost::{AdaBoostAlgorithm, AdaBoostClassifier, FittedAdaBoostClassifier};

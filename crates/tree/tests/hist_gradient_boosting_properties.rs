@@ -286,3 +286,102 @@ fn monotonic_constraints_hold_on_a_grid() {
             .is_err()
     );
 }
+
+/// `E[f(x) | x_S]` of one tree by its training-row counts (`s` a bit set of features).
+fn conditional(tree: &ndlearn_tree::HistTree, row: &[f64], s: u32, node: usize) -> f64 {
+    let nd = &tree.nodes()[node];
+    if nd.is_leaf {
+        return nd.value;
+    }
+    let (l, r) = (nd.left as usize, nd.right as usize);
+    if s & (1 << nd.feature) != 0 {
+        let v = row[nd.feature as usize];
+        let left = if v.is_nan() {
+            nd.missing_go_to_left
+        } else {
+            v <= nd.threshold
+        };
+        conditional(tree, row, s, if left { l } else { r })
+    } else {
+        let (cl, cr) = (
+            f64::from(tree.nodes()[l].count),
+            f64::from(tree.nodes()[r].count),
+        );
+        (cl * conditional(tree, row, s, l) + cr * conditional(tree, row, s, r)) / (cl + cr)
+    }
+}
+
+/// Exact Shapley values of one tree by enumerating every feature subset.
+fn brute_force_shapley(tree: &ndlearn_tree::HistTree, row: &[f64]) -> Vec<f64> {
+    let d = row.len();
+    let fact = |k: usize| (1..=k).map(|v| v as f64).product::<f64>();
+    let mut phi = vec![0.0; d];
+    for (i, p) in phi.iter_mut().enumerate() {
+        for s in 0u32..(1 << d) {
+            if s & (1 << i) != 0 {
+                continue;
+            }
+            let size = s.count_ones() as usize;
+            let weight = fact(size) * fact(d - size - 1) / fact(d);
+            *p += weight * (conditional(tree, row, s | (1 << i), 0) - conditional(tree, row, s, 0));
+        }
+    }
+    phi
+}
+
+#[test]
+fn contributions_equal_brute_force_shapley_values_and_sum_to_the_raw_score() {
+    let (mut x, y) = regression_data(600, 5, 9);
+    for i in (0..600).step_by(7) {
+        x[[i, 3]] = f64::NAN;
+    }
+    // Small trees, one iteration at a time: each tree's contributions against brute force.
+    let fit = HistGradientBoostingRegressor::default()
+        .max_iter(3)
+        .max_leaf_nodes(Some(12))
+        .min_samples_leaf(5)
+        .early_stopping(EarlyStoppingMode::Off)
+        .fit(&x, &y)
+        .expect("fit");
+    let contrib = fit.predict_contributions(&x).expect("contributions");
+    let raw = fit.raw_predict(&x).expect("raw");
+    for i in 0..40 {
+        let row: Vec<f64> = x.row(i).to_vec();
+        let mut expected = vec![0.0; 5];
+        for t in fit.trees() {
+            for (e, v) in expected.iter_mut().zip(brute_force_shapley(t, &row)) {
+                *e += v;
+            }
+        }
+        for j in 0..5 {
+            assert!(
+                (contrib[[i, j]] - expected[j]).abs() < 1e-10,
+                "row {i} feature {j}: {} vs {}",
+                contrib[[i, j]],
+                expected[j]
+            );
+        }
+    }
+    for (c, r) in contrib.rows().into_iter().zip(&raw) {
+        assert!((c.sum() - r).abs() < 1e-9 * r.abs().max(1.0));
+    }
+    // Full-size models: contributions sum to the raw scores, binary and multiclass.
+    let labels: Array1<usize> = y.mapv(|v| usize::from(v > 1.0) + usize::from(v > 2.5));
+    for k in [2usize, 3] {
+        let lab = labels.mapv(|c| c.min(k - 1));
+        let clf = HistGradientBoostingClassifier::default()
+            .max_iter(20)
+            .early_stopping(EarlyStoppingMode::Off)
+            .fit(&x, &lab)
+            .expect("fit");
+        let c = clf.predict_contributions(&x).expect("contributions");
+        let raw: Array2<f64> =
+            ndlearn_core::DecisionFunction::decision_function(&clf, &x).expect("raw");
+        for i in 0..x.nrows() {
+            for out in 0..raw.ncols() {
+                let s: f64 = c.slice(ndarray::s![i, out, ..]).sum();
+                assert!((s - raw[[i, out]]).abs() < 1e-9 * raw[[i, out]].abs().max(1.0));
+            }
+        }
+    }
+}
