@@ -131,6 +131,12 @@ def main():
         settings=dict(loss="squared_error", max_iter=10,
                       monotonic_cst=np.array([1, 0, -1, 0, 0, 0], dtype=np.float64)))
 
+    # Interaction constraints: {0, 1} and {2, 3}; features 4 and 5 form a third group.
+    add("squared_interactions", HistGradientBoostingRegressor(
+        interaction_cst=[[0, 1], [2, 3]], **base), x, y, xt,
+        settings=dict(loss="squared_error", max_iter=10,
+                      interaction_groups=np.array([0, 0, 1, 1, -1, -1], dtype=np.float64)))
+
     xc = data(rng, 400, 8, nan_cols=(5,))
     xct = data(rng, 100, 8, nan_cols=(5,))
     zc = np.nan_to_num(xc, nan=0.0)

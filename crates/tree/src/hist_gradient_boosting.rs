@@ -31,6 +31,10 @@
 //! it are bounded by the mean of the two children's values (the left subtree below it, the right
 //! above it for an increasing constraint), so the raw score is monotonic in that feature.
 //!
+//! **Interaction constraints** (`interaction_cst`, scikit-learn's and LightGBM's rule): below a
+//! split on feature `f` only the groups containing `f` stay open, and a node splits only on the
+//! features of its open groups; features in no group form one more group.
+//!
 //! The grower ([`HistTree`] and the module `hist_grower`) uses histogram subtraction (the larger
 //! child's histograms are the parent's minus the smaller child's), stable row partitions, and
 //! routes missing values by the learned direction of every split (features without missing
@@ -86,6 +90,7 @@
 //! | `n_iter_no_change` | 10 | `n_iter_no_change` | `≥ 1` |
 //! | `tol` | 1e-7 | `tol` | `≥ 0` |
 //! | `monotonic_cst` | `None` | `monotonic_cst` (list form) | one of `−1, 0, 1` per feature; not for more than two classes |
+//! | `interaction_cst` | `None` | `interaction_cst` (list of sets) | indices `< d` |
 //! | `class_weight` (classifier) | uniform | `class_weight` | not `balanced_subsample` |
 //! | `seed` | 0 | `random_state` | |
 //! | — | | `warm_start=True` | the fitted model's `fit_more` |
@@ -627,6 +632,7 @@ fn boost<F: Float>(
     w: Option<Vec<f64>>,
     warm: Option<&Ensemble>,
     monotonic: Option<&[i8]>,
+    interaction: Option<&[Vec<usize>]>,
     estimator: &'static str,
 ) -> Result<Ensemble> {
     s.validate()?;
@@ -651,6 +657,32 @@ fn boost<F: Float>(
             ));
         }
     }
+    // Interaction groups; features in no group form one more group (scikit-learn's rule).
+    let groups: Vec<Vec<usize>> = match interaction {
+        None => Vec::new(),
+        Some(sets) => {
+            let mut groups: Vec<Vec<usize>> = Vec::with_capacity(sets.len() + 1);
+            let mut seen = vec![false; d];
+            for set in sets {
+                if let Some(&j) = set.iter().find(|&&j| j >= d) {
+                    return Err(Error::invalid_param(
+                        "interaction_cst",
+                        format!("feature index {j} out of range for {d} features"),
+                    ));
+                }
+                let mut g = set.clone();
+                g.sort_unstable();
+                g.dedup();
+                g.iter().for_each(|&j| seen[j] = true);
+                groups.push(g);
+            }
+            let rest: Vec<usize> = (0..d).filter(|&j| !seen[j]).collect();
+            if !rest.is_empty() {
+                groups.push(rest);
+            }
+            groups
+        }
+    };
     if let Some(e) = warm {
         validate::check_n_features(d, e.n_features, estimator)?;
         if e.n_iter() > s.max_iter {
@@ -737,6 +769,7 @@ fn boost<F: Float>(
         missing_bin,
         thresholds: &thresholds,
         monotonic: monotonic.unwrap_or(&[]),
+        interaction: &groups,
     };
     let val_codes = if use_val {
         let xv = take_rows(x, &val_rows);
@@ -914,6 +947,7 @@ macro_rules! shared_setters {
             early_stopping: EarlyStoppingMode,
             validation_fraction: Option<f64>,
             monotonic_cst: Option<Vec<i8>>,
+            interaction_cst: Option<Vec<Vec<usize>>>,
             n_iter_no_change: usize,
             tol: f64,
             /// Sets the seed (scikit-learn's `random_state`).
@@ -992,6 +1026,9 @@ pub struct HistGradientBoostingRegressor {
     /// Monotonic constraint per feature: `1` increasing, `−1` decreasing, `0` none (default
     /// `None`: no constraints).
     pub monotonic_cst: Option<Vec<i8>>,
+    /// Interaction constraints: sets of feature indices allowed to split on one path; features
+    /// in no set form one more set (default `None`: no constraints).
+    pub interaction_cst: Option<Vec<Vec<usize>>>,
     /// Patience of early stopping (default 10).
     pub n_iter_no_change: usize,
     /// Improvement that counts for early stopping (default 1e-7).
@@ -1019,6 +1056,7 @@ impl Default for HistGradientBoostingRegressor {
             early_stopping: EarlyStoppingMode::Auto,
             validation_fraction: Some(0.1),
             monotonic_cst: None,
+            interaction_cst: None,
             n_iter_no_change: 10,
             tol: 1e-7,
             seed: 0,
@@ -1078,6 +1116,7 @@ impl HistGradientBoostingRegressor {
             w,
             warm,
             self.monotonic_cst.as_deref(),
+            self.interaction_cst.as_deref(),
             "hist_gradient_boosting_regressor",
         )?;
         Ok(FittedHistGradientBoostingRegressor {
@@ -1352,6 +1391,9 @@ pub struct HistGradientBoostingClassifier {
     /// Monotonic constraint per feature on the raw score (two classes only): `1` increasing,
     /// `−1` decreasing, `0` none (default `None`).
     pub monotonic_cst: Option<Vec<i8>>,
+    /// Interaction constraints: sets of feature indices allowed to split on one path; features
+    /// in no set form one more set (default `None`: no constraints).
+    pub interaction_cst: Option<Vec<Vec<usize>>>,
     /// Patience of early stopping (default 10).
     pub n_iter_no_change: usize,
     /// Improvement that counts for early stopping (default 1e-7).
@@ -1379,6 +1421,7 @@ impl Default for HistGradientBoostingClassifier {
             early_stopping: EarlyStoppingMode::Auto,
             validation_fraction: Some(0.1),
             monotonic_cst: None,
+            interaction_cst: None,
             n_iter_no_change: 10,
             tol: 1e-7,
             class_weight: ClassWeight::Uniform,
@@ -1449,6 +1492,7 @@ impl HistGradientBoostingClassifier {
             w,
             warm.map(|(e, _)| e),
             self.monotonic_cst.as_deref(),
+            self.interaction_cst.as_deref(),
             "hist_gradient_boosting_classifier",
         )?;
         Ok(FittedHistGradientBoostingClassifier {

@@ -69,6 +69,9 @@ pub(crate) struct Binned<'a> {
     /// Monotonic constraint of each feature (`1` increasing, `−1` decreasing, `0` none); empty:
     /// no constraints.
     pub(crate) monotonic: &'a [i8],
+    /// Interaction constraints: groups of features that may appear together on a path (every
+    /// feature in some group); empty: no constraints.
+    pub(crate) interaction: &'a [Vec<usize>],
 }
 
 impl Binned<'_> {
@@ -241,6 +244,8 @@ struct GNode {
     /// Bounds of the children's values (monotonic constraints).
     lower: f64,
     upper: f64,
+    /// Interaction groups still open below this node (`None`: all).
+    groups: Option<Vec<usize>>,
 }
 
 impl GNode {
@@ -357,8 +362,12 @@ impl<'a> Grower<'a> {
             hist: None,
             lower: f64::NEG_INFINITY,
             upper: f64::INFINITY,
+            groups: None,
         });
         self.n_leaves = 1;
+        if !self.data.interaction.is_empty() {
+            self.nodes[0].groups = Some((0..self.data.interaction.len()).collect());
+        }
         if n >= 2 * self.params.min_samples_leaf && sum_h >= self.params.min_hessian {
             let mut hist = self.take_hist();
             self.build_histograms(0, &mut hist);
@@ -436,25 +445,44 @@ impl<'a> Grower<'a> {
     }
 
     /// The features searched at a node (all, or a random `⌈fraction·d⌉` of them).
-    fn feature_mask(&mut self) -> Option<Vec<bool>> {
+    /// The features a node may split on: those of its open interaction groups, of which a
+    /// random `⌈fraction·m⌉` when `max_features < 1` (`None`: all).
+    fn feature_mask(&mut self, node: usize) -> Option<Vec<bool>> {
         let d = self.data.d;
+        let allowed: Option<Vec<bool>> = self.nodes[node].groups.as_ref().map(|groups| {
+            let mut m = vec![false; d];
+            for &g in groups {
+                for &j in &self.data.interaction[g] {
+                    m[j] = true;
+                }
+            }
+            m
+        });
         let f = self.params.feature_fraction;
         if f >= 1.0 {
-            return None;
+            return allowed;
         }
-        let k = ((f * d as f64).ceil() as usize).clamp(1, d);
-        let mut mask = vec![false; d];
-        mask[..k].fill(true);
-        // Fisher–Yates shuffle of the mask.
-        for i in (1..d).rev() {
+        let candidates: Vec<usize> = (0..d)
+            .filter(|&j| allowed.as_ref().is_none_or(|m| m[j]))
+            .collect();
+        let m = candidates.len();
+        let k = ((f * m as f64).ceil() as usize).clamp(1, m.max(1));
+        let mut pick = vec![false; m];
+        pick[..k.min(m)].fill(true);
+        // Fisher–Yates shuffle of the selection.
+        for i in (1..m).rev() {
             let j = self.rng.random_range(0..=i);
-            mask.swap(i, j);
+            pick.swap(i, j);
+        }
+        let mut mask = vec![false; d];
+        for (&j, &p) in candidates.iter().zip(&pick) {
+            mask[j] = p;
         }
         Some(mask)
     }
 
     fn find_split_and_push(&mut self, node: usize) {
-        let mask = self.feature_mask();
+        let mask = self.feature_mask(node);
         let split = {
             let nd = &self.nodes[node];
             let hist = nd.hist.as_deref().expect("histograms of a splittable node");
@@ -546,6 +574,7 @@ impl<'a> Grower<'a> {
             hist: None,
             lower: f64::NEG_INFINITY,
             upper: f64::INFINITY,
+            groups: None,
         });
         self.nodes.push(GNode {
             depth,
@@ -559,6 +588,7 @@ impl<'a> Grower<'a> {
             hist: None,
             lower: f64::NEG_INFINITY,
             upper: f64::INFINITY,
+            groups: None,
         });
         if !self.data.has_missing[s.feature] {
             // No missing values in training: missing values follow the larger child.
@@ -585,6 +615,16 @@ impl<'a> Grower<'a> {
             };
             (self.nodes[left].lower, self.nodes[left].upper) = (ll, lu);
             (self.nodes[right].lower, self.nodes[right].upper) = (rl, ru);
+        }
+        if let Some(groups) = &self.nodes[node].groups {
+            // Below a split on feature f only the groups containing f stay open.
+            let open: Vec<usize> = groups
+                .iter()
+                .copied()
+                .filter(|&g| self.data.interaction[g].contains(&s.feature))
+                .collect();
+            self.nodes[left].groups = Some(open.clone());
+            self.nodes[right].groups = Some(open);
         }
         if split_left || split_right {
             let parent = self.nodes[node].hist.take().expect("parent histograms");

@@ -2,7 +2,7 @@
 //! (`datasets/golden/tree/hist_gradient_boosting.json`, written by
 //! `scripts/golden/hist_gradient_boosting.py`): the same trees node for node (features, bin
 //! and real thresholds, missing-value directions, links, counts, depths) and the same leaf
-//! values, baselines and raw scores, monotonic constraints included.
+//! values, baselines and raw scores, monotonic and interaction constraints included.
 //!
 //! Tolerance: gradients and hessians are `f32` on both sides (computed in `f64` and rounded),
 //! so a one-ulp difference in one row's rounding (relative 6e-8) can move a leaf sum by that
@@ -146,6 +146,7 @@ fn regressor(case: &Case) -> HistGradientBoostingRegressor {
         .n_iter_no_change(opt_usize(case, "n_iter_no_change", 10))
         .tol(opt_f64(case, "tol", 1e-7))
         .monotonic_cst(monotonic(case))
+        .interaction_cst(interactions(case))
 }
 
 fn monotonic(case: &Case) -> Option<Vec<i8>> {
@@ -153,6 +154,23 @@ fn monotonic(case: &Case) -> Option<Vec<i8>> {
         case.vector("monotonic_cst")
             .iter()
             .map(|&v| v as i8)
+            .collect()
+    })
+}
+
+/// Interaction groups stored as a group index per feature (`−1`: in no listed group).
+fn interactions(case: &Case) -> Option<Vec<Vec<usize>>> {
+    case.has("interaction_groups").then(|| {
+        let g = case.vector("interaction_groups");
+        let k = g.iter().fold(0.0f64, |m, &v| m.max(v)) as usize + 1;
+        (0..k)
+            .map(|c| {
+                g.iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v == c as f64)
+                    .map(|(j, _)| j)
+                    .collect()
+            })
             .collect()
     })
 }
@@ -207,7 +225,7 @@ fn regressor_trees_and_scores_equal_scikit_learn() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 11);
+    assert_eq!(seen, 12);
 }
 
 #[test]

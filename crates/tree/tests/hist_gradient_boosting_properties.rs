@@ -385,3 +385,44 @@ fn contributions_equal_brute_force_shapley_values_and_sum_to_the_raw_score() {
         }
     }
 }
+
+#[test]
+fn interaction_constraints_keep_each_path_in_one_group() {
+    let (x, y) = regression_data(2000, 6, 10);
+    let groups = vec![vec![0, 1], vec![1, 2, 3]];
+    let fit = HistGradientBoostingRegressor::default()
+        .max_iter(20)
+        .early_stopping(EarlyStoppingMode::Off)
+        .interaction_cst(Some(groups.clone()))
+        .fit(&x, &y)
+        .expect("fit");
+    // Features 4 and 5 are in no listed group: they form a third group.
+    let all = [groups[0].clone(), groups[1].clone(), vec![4, 5]];
+    let mut split_features = std::collections::BTreeSet::new();
+    for t in fit.trees() {
+        // Depth-first over paths, carrying the features seen.
+        let mut stack = vec![(0usize, Vec::<usize>::new())];
+        while let Some((i, seen)) = stack.pop() {
+            let nd = &t.nodes()[i];
+            if nd.is_leaf {
+                assert!(
+                    all.iter().any(|g| seen.iter().all(|f| g.contains(f))),
+                    "path features {seen:?} span groups"
+                );
+                continue;
+            }
+            let mut next = seen.clone();
+            next.push(nd.feature as usize);
+            split_features.insert(nd.feature as usize);
+            stack.push((nd.left as usize, next.clone()));
+            stack.push((nd.right as usize, next));
+        }
+    }
+    assert!(split_features.len() >= 3, "{split_features:?}");
+    assert!(
+        HistGradientBoostingRegressor::default()
+            .interaction_cst(Some(vec![vec![0, 9]]))
+            .fit(&x, &y)
+            .is_err()
+    );
+}
