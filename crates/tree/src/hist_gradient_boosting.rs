@@ -610,6 +610,13 @@ impl FlatTree {
     }
 }
 
+/// The user's constraints of one run.
+#[derive(Debug, Clone, Copy)]
+struct Constraints<'a> {
+    monotonic: Option<&'a [i8]>,
+    interaction: Option<&'a [Vec<usize>]>,
+}
+
 /// The training target of one run.
 struct Target<'a> {
     /// Regression targets, or class indices as `f64`.
@@ -631,11 +638,14 @@ fn boost<F: Float>(
     target: Target<'_>,
     w: Option<Vec<f64>>,
     warm: Option<&Ensemble>,
-    monotonic: Option<&[i8]>,
-    interaction: Option<&[Vec<usize>]>,
+    constraints: Constraints<'_>,
     estimator: &'static str,
 ) -> Result<Ensemble> {
     s.validate()?;
+    let Constraints {
+        monotonic,
+        interaction,
+    } = constraints;
     let (n_all, d) = x.dim();
     if let Some(m) = monotonic {
         if m.len() != d {
@@ -1115,8 +1125,10 @@ impl HistGradientBoostingRegressor {
             target,
             w,
             warm,
-            self.monotonic_cst.as_deref(),
-            self.interaction_cst.as_deref(),
+            Constraints {
+                monotonic: self.monotonic_cst.as_deref(),
+                interaction: self.interaction_cst.as_deref(),
+            },
             "hist_gradient_boosting_regressor",
         )?;
         Ok(FittedHistGradientBoostingRegressor {
@@ -1491,8 +1503,10 @@ impl HistGradientBoostingClassifier {
             target,
             w,
             warm.map(|(e, _)| e),
-            self.monotonic_cst.as_deref(),
-            self.interaction_cst.as_deref(),
+            Constraints {
+                monotonic: self.monotonic_cst.as_deref(),
+                interaction: self.interaction_cst.as_deref(),
+            },
             "hist_gradient_boosting_classifier",
         )?;
         Ok(FittedHistGradientBoostingClassifier {
