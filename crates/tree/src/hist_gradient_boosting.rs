@@ -623,6 +623,8 @@ struct Target<'a> {
     y: &'a [f64],
     /// Class labels (stratified early-stopping split).
     labels: Option<&'a [usize]>,
+    /// Sample weights (class weights folded in).
+    weights: Option<Vec<f64>>,
 }
 
 /// Rows of a column-major copy.
@@ -636,7 +638,6 @@ fn boost<F: Float>(
     loss: HgbLoss,
     x: &ArrayRef2<F>,
     target: Target<'_>,
-    w: Option<Vec<f64>>,
     warm: Option<&Ensemble>,
     constraints: Constraints<'_>,
     estimator: &'static str,
@@ -646,6 +647,7 @@ fn boost<F: Float>(
         monotonic,
         interaction,
     } = constraints;
+    let w = target.weights.clone();
     let (n_all, d) = x.dim();
     if let Some(m) = monotonic {
         if m.len() != d {
@@ -1117,13 +1119,13 @@ impl HistGradientBoostingRegressor {
         let target = Target {
             y: &ys,
             labels: None,
+            weights: w,
         };
         let ensemble = boost(
             &self.settings(),
             HgbLoss::Single(loss),
             x,
             target,
-            w,
             warm,
             Constraints {
                 monotonic: self.monotonic_cst.as_deref(),
@@ -1495,13 +1497,13 @@ impl HistGradientBoostingClassifier {
         let target = Target {
             y: &ys,
             labels: Some(&labels),
+            weights: w,
         };
         let ensemble = boost(
             &self.settings(),
             loss,
             x,
             target,
-            w,
             warm.map(|(e, _)| e),
             Constraints {
                 monotonic: self.monotonic_cst.as_deref(),

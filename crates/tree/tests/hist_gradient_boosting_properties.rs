@@ -347,7 +347,7 @@ fn contributions_equal_brute_force_shapley_values_and_sum_to_the_raw_score() {
     let raw = fit.raw_predict(&x).expect("raw");
     for i in 0..40 {
         let row: Vec<f64> = x.row(i).to_vec();
-        let mut expected = vec![0.0; 5];
+        let mut expected = [0.0; 5];
         for t in fit.trees() {
             for (e, v) in expected.iter_mut().zip(brute_force_shapley(t, &row)) {
                 *e += v;
