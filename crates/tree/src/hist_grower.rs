@@ -285,6 +285,9 @@ fn node_value(g: f64, h: f64, l2: f64) -> f64 {
     -g / (h + l2 + 1e-15)
 }
 
+/// Rows per block of the parallel partition.
+const PARTITION_BLOCK: usize = 16_384;
+
 /// Rows per node below which histograms are built on the calling thread.
 const PAR_MIN_WORK: usize = 1 << 15;
 
@@ -296,7 +299,6 @@ pub(crate) struct Grower<'a> {
     h: Option<&'a [f32]>,
     params: GrowParams,
     partition: &'a mut [u32],
-    scratch: Vec<u32>,
     ordered_g: Vec<f32>,
     ordered_h: Vec<f32>,
     nodes: Vec<GNode>,
@@ -330,7 +332,6 @@ impl<'a> Grower<'a> {
             h,
             params,
             partition,
-            scratch: Vec::new(),
             ordered_g: Vec::new(),
             ordered_h: Vec::new(),
             nodes: Vec::new(),
@@ -539,26 +540,34 @@ impl<'a> Grower<'a> {
             let nd = &self.nodes[node];
             (nd.start, nd.stop, nd.depth + 1)
         };
-        // Stable partition of the node's rows.
+        // Stable partition of the node's rows: fixed blocks partitioned in parallel, then the
+        // left parts and the right parts concatenated in block order (the same order as one
+        // sequential pass, whatever the thread count).
         let col = self.data.column(s.feature);
         let missing = self.data.missing_bin;
         let bin = s.bin as u8;
         let goes_left =
-            |b: u8| (s.missing_go_to_left && b == missing) || (b != missing && b <= bin);
-        self.scratch.clear();
-        let mut w = start;
-        for r in start..stop {
-            let i = self.partition[r];
-            if goes_left(col[i as usize]) {
-                self.partition[w] = i;
-                w += 1;
-            } else {
-                self.scratch.push(i);
-            }
+            move |b: u8| (s.missing_go_to_left && b == missing) || (b != missing && b <= bin);
+        let rows = &mut self.partition[start..stop];
+        let parts: Vec<(Vec<u32>, Vec<u32>)> = if rows.len() >= 2 * PARTITION_BLOCK {
+            rows.par_chunks(PARTITION_BLOCK)
+                .map(|block| block.iter().partition(|&&i| goes_left(col[i as usize])))
+                .collect()
+        } else {
+            vec![rows.iter().partition(|&&i| goes_left(col[i as usize]))]
+        };
+        let mut w = 0;
+        for (l, _) in &parts {
+            rows[w..w + l.len()].copy_from_slice(l);
+            w += l.len();
         }
-        self.partition[w..stop].copy_from_slice(&self.scratch);
-        debug_assert_eq!(w - start, s.n_left);
-        let mid = w;
+        let n_left = w;
+        for (_, r) in &parts {
+            rows[w..w + r.len()].copy_from_slice(r);
+            w += r.len();
+        }
+        debug_assert_eq!(n_left, s.n_left);
+        let mid = start + n_left;
         let (sum_g, sum_h) = (self.nodes[node].sum_g, self.nodes[node].sum_h);
         let left = self.nodes.len();
         let right = left + 1;

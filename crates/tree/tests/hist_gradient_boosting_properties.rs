@@ -38,7 +38,8 @@ fn registry_entries_conform_in_f64_and_f32() {
 
 #[test]
 fn models_are_bitwise_identical_for_1_2_and_3_threads() {
-    let (x, y) = regression_data(3000, 8, 1);
+    // Above 32,768 rows: the parallel partition and histogram passes are exercised.
+    let (x, y) = regression_data(40_000, 8, 1);
     let labels: Array1<usize> = y.mapv(|v| usize::from(v > 1.0) + usize::from(v > 2.5));
     let est = HistGradientBoostingRegressor::default()
         .max_iter(15)
