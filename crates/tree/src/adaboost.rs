@@ -33,7 +33,15 @@
 //! | `n_estimators` | 50 | `n_estimators` | `≥ 1` |
 //! | `learning_rate` | 1.0 | `learning_rate` | `> 0` |
 //! | `algorithm` | `Samme` | (SAMME only) | `Samme`, `Canonical` |
+//! | `resample` | `false` | — | boosting by resampling |
 //! | `seed` | 0 | `random_state` | |
+//!
+//! **Reweighting or resampling.** By default each round's tree is fitted with the current
+//! weights `wᵢ` (reweighting, scikit-learn's only mode). With `resample = true` each round draws
+//! `n` rows with replacement with probabilities `wᵢ` (Freund and Schapire's boosting by
+//! resampling, for base learners that cannot take weights) and fits the tree on that sample with
+//! unit weights; the round's error `E` and the weight update still use `wᵢ` on all rows. The
+//! draws come from ndlearn's stream `(seed, round)`.
 //!
 //! # References
 //!
@@ -61,6 +69,8 @@ use ndlearn_core::{
     Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn, Predict,
     PredictProba, Result, validate,
 };
+
+use ndlearn_core::random;
 
 use crate::builder::{self, Columns};
 use crate::classifier::{DecisionTreeClassifier, argmax_rows, tree_proba};
@@ -96,6 +106,9 @@ pub struct AdaBoostClassifier {
     pub learning_rate: f64,
     /// SAMME or the canonical rule (default SAMME).
     pub algorithm: AdaBoostAlgorithm,
+    /// Boosting by resampling instead of reweighting (default `false`; see the
+    /// [module docs](self)).
+    pub resample: bool,
     /// Seed of the per-round tree seeds (scikit-learn's `random_state`; default 0).
     #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
@@ -108,6 +121,7 @@ impl Default for AdaBoostClassifier {
             n_estimators: 50,
             learning_rate: 1.0,
             algorithm: AdaBoostAlgorithm::Samme,
+            resample: false,
             seed: 0,
         }
     }
@@ -119,6 +133,7 @@ impl AdaBoostClassifier {
         n_estimators: usize,
         learning_rate: f64,
         algorithm: AdaBoostAlgorithm,
+        resample: bool,
         /// Sets the seed (scikit-learn's `random_state`).
         seed: u64,
     }
@@ -150,8 +165,13 @@ impl AdaBoostClassifier {
         for m in 0..self.n_estimators {
             let tree_seed = seeds.randint(0, 0x7FFF_FFFF);
             let mut rng = TreeRng::from_seed(tree_seed);
+            let fit_weights = if self.resample {
+                weighted_bootstrap_counts(&w, random::stream(self.seed, m as u64))
+            } else {
+                w.clone()
+            };
             let cw =
-                DecisionTreeClassifier::combined_weights(&base.class_weight, y, Some(w.clone()))?;
+                DecisionTreeClassifier::combined_weights(&base.class_weight, y, Some(fit_weights))?;
             let mut tree = base.grow(&data, &ys, k, cw.as_deref(), &mut rng)?;
             if base.ccp_alpha > 0.0 {
                 tree = tree.prune(base.ccp_alpha);
@@ -224,6 +244,26 @@ impl AdaBoostClassifier {
             n_features: d,
         })
     }
+}
+
+/// Multiplicities of `n = w.len()` draws with replacement with probabilities `w` (summing to 1).
+fn weighted_bootstrap_counts(w: &[f64], mut rng: random::Rng) -> Vec<f64> {
+    use rand::Rng as _;
+    let mut cum = Vec::with_capacity(w.len());
+    let mut acc = 0.0;
+    for &v in w {
+        acc += v;
+        cum.push(acc);
+    }
+    let total = acc;
+    let mut counts = vec![0.0; w.len()];
+    for _ in 0..w.len() {
+        let u = rng.random::<f64>() * total;
+        // First row whose cumulative weight exceeds u (rows of weight 0 are never drawn).
+        let i = cum.partition_point(|&c| c <= u).min(w.len() - 1);
+        counts[i] += 1.0;
+    }
+    counts
 }
 
 impl Estimator for AdaBoostClassifier {
@@ -447,5 +487,45 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    #[test]
+    fn weighted_bootstrap_draws_in_proportion_to_the_weights() {
+        let w = [0.5, 0.0, 0.25, 0.25];
+        let mut totals = [0.0; 4];
+        for r in 0..2000u64 {
+            let c = weighted_bootstrap_counts(&w, random::stream(3, r));
+            assert_eq!(c.iter().sum::<f64>(), 4.0);
+            for (t, v) in totals.iter_mut().zip(c) {
+                *t += v;
+            }
+        }
+        assert_eq!(totals[1], 0.0, "a row of weight 0 is never drawn");
+        for (t, p) in totals.iter().zip(w) {
+            assert!((t / 8000.0 - p).abs() < 0.02, "{totals:?}");
+        }
+    }
+
+    #[test]
+    fn boosting_by_resampling_fits_and_is_seeded() {
+        let data = ndlearn_datasets::breast_cancer();
+        let (x, y) = (data.x(), data.y_classes().expect("labels"));
+        let est = AdaBoostClassifier::default()
+            .n_estimators(30)
+            .resample(true);
+        let a = est.fit(x, y).expect("fit");
+        let b = est.fit(x, y).expect("fit");
+        let pa: Array1<usize> = a.predict(x).expect("predict");
+        assert_eq!(pa, b.predict(x).expect("predict"));
+        let acc = pa.iter().zip(y).filter(|(p, t)| p == t).count() as f64 / y.len() as f64;
+        assert!(acc > 0.95, "training accuracy {acc}");
+        // Resampling changes the trees (the weighted fit sees every row).
+        let reweighted = AdaBoostClassifier::default()
+            .n_estimators(30)
+            .fit(x, y)
+            .expect("fit");
+        assert_ne!(a.estimator_weights(), reweighted.estimator_weights());
+        let other_seed = est.clone().seed(1).fit(x, y).expect("fit");
+        assert_ne!(a.estimator_weights(), other_seed.estimator_weights());
     }
 }
