@@ -68,6 +68,21 @@ pub struct FittedBinMapper {
     missing_bin: u8,
 }
 
+/// Rejects infinite values (NaN is allowed: a missing value) with the first one's position.
+///
+/// # Errors
+/// [`Error::NonFinite`].
+pub(crate) fn check_no_infinite<F: Float>(x: &ArrayRef2<F>) -> Result<()> {
+    match x.indexed_iter().find(|(_, v)| v.is_infinite()) {
+        Some(((row, col), _)) => Err(Error::NonFinite {
+            context: "X",
+            row,
+            col,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// NumPy's `percentile(sorted, q, method = "averaged_inverted_cdf")` on sorted data, with
 /// NumPy's arithmetic (virtual index `n·(q/100) − 1`; at an exact jump the two order statistics
 /// are averaged as `b − (b − a)/2`), so thresholds equal NumPy's bit for bit.
@@ -188,13 +203,7 @@ impl BinMapper {
         if let Some(w) = sample_weight {
             validate::check_sample_weight(w, n)?;
         }
-        if let Some(((i, j), _)) = x.indexed_iter().find(|(_, v)| v.is_infinite()) {
-            return Err(Error::NonFinite {
-                context: "X",
-                row: i,
-                col: j,
-            });
-        }
+        check_no_infinite(x)?;
         let rows: Vec<usize> = match self.subsample {
             Some(s) if n > s => {
                 let mut r = random::sample_without_replacement(&mut random::rng(self.seed), n, s)?;
@@ -269,13 +278,7 @@ impl FittedBinMapper {
     pub fn transform_columns<F: Float>(&self, x: &ArrayRef2<F>) -> Result<Vec<u8>> {
         let d = x.ncols();
         validate::check_n_features(d, self.n_features(), "BinMapper::transform")?;
-        if let Some(((i, j), _)) = x.indexed_iter().find(|(_, v)| v.is_infinite()) {
-            return Err(Error::NonFinite {
-                context: "X",
-                row: i,
-                col: j,
-            });
-        }
+        check_no_infinite(x)?;
         let cols = par::map_tasks(d, |j| {
             x.column(j)
                 .iter()

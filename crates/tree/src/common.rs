@@ -95,6 +95,29 @@ pub(crate) fn check_x_and_weights<F: Float>(
     }
 }
 
+/// At least two classes with positive total weight (weights of rows, labels `0..k`).
+///
+/// # Errors
+/// [`Error::TooFewClasses`].
+pub(crate) fn check_weighted_classes(
+    y: &ArrayRef1<usize>,
+    w: &[f64],
+    k: usize,
+    context: &'static str,
+) -> Result<()> {
+    let mut mass = vec![0.0f64; k];
+    y.iter().zip(w).for_each(|(&c, &v)| mass[c] += v);
+    let found = mass.iter().filter(|&&m| m > 0.0).count();
+    if found < 2 {
+        return Err(Error::TooFewClasses {
+            context,
+            needed: 2,
+            found,
+        });
+    }
+    Ok(())
+}
+
 /// The first index of the largest value (0 for an empty input).
 pub(crate) fn argmax<T: PartialOrd + Copy>(values: impl IntoIterator<Item = T>) -> usize {
     let mut it = values.into_iter();

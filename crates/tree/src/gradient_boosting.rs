@@ -113,7 +113,7 @@ use ndlearn_core::{
 };
 
 use crate::builder::{self, Columns};
-use crate::common::{Growth, check_x_and_weights};
+use crate::common::{Growth, check_weighted_classes, check_x_and_weights};
 use crate::criterion::RegCrit;
 use crate::params::{MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
@@ -1427,16 +1427,7 @@ impl GradientBoostingClassifier {
             ));
         }
         if let Some(w) = &w {
-            let mut mass = vec![0.0f64; k];
-            y.iter().zip(w).for_each(|(&c, &v)| mass[c] += v);
-            let found = mass.iter().filter(|&&m| m > 0.0).count();
-            if found < 2 {
-                return Err(Error::TooFewClasses {
-                    context: CONTEXT,
-                    needed: 2,
-                    found,
-                });
-            }
+            check_weighted_classes(y, w, k, CONTEXT)?;
         }
         let loss = match (self.loss, k) {
             (GradientBoostingClassificationLoss::LogLoss, 2) => GbLoss::Binomial,

@@ -120,7 +120,8 @@ use ndlearn_core::{
     Predict, PredictProba, Result, par, random, validate,
 };
 
-use crate::binning::{BinMapper, FittedBinMapper, MAX_BINS};
+use crate::binning::{BinMapper, FittedBinMapper, MAX_BINS, check_no_infinite};
+use crate::common::check_weighted_classes;
 use crate::hist_grower::{Binned, GrowParams, Grower};
 pub use crate::hist_grower::{HistNode, HistTree};
 
@@ -402,14 +403,7 @@ impl Ensemble {
                 "malformed histogram gradient boosting model (tree links, features or baseline)",
             ));
         }
-        if let Some(((i, j), _)) = x.indexed_iter().find(|(_, v)| v.is_infinite()) {
-            return Err(Error::NonFinite {
-                context: "X",
-                row: i,
-                col: j,
-            });
-        }
-        Ok(())
+        check_no_infinite(x)
     }
 
     /// Raw scores (`n × K`) after the first `n_iter` iterations: blocks of 256 rows copied to
@@ -629,11 +623,6 @@ struct Target<'a> {
     weights: Option<Vec<f64>>,
 }
 
-/// Rows of a column-major copy.
-fn take_rows<F: Float>(x: &ArrayRef2<F>, rows: &[usize]) -> Array2<F> {
-    x.select(Axis(0), rows)
-}
-
 /// Runs the boosting (or continues `warm`).
 fn boost<F: Float>(
     s: &Settings,
@@ -731,7 +720,7 @@ fn boost<F: Float>(
     let pick = |v: &[f64], rows: &[usize]| -> Vec<f64> { rows.iter().map(|&i| v[i]).collect() };
     let (x_train_owned, y_train, w_train) = if use_val {
         (
-            Some(take_rows(x, &train_rows)),
+            Some(x.select(Axis(0), &train_rows)),
             pick(target.y, &train_rows),
             w.as_ref().map(|w| pick(w, &train_rows)),
         )
@@ -786,7 +775,7 @@ fn boost<F: Float>(
         interaction: &groups,
     };
     let val_codes = if use_val {
-        let xv = take_rows(x, &val_rows);
+        let xv = x.select(Axis(0), &val_rows);
         Some(bin_mapper.transform(&xv)?)
     } else {
         None
@@ -1154,13 +1143,7 @@ fn check_inputs<F: Float>(
     if x.ncols() == 0 {
         return Err(Error::invalid_param("X", "needs at least one feature"));
     }
-    if let Some(((i, j), _)) = x.indexed_iter().find(|(_, v)| v.is_infinite()) {
-        return Err(Error::NonFinite {
-            context: "X",
-            row: i,
-            col: j,
-        });
-    }
+    check_no_infinite(x)?;
     match sample_weight {
         None => Ok(None),
         Some(w) => {
@@ -1478,16 +1461,7 @@ impl HistGradientBoostingClassifier {
             w = Some(base.iter().zip(y).map(|(&b, &c)| b * cw[c]).collect());
         }
         if let Some(w) = &w {
-            let mut mass = vec![0.0f64; k];
-            y.iter().zip(w).for_each(|(&c, &v)| mass[c] += v);
-            let found = mass.iter().filter(|&&m| m > 0.0).count();
-            if found < 2 {
-                return Err(Error::TooFewClasses {
-                    context: CONTEXT,
-                    needed: 2,
-                    found,
-                });
-            }
+            check_weighted_classes(y, w, k, CONTEXT)?;
         }
         let loss = if k == 2 {
             HgbLoss::Single(Loss::LogLoss)
