@@ -17,6 +17,15 @@
 //! The thresholds equal scikit-learn's on data of at most `subsample` rows
 //! (`tests/binning_golden.rs`).
 //!
+//! # Categorical features
+//!
+//! Features listed in `categorical_features` are not cut at quantiles: every distinct
+//! non-missing value of the training rows (all of them, whatever `subsample` and the weights)
+//! is a category, and the code of a category is its rank among the sorted categories
+//! ([`FittedBinMapper::categories`]); NaN and values never seen in training get the missing bin.
+//! At most `max_bins` categories per feature (scikit-learn's `OrdinalEncoder` followed by its
+//! bin mapper: any finite value, negative or not integral, is a category).
+//!
 //! ```
 //! use ndarray::array;
 //! use ndlearn_tree::BinMapper;
@@ -48,6 +57,8 @@ pub struct BinMapper {
     pub subsample: Option<usize>,
     /// Seed of the subsample.
     pub seed: u64,
+    /// Indices of the categorical features (default none; see the [module docs](self)).
+    pub categorical_features: Vec<usize>,
 }
 
 impl Default for BinMapper {
@@ -56,16 +67,54 @@ impl Default for BinMapper {
             max_bins: MAX_BINS,
             subsample: Some(200_000),
             seed: 0,
+            categorical_features: Vec::new(),
         }
     }
 }
 
-/// A fitted [`BinMapper`]: the thresholds of every feature.
+/// A fitted [`BinMapper`]: the thresholds of every numerical feature and the categories of
+/// every categorical one.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FittedBinMapper {
     thresholds: Vec<Vec<f64>>,
     missing_bin: u8,
+    /// Per feature: the sorted categories of a categorical feature, `None` for a numerical
+    /// one; empty when no feature is categorical.
+    #[cfg_attr(feature = "serde", serde(default))]
+    categories: Vec<Option<Vec<f64>>>,
+}
+
+/// The sorted distinct non-missing values of column `j` (the categories of a categorical
+/// feature), or an error when there are more than `max_bins`.
+///
+/// # Errors
+/// [`Error::InvalidParam`] (`categorical_features`) for a cardinality above `max_bins`.
+pub(crate) fn categories_of<F: Float>(
+    x: &ArrayRef2<F>,
+    j: usize,
+    max_bins: usize,
+) -> Result<Vec<f64>> {
+    let mut c: Vec<f64> = x
+        .column(j)
+        .iter()
+        .map(|v| v.to_f64_lossless())
+        .filter(|v| !v.is_nan())
+        .collect();
+    c.sort_unstable_by(f64::total_cmp);
+    // −0 and +0 are one category (compared by value, as scikit-learn's encoder).
+    c.dedup_by(|a, b| a == b);
+    if c.len() > max_bins {
+        return Err(Error::invalid_param(
+            "categorical_features",
+            format!(
+                "categorical feature {j} is expected to have a cardinality <= {max_bins} \
+                 (max_bins) but has {} categories",
+                c.len()
+            ),
+        ));
+    }
+    Ok(c)
 }
 
 /// Rejects infinite values (NaN is allowed: a missing value) with the first one's position.
@@ -165,6 +214,7 @@ impl BinMapper {
         max_bins: usize,
         subsample: Option<usize>,
         seed: u64,
+        categorical_features: Vec<usize>,
     }
 
     fn check(&self) -> Result<()> {
@@ -178,6 +228,21 @@ impl BinMapper {
             return Err(Error::invalid_param("subsample", "must be at least 1"));
         }
         Ok(())
+    }
+
+    /// Whether feature `j` of `d` is categorical (checks the indices).
+    fn categorical_mask(&self, d: usize) -> Result<Vec<bool>> {
+        let mut mask = vec![false; d];
+        for &j in &self.categorical_features {
+            if j >= d {
+                return Err(Error::invalid_param(
+                    "categorical_features",
+                    format!("feature index {j} out of range for {d} features"),
+                ));
+            }
+            mask[j] = true;
+        }
+        Ok(mask)
     }
 
     /// Finds the thresholds of every feature (NaN allowed: missing; infinities rejected).
@@ -213,7 +278,22 @@ impl BinMapper {
             _ => (0..n).collect(),
         };
         let weighted = sample_weight.is_some();
+        let mask = self.categorical_mask(d)?;
+        let categories: Vec<Option<Vec<f64>>> = if self.categorical_features.is_empty() {
+            Vec::new()
+        } else {
+            (0..d)
+                .map(|j| {
+                    mask[j]
+                        .then(|| categories_of(x, j, self.max_bins))
+                        .transpose()
+                })
+                .collect::<Result<_>>()?
+        };
         let thresholds = par::map_tasks(d, |j| {
+            if mask[j] {
+                return Vec::new();
+            }
             let vals: Vec<(f64, f64)> = rows
                 .iter()
                 .filter_map(|&i| {
@@ -227,14 +307,66 @@ impl BinMapper {
         Ok(FittedBinMapper {
             thresholds,
             missing_bin: self.max_bins as u8,
+            categories,
         })
     }
 }
 
 impl FittedBinMapper {
-    /// The thresholds of feature `j` (increasing; bin `b` holds `t_{b−1} < x ≤ t_b`).
+    /// The thresholds of feature `j` (increasing; bin `b` holds `t_{b−1} < x ≤ t_b`; empty for
+    /// a categorical feature).
     pub fn thresholds(&self, j: usize) -> &[f64] {
         &self.thresholds[j]
+    }
+
+    /// The sorted categories of feature `j` (category `c` has code `b` when it is the `b`-th),
+    /// `None` for a numerical feature.
+    pub fn categories(&self, j: usize) -> Option<&[f64]> {
+        self.categories.get(j).and_then(|c| c.as_deref())
+    }
+
+    /// Whether feature `j` is categorical.
+    pub fn is_categorical(&self, j: usize) -> bool {
+        self.categories(j).is_some()
+    }
+
+    /// Whether any feature is categorical.
+    pub fn has_categorical(&self) -> bool {
+        self.categories.iter().any(Option::is_some)
+    }
+
+    /// Replaces the categories of the categorical features by those of `x` (scikit-learn
+    /// learns them from every row given to `fit`, before its validation split).
+    ///
+    /// # Errors
+    /// A cardinality above `max_bins`.
+    pub(crate) fn set_categories_from<F: Float>(&mut self, x: &ArrayRef2<F>) -> Result<()> {
+        let max_bins = usize::from(self.missing_bin);
+        for j in 0..self.categories.len() {
+            if self.categories[j].is_some() {
+                self.categories[j] = Some(categories_of(x, j, max_bins)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The code of a categorical feature's value as `f64` (its rank among the categories), NaN
+    /// for a missing or unseen value; numerical features' values pass unchanged. Prediction
+    /// walks trees on these values.
+    #[inline]
+    pub(crate) fn encode(&self, j: usize, v: f64) -> f64 {
+        match self.categories(j) {
+            None => v,
+            Some(c) => match c.binary_search_by(|p| p.total_cmp(&v)) {
+                Ok(b) => b as f64,
+                // −0.0 is the category 0.0 (and the other way round).
+                Err(_) if v == 0.0 => c
+                    .iter()
+                    .position(|&p| p == 0.0)
+                    .map_or(f64::NAN, |b| b as f64),
+                Err(_) => f64::NAN,
+            },
+        }
     }
 
     /// The number of features.
@@ -242,9 +374,13 @@ impl FittedBinMapper {
         self.thresholds.len()
     }
 
-    /// The number of non-missing bins of feature `j`.
+    /// The number of non-missing bins of feature `j` (its number of categories for a
+    /// categorical feature).
     pub fn n_bins_non_missing(&self, j: usize) -> usize {
-        self.thresholds[j].len() + 1
+        match self.categories(j) {
+            Some(c) => c.len(),
+            None => self.thresholds[j].len() + 1,
+        }
     }
 
     /// The code of missing values (`max_bins`).
@@ -257,6 +393,14 @@ impl FittedBinMapper {
     pub fn bin(&self, j: usize, v: f64) -> u8 {
         if v.is_nan() {
             return self.missing_bin;
+        }
+        if self.categories(j).is_some() {
+            let code = self.encode(j, v);
+            return if code.is_nan() {
+                self.missing_bin
+            } else {
+                code as u8
+            };
         }
         self.thresholds[j].partition_point(|&t| t < v) as u8
     }
@@ -322,6 +466,35 @@ mod tests {
             .fit_weighted(&x, Some(&w3))
             .expect("fit");
         assert!(b3.thresholds(0)[0] < 3.0);
+    }
+
+    #[test]
+    fn categorical_features_are_coded_by_rank_and_unseen_values_are_missing() {
+        let x = ndarray::array![[7.0, 0.5], [-1.0, 1.5], [2.5, f64::NAN], [7.0, 3.0]];
+        let b = BinMapper::default()
+            .categorical_features(vec![0])
+            .fit(&x)
+            .expect("fit");
+        assert_eq!(b.categories(0), Some(&[-1.0, 2.5, 7.0][..]));
+        assert!(b.is_categorical(0) && !b.is_categorical(1) && b.categories(1).is_none());
+        assert_eq!(b.n_bins_non_missing(0), 3);
+        assert!(b.thresholds(0).is_empty());
+        let probe = ndarray::array![[2.5, 0.0], [7.0, 0.0], [3.0, 0.0], [f64::NAN, 0.0]];
+        let c = b.transform(&probe).expect("codes");
+        assert_eq!(c.column(0).to_vec(), vec![1, 2, 255, 255]);
+        assert!(
+            BinMapper::default()
+                .max_bins(2)
+                .categorical_features(vec![0])
+                .fit(&x)
+                .is_err()
+        );
+        assert!(
+            BinMapper::default()
+                .categorical_features(vec![2])
+                .fit(&x)
+                .is_err()
+        );
     }
 
     #[test]

@@ -44,6 +44,20 @@ use ndlearn_core::random::Rng;
 /// Histogram bins per feature (255 value bins and the missing bin at most).
 pub(crate) const HIST_BINS: usize = 256;
 
+/// A set of bins (codes `0..=255`): bit `b % 32` of word `b / 32` (scikit-learn's layout).
+pub type Bitset = [u32; 8];
+
+/// Whether code `b` is in the set.
+#[inline]
+pub(crate) fn in_bitset(set: &Bitset, b: u8) -> bool {
+    set[usize::from(b >> 5)] >> (b & 31) & 1 == 1
+}
+
+/// Categories with less support (hessian mass, or rows when hessians are constant) are never
+/// sent left by a categorical split; also the smoothing of the categories' sort keys
+/// (LightGBM's `cat_smooth`, scikit-learn's `MIN_CAT_SUPPORT`).
+const MIN_CAT_SUPPORT: f64 = 10.0;
+
 /// One histogram bin: sums of gradients and hessians, and the row count.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct HBin {
@@ -72,11 +86,23 @@ pub(crate) struct Binned<'a> {
     /// Interaction constraints: groups of features that may appear together on a path (every
     /// feature in some group); empty: no constraints.
     pub(crate) interaction: &'a [Vec<usize>],
+    /// Whether each feature is categorical; empty: none is.
+    pub(crate) categorical: &'a [bool],
 }
 
 impl Binned<'_> {
     fn column(&self, j: usize) -> &[u8] {
         &self.codes[j * self.n..(j + 1) * self.n]
+    }
+
+    /// The features in scikit-learn's internal column order: the categorical features first,
+    /// then the others (each in index order). Ties between features go to the first in this
+    /// order, and `max_features` draws over it.
+    fn scan_order(&self) -> impl Iterator<Item = usize> + '_ {
+        let cat = |j: usize| self.categorical.get(j).copied().unwrap_or(false);
+        (0..self.d)
+            .filter(move |&j| cat(j))
+            .chain((0..self.d).filter(move |&j| !cat(j)))
     }
 }
 
@@ -119,6 +145,30 @@ pub struct HistNode {
     pub depth: u32,
     /// Whether the node is a leaf.
     pub is_leaf: bool,
+    /// Whether the split is categorical: the codes in the tree's bitset `bitset_idx` go left,
+    /// the other known categories right, missing and unseen values to the missing side.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub is_categorical: bool,
+    /// The index of a categorical split's bitset in [`HistTree::bitsets`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub bitset_idx: u32,
+}
+
+impl HistNode {
+    /// Whether a row with value `v` of the split feature goes left: for a categorical split
+    /// `v` is the category's code (NaN: missing or unseen; see [`FittedBinMapper`]).
+    ///
+    /// [`FittedBinMapper`]: crate::binning::FittedBinMapper
+    #[inline]
+    pub fn goes_left(&self, v: f64, bitsets: &[Bitset]) -> bool {
+        if v.is_nan() {
+            self.missing_go_to_left
+        } else if self.is_categorical {
+            in_bitset(&bitsets[self.bitset_idx as usize], v as u8)
+        } else {
+            v <= self.threshold
+        }
+    }
 }
 
 /// A fitted histogram tree: nodes in depth-first pre-order (root first, then the left subtree,
@@ -127,12 +177,20 @@ pub struct HistNode {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HistTree {
     nodes: Vec<HistNode>,
+    /// The left-going codes of the categorical splits, in pre-order.
+    #[cfg_attr(feature = "serde", serde(default))]
+    bitsets: Vec<Bitset>,
 }
 
 impl HistTree {
     /// The nodes (pre-order; node 0 is the root).
     pub fn nodes(&self) -> &[HistNode] {
         &self.nodes
+    }
+
+    /// The bitsets of the categorical splits (node [`HistNode::bitset_idx`]).
+    pub fn bitsets(&self) -> &[Bitset] {
+        &self.bitsets
     }
 
     /// Number of nodes.
@@ -154,7 +212,8 @@ impl HistTree {
             .unwrap_or(0)
     }
 
-    /// The leaf reached by one row of real values (NaN is missing).
+    /// The leaf reached by one row of real values (NaN is missing; categorical features as
+    /// codes, see [`HistNode::goes_left`]).
     #[inline]
     pub fn leaf_of(&self, row: impl Fn(usize) -> f64) -> usize {
         let mut i = 0usize;
@@ -163,12 +222,7 @@ impl HistTree {
             if node.is_leaf {
                 return i;
             }
-            let v = row(node.feature as usize);
-            let left = if v.is_nan() {
-                node.missing_go_to_left
-            } else {
-                v <= node.threshold
-            };
+            let left = node.goes_left(row(node.feature as usize), &self.bitsets);
             i = if left { node.left } else { node.right } as usize;
         }
     }
@@ -185,6 +239,8 @@ impl HistTree {
             let b = code(node.feature as usize);
             let left = if b == missing_bin {
                 node.missing_go_to_left
+            } else if node.is_categorical {
+                in_bitset(&self.bitsets[node.bitset_idx as usize], b)
             } else {
                 b <= node.bin_threshold
             };
@@ -211,6 +267,7 @@ impl HistTree {
                         && r < n
                         && (node.feature as usize) < n_features
                         && !node.threshold.is_nan()
+                        && (!node.is_categorical || (node.bitset_idx as usize) < self.bitsets.len())
                 }
             })
     }
@@ -228,6 +285,9 @@ struct SplitInfo {
     n_left: usize,
     value_left: f64,
     value_right: f64,
+    /// The left-going codes of a categorical split (the missing bin among them when missing
+    /// values go left).
+    left_cats: Option<Bitset>,
 }
 
 /// A node while the tree grows.
@@ -463,7 +523,9 @@ impl<'a> Grower<'a> {
         if f >= 1.0 {
             return allowed;
         }
-        let candidates: Vec<usize> = (0..d)
+        let candidates: Vec<usize> = self
+            .data
+            .scan_order()
             .filter(|&j| allowed.as_ref().is_none_or(|m| m[j]))
             .collect();
         let m = candidates.len();
@@ -504,6 +566,10 @@ impl<'a> Grower<'a> {
                 }
                 let fh = &hist[j * HIST_BINS..(j + 1) * HIST_BINS];
                 let nb = data.n_bins_non_missing[j];
+                if data.categorical.get(j).copied().unwrap_or(false) {
+                    let missing = data.has_missing[j].then_some(data.missing_bin);
+                    return ctx.categorical(j, fh, nb, missing);
+                }
                 let cst = data.monotonic.get(j).copied().unwrap_or(0);
                 let mut best = ctx.left_to_right(j, fh, nb, data.has_missing[j], cst);
                 if data.has_missing[j] {
@@ -516,9 +582,10 @@ impl<'a> Grower<'a> {
             } else {
                 (0..data.d).map(scan).collect()
             };
-            // The first feature of strictly largest gain.
+            // The first feature of strictly largest gain, categorical features first
+            // (scikit-learn's internal column order).
             let mut best: Option<SplitInfo> = None;
-            for s in per_feature.into_iter().flatten() {
+            for s in data.scan_order().filter_map(|j| per_feature[j]) {
                 if best.is_none_or(|b| s.gain > b.gain) {
                     best = Some(s);
                 }
@@ -546,8 +613,12 @@ impl<'a> Grower<'a> {
         let col = self.data.column(s.feature);
         let missing = self.data.missing_bin;
         let bin = s.bin as u8;
-        let goes_left =
-            move |b: u8| (s.missing_go_to_left && b == missing) || (b != missing && b <= bin);
+        // A categorical split's bitset holds the missing bin when missing values go left.
+        let cats = s.left_cats;
+        let goes_left = move |b: u8| match &cats {
+            Some(set) => in_bitset(set, b),
+            None => (s.missing_go_to_left && b == missing) || (b != missing && b <= bin),
+        };
         let rows = &mut self.partition[start..stop];
         let parts: Vec<(Vec<u32>, Vec<u32>)> = if rows.len() >= 2 * PARTITION_BLOCK {
             rows.par_chunks(PARTITION_BLOCK)
@@ -667,6 +738,7 @@ impl<'a> Grower<'a> {
     /// The pre-order tree and the partition range of every leaf.
     fn finish(self) -> Grown {
         let mut out: Vec<HistNode> = Vec::with_capacity(self.nodes.len());
+        let mut bitsets: Vec<Bitset> = Vec::new();
         let mut leaves = Vec::new();
         // Iterative pre-order: (grower node, slot of the parent's link to fill).
         let mut stack: Vec<(usize, Option<(usize, bool)>)> = vec![(0, None)];
@@ -692,6 +764,8 @@ impl<'a> Grower<'a> {
                 gain: -1.0,
                 depth: nd.depth as u32,
                 is_leaf: true,
+                is_categorical: false,
+                bitset_idx: 0,
             };
             match (nd.children, nd.split) {
                 (Some((l, r)), Some(s)) => {
@@ -701,11 +775,18 @@ impl<'a> Grower<'a> {
                     rec.bin_threshold = s.bin as u8;
                     rec.missing_go_to_left = s.missing_go_to_left;
                     rec.gain = s.gain;
-                    rec.threshold = if s.bin + 1 == self.data.n_bins_non_missing[s.feature] {
-                        f64::INFINITY
+                    if let Some(set) = s.left_cats {
+                        // scikit-learn's record: threshold and bin threshold 0.
+                        rec.is_categorical = true;
+                        rec.bitset_idx = bitsets.len() as u32;
+                        bitsets.push(set);
                     } else {
-                        self.data.thresholds[s.feature][s.bin]
-                    };
+                        rec.threshold = if s.bin + 1 == self.data.n_bins_non_missing[s.feature] {
+                            f64::INFINITY
+                        } else {
+                            self.data.thresholds[s.feature][s.bin]
+                        };
+                    }
                     out.push(rec);
                     stack.push((r, Some((id, false))));
                     stack.push((l, Some((id, true))));
@@ -722,7 +803,10 @@ impl<'a> Grower<'a> {
             }
         }
         Grown {
-            tree: HistTree { nodes: out },
+            tree: HistTree {
+                nodes: out,
+                bitsets,
+            },
             leaves,
         }
     }
@@ -826,6 +910,93 @@ impl ScanContext<'_> {
         }
     }
 
+    /// The best categorical split (scikit-learn's and LightGBM's rule, after Fisher's "On
+    /// grouping for maximum homogeneity"): the categories with support
+    /// `h_c · n/H ≥ MIN_CAT_SUPPORT` (the missing values one more category when the feature had
+    /// any in training) are sorted by `G_c/(H_c + MIN_CAT_SUPPORT)`; a prefix of at most
+    /// `⌈m/2⌉` of the `m` sorted categories, or a suffix of at most `⌈m/2⌉ − 1`, goes left, the
+    /// rest and every unsupported category right. Candidates scan outward from each end; one
+    /// whose left side lacks rows or hessian mass is skipped, one whose right side lacks them
+    /// ends the scan.
+    fn categorical(
+        &self,
+        feature: usize,
+        hist: &[HBin],
+        n_bins: usize,
+        missing: Option<u8>,
+    ) -> Option<SplitInfo> {
+        let p = self.params;
+        let support = self.n as f64 / self.sum_h;
+        // (sort key, bin) of the supported categories.
+        let mut cats: Vec<(f64, usize)> = (0..n_bins)
+            .chain(missing.map(usize::from))
+            .filter_map(|b| {
+                let e = &hist[b];
+                let h = self.bin_h(e);
+                (h * support >= MIN_CAT_SUPPORT).then(|| (e.g / (h + MIN_CAT_SUPPORT), b))
+            })
+            .collect();
+        let m = cats.len();
+        if m <= 1 {
+            return None;
+        }
+        // Ties (equal sums) give equal gains whichever way they are ordered.
+        cats.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best: Option<(f64, f64, f64, usize, bool, usize)> = None;
+        let mut best_gain = -1.0;
+        for forward in [true, false] {
+            let middle = if forward {
+                m.div_ceil(2)
+            } else {
+                m.div_ceil(2) - 1
+            };
+            let (mut gl, mut hl, mut nl) = (0.0f64, 0.0f64, 0usize);
+            for i in 0..middle {
+                let e = &hist[cats[if forward { i } else { m - 1 - i }].1];
+                nl += e.c as usize;
+                let nr = self.n - nl;
+                hl += self.bin_h(e);
+                let hr = self.sum_h - hl;
+                gl += e.g;
+                let gr = self.sum_g - gl;
+                if nl < p.min_samples_leaf || hl < p.min_hessian {
+                    continue;
+                }
+                if nr < p.min_samples_leaf || hr < p.min_hessian {
+                    break;
+                }
+                let (gain, _, _) = self.gain(gl, hl, gr, hr, 0);
+                if gain > best_gain && gain > 0.0 {
+                    best_gain = gain;
+                    best = Some((gl, hl, gain, nl, forward, i));
+                }
+            }
+        }
+        let (gl, hl, gain, nl, forward, i) = best?;
+        let (_, vl, vr) = self.gain(gl, hl, self.sum_g - gl, self.sum_h - hl, 0);
+        let mut set: Bitset = [0; 8];
+        let chosen = if forward {
+            &cats[..=i]
+        } else {
+            &cats[m - 1 - i..]
+        };
+        for &(_, b) in chosen {
+            set[b >> 5] |= 1 << (b & 31);
+        }
+        Some(SplitInfo {
+            gain,
+            feature,
+            bin: 0,
+            missing_go_to_left: missing.is_some_and(|mb| in_bitset(&set, mb)),
+            g_left: gl,
+            h_left: hl,
+            n_left: nl,
+            value_left: vl,
+            value_right: vr,
+            left_cats: Some(set),
+        })
+    }
+
     /// Bins `≤ b` left, missing values right.
     fn left_to_right(
         &self,
@@ -872,6 +1043,7 @@ impl ScanContext<'_> {
                     n_left: nl,
                     value_left: vl,
                     value_right: vr,
+                    left_cats: None,
                 });
             }
         }
@@ -927,6 +1099,7 @@ impl ScanContext<'_> {
                     n_left: nl,
                     value_left: vl,
                     value_right: vr,
+                    left_cats: None,
                 });
             }
         }

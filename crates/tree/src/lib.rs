@@ -122,9 +122,9 @@ pub use gradient_boosting::{
     GradientBoostingInit, GradientBoostingRegressionLoss, GradientBoostingRegressor,
 };
 pub use hist_gradient_boosting::{
-    EarlyStoppingMode, FittedHistGradientBoostingClassifier, FittedHistGradientBoostingRegressor,
-    HistGradientBoostingClassifier, HistGradientBoostingRegressionLoss,
-    HistGradientBoostingRegressor, HistNode, HistTree,
+    Bitset, EarlyStoppingMode, FittedHistGradientBoostingClassifier,
+    FittedHistGradientBoostingRegressor, HistGradientBoostingClassifier,
+    HistGradientBoostingRegressionLoss, HistGradientBoostingRegressor, HistNode, HistTree,
 };
 pub use hunt::{FittedHuntTree, HuntNode, HuntTree};
 pub use isolation::{Contamination, FittedIsolationForest, IsolationForest};

@@ -116,12 +116,7 @@ fn recurse(
         }
     } else {
         let f = node.feature as usize;
-        let v = row[f];
-        let goes_left = if v.is_nan() {
-            node.missing_go_to_left
-        } else {
-            v <= node.threshold
-        };
+        let goes_left = node.goes_left(row[f], tree.bitsets());
         let (hot, cold) = if goes_left {
             (node.left as usize, node.right as usize)
         } else {

@@ -2,7 +2,10 @@
 //! (`datasets/golden/tree/hist_gradient_boosting.json`, written by
 //! `scripts/golden/hist_gradient_boosting.py`): the same trees node for node (features, bin
 //! and real thresholds, missing-value directions, links, counts, depths) and the same leaf
-//! values, baselines and raw scores, monotonic and interaction constraints included.
+//! values, baselines and raw scores, monotonic and interaction constraints included; and
+//! native categorical splits (`hist_gradient_boosting_categorical.json`, written by
+//! `scripts/golden/hist_gradient_boosting_categorical.py`): the same categories and, at every
+//! categorical split, the same set of left-going bins.
 //!
 //! Tolerance: gradients and hessians are `f32` on both sides (computed in `f64` and rounded),
 //! so a one-ulp difference in one row's rounding (relative 6e-8) can move a leaf sum by that
@@ -81,6 +84,17 @@ fn check_trees(case: &Case, trees: &[HistTree]) {
                 node.value,
                 value[r]
             );
+            if !node.is_leaf && case.has("node_is_categorical") {
+                let cat = case.vector("node_is_categorical")[r] != 0.0;
+                assert_eq!(node.is_categorical, cat, "{ctx}: is_categorical");
+                if cat {
+                    let words = case.vector("node_left_cat_bins");
+                    let set = tree.bitsets()[node.bitset_idx as usize];
+                    for (w, &word) in set.iter().enumerate() {
+                        assert_eq!(f64::from(word), words[8 * r + w], "{ctx}: left bins");
+                    }
+                }
+            }
             if !node.is_leaf {
                 assert_eq!(f64::from(node.feature), feature[r], "{ctx}: feature");
                 assert_eq!(f64::from(node.bin_threshold), bin_thr[r], "{ctx}: bin");
@@ -147,6 +161,38 @@ fn regressor(case: &Case) -> HistGradientBoostingRegressor {
         .tol(opt_f64(case, "tol", 1e-7))
         .monotonic_cst(monotonic(case))
         .interaction_cst(interactions(case))
+        .categorical_features(categorical(case))
+}
+
+/// The categorical features of a case (a 0/1 mask).
+fn categorical(case: &Case) -> Vec<usize> {
+    if !case.has("categorical") {
+        return Vec::new();
+    }
+    let mask = case.vector("categorical");
+    (0..mask.len()).filter(|&j| mask[j] != 0.0).collect()
+}
+
+/// The fitted categories equal scikit-learn's (its encoder's sorted known values).
+fn check_categories(case: &Case, bins: &ndlearn_tree::FittedBinMapper) {
+    if !case.has("known_categories") {
+        return;
+    }
+    let (all, lens) = (
+        case.vector("known_categories"),
+        case.usize_vector("known_categories_len"),
+    );
+    let mut at = 0;
+    for (j, len) in categorical(case).into_iter().zip(lens) {
+        let cats = bins.categories(j).expect("a categorical feature");
+        assert_eq!(
+            cats,
+            &all.as_slice().expect("contiguous")[at..at + len],
+            "{}: categories of feature {j}",
+            case.name()
+        );
+        at += len;
+    }
 }
 
 fn monotonic(case: &Case) -> Option<Vec<i8>> {
@@ -180,9 +226,9 @@ fn weights(case: &Case) -> Option<Array1<f64>> {
         .then(|| case.vector("sample_weight"))
 }
 
-#[test]
-fn regressor_trees_and_scores_equal_scikit_learn() {
-    let g = Golden::load("tree", "hist_gradient_boosting");
+/// Every regression case of a golden file; returns how many ran.
+fn regressors(file: &str) -> usize {
+    let g = Golden::load("tree", file);
     let mut seen = 0;
     for case in g.cases().into_iter().filter(|c| c.has("loss")) {
         let name = case.name();
@@ -198,6 +244,7 @@ fn regressor_trees_and_scores_equal_scikit_learn() {
             (fit.baseline()[0] - base[0]).abs() <= 1e-12 * base[0].abs().max(1.0),
             "{name}: baseline"
         );
+        check_categories(case, fit.bin_mapper());
         check_trees(case, fit.trees());
         let raw = fit
             .raw_predict(&x)
@@ -225,12 +272,22 @@ fn regressor_trees_and_scores_equal_scikit_learn() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 12);
+    seen
 }
 
 #[test]
-fn classifier_trees_and_scores_equal_scikit_learn() {
-    let g = Golden::load("tree", "hist_gradient_boosting");
+fn regressor_trees_and_scores_equal_scikit_learn() {
+    assert_eq!(regressors("hist_gradient_boosting"), 12);
+}
+
+#[test]
+fn categorical_regressor_trees_and_scores_equal_scikit_learn() {
+    assert_eq!(regressors("hist_gradient_boosting_categorical"), 6);
+}
+
+/// Every classification case of a golden file; returns how many ran.
+fn classifiers(file: &str) -> usize {
+    let g = Golden::load("tree", file);
     let mut seen = 0;
     for case in g.cases().into_iter().filter(|c| !c.has("loss")) {
         let name = case.name();
@@ -242,6 +299,7 @@ fn classifier_trees_and_scores_equal_scikit_learn() {
             .max_leaf_nodes(Some(opt_usize(case, "max_leaf_nodes", 31)))
             .early_stopping(EarlyStoppingMode::Off)
             .monotonic_cst(monotonic(case))
+            .categorical_features(categorical(case))
             .fit_weighted(&x, &y, w.as_deref())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let base = case.vector("baseline");
@@ -251,6 +309,7 @@ fn classifier_trees_and_scores_equal_scikit_learn() {
                 "{name}: baseline"
             );
         }
+        check_categories(case, fit.bin_mapper());
         check_trees(case, fit.trees());
         let raw: Array2<f64> = fit.decision_function(&x).expect("raw");
         check_close(name, "raw_train", &raw, &case.matrix("raw_train"));
@@ -258,5 +317,15 @@ fn classifier_trees_and_scores_equal_scikit_learn() {
         check_close(name, "raw_test", &raw_t, &case.matrix("raw_test"));
         seen += 1;
     }
-    assert_eq!(seen, 4);
+    seen
+}
+
+#[test]
+fn classifier_trees_and_scores_equal_scikit_learn() {
+    assert_eq!(classifiers("hist_gradient_boosting"), 4);
+}
+
+#[test]
+fn categorical_classifier_trees_and_scores_equal_scikit_learn() {
+    assert_eq!(classifiers("hist_gradient_boosting_categorical"), 2);
 }

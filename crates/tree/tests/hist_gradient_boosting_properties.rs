@@ -427,3 +427,189 @@ fn interaction_constraints_keep_each_path_in_one_group() {
             .is_err()
     );
 }
+
+/// Feature 0: 12 categories with arbitrary values (negative, non-integral); the target is high
+/// for 4 scattered categories. Feature 1 and 2: noise.
+fn categorical_data(n: usize, seed: u64) -> (Array2<f64>, Array1<f64>, Vec<f64>) {
+    let cats: Vec<f64> = (0..12).map(|c| 3.5 * f64::from(c) - 20.0).collect();
+    let high = [1usize, 4, 7, 10];
+    let mut rng = random::rng(seed);
+    let mut x = Array2::zeros((n, 3));
+    let mut y = Array1::zeros(n);
+    for i in 0..n {
+        let c = rng.random_range(0..12usize);
+        x[[i, 0]] = cats[c];
+        x[[i, 1]] = rng.random_range(-1.0..1.0);
+        x[[i, 2]] = rng.random_range(-1.0..1.0);
+        y[i] = if high.contains(&c) { 5.0 } else { 0.0 } + rng.random_range(-0.1..0.1);
+    }
+    (x, y, high.iter().map(|&c| cats[c]).collect())
+}
+
+fn r2(y: &Array1<f64>, p: &Array1<f64>) -> f64 {
+    let m = y.mean().expect("rows");
+    let ss = y.iter().map(|v| (v - m).powi(2)).sum::<f64>();
+    1.0 - y.iter().zip(p).map(|(a, b)| (a - b).powi(2)).sum::<f64>() / ss
+}
+
+#[test]
+fn categorical_splits_send_a_scattered_set_of_categories_left() {
+    let (x, y, high) = categorical_data(3000, 3);
+    let stumps = HistGradientBoostingRegressor::default()
+        .max_iter(30)
+        .max_depth(Some(1))
+        .learning_rate(0.5)
+        .early_stopping(EarlyStoppingMode::Off);
+    let cat = stumps
+        .clone()
+        .categorical_features(vec![0])
+        .fit(&x, &y)
+        .expect("fit");
+    let bins = cat.bin_mapper();
+    assert_eq!(bins.n_bins_non_missing(0), 12);
+    let root = &cat.trees()[0].nodes()[0];
+    assert!(root.is_categorical && root.feature == 0);
+    // The four high categories (lowest G/(H + 10): negative gradients) go left, nothing else.
+    let set = cat.trees()[0].bitsets()[root.bitset_idx as usize];
+    let left: Vec<f64> = (0..12u8)
+        .filter(|&b| set[usize::from(b >> 5)] >> (b & 31) & 1 == 1)
+        .map(|b| bins.categories(0).expect("categorical")[usize::from(b)])
+        .collect();
+    assert_eq!(left, high);
+    let p = cat.predict(&x).expect("predict");
+    assert!(r2(&y, &p) > 0.99, "categorical stumps: R² {}", r2(&y, &p));
+    // As numbers, one threshold per tree cannot isolate scattered categories as fast.
+    let num = stumps.fit(&x, &y).expect("fit");
+    let pn = num.predict(&x).expect("predict");
+    assert!(
+        r2(&y, &pn) < r2(&y, &p) - 0.01,
+        "numerical stumps: R² {}",
+        r2(&y, &pn)
+    );
+
+    // An unseen category and NaN take the missing side: the same prediction.
+    let probe = ndarray::array![[1000.0, 0.2, 0.3], [f64::NAN, 0.2, 0.3], [-20.0, 0.2, 0.3]];
+    let pp = cat.predict(&probe).expect("predict");
+    assert_eq!(pp[0], pp[1]);
+    // −0.0 and 0.0 are one category.
+    let (mut xz, yz) = (x.clone(), y.clone());
+    xz.column_mut(0)
+        .mapv_inplace(|v| if v == -20.0 { 0.0 } else { v });
+    let fz = HistGradientBoostingRegressor::default()
+        .max_iter(3)
+        .categorical_features(vec![0])
+        .early_stopping(EarlyStoppingMode::Off)
+        .fit(&xz, &yz)
+        .expect("fit");
+    let both = ndarray::array![[0.0, 0.2, 0.3], [-0.0, 0.2, 0.3]];
+    let pz = fz.predict(&both).expect("predict");
+    assert_eq!(pz[0], pz[1]);
+}
+
+#[test]
+fn categorical_models_are_thread_invariant_serialisable_and_explainable() {
+    let (mut x, y, _) = categorical_data(40_000, 5);
+    for i in (0..x.nrows()).step_by(11) {
+        x[[i, 0]] = f64::NAN;
+    }
+    let labels: Array1<usize> = y.mapv(|v| usize::from(v > 2.5));
+    let est = HistGradientBoostingRegressor::default()
+        .max_iter(8)
+        .categorical_features(vec![0])
+        .early_stopping(EarlyStoppingMode::On);
+    let clf = HistGradientBoostingClassifier::default()
+        .max_iter(5)
+        .categorical_features(vec![0])
+        .early_stopping(EarlyStoppingMode::Off);
+    let fits: Vec<_> = [1, 2]
+        .into_iter()
+        .map(|t| {
+            par::with_threads(t, || {
+                (
+                    est.fit(&x, &y).expect("fit"),
+                    clf.fit(&x, &labels).expect("fit"),
+                )
+            })
+            .expect("pool")
+        })
+        .collect();
+    assert_eq!(fits[0].0, fits[1].0);
+    assert_eq!(fits[0].1, fits[1].1);
+    let (reg, cls) = &fits[0];
+    assert!(reg.trees().iter().any(|t| !t.bitsets().is_empty()));
+
+    // Model files keep the categories and the bitsets.
+    let json = serde_json::to_string(reg).expect("serialise");
+    let back: ndlearn_tree::FittedHistGradientBoostingRegressor =
+        serde_json::from_str(&json).expect("deserialise");
+    assert_eq!(&back, reg);
+    let head = x.slice(ndarray::s![..500, ..]).to_owned();
+    assert_eq!(
+        back.predict(&head).expect("predict"),
+        reg.predict(&head).expect("predict")
+    );
+
+    // Contributions sum to the raw scores; staged predictions end at predict.
+    let c = reg.predict_contributions(&head).expect("contributions");
+    let raw = reg.raw_predict(&head).expect("raw");
+    for (row, r) in c.rows().into_iter().zip(&raw) {
+        assert!((row.sum() - r).abs() < 1e-9 * r.abs().max(1.0));
+    }
+    let staged = reg.staged_predict(&head).expect("staged");
+    assert_eq!(
+        staged.last().expect("stages"),
+        &reg.predict(&head).expect("predict")
+    );
+    let proba = cls.predict_proba(&head).expect("proba");
+    assert!(proba.iter().all(|p| (0.0..=1.0).contains(p)));
+}
+
+#[test]
+fn categorical_input_errors_are_typed() {
+    let (x, y, _) = categorical_data(300, 7);
+    let base = HistGradientBoostingRegressor::default()
+        .max_iter(2)
+        .early_stopping(EarlyStoppingMode::Off);
+    // 12 categories do not fit in 10 bins.
+    let too_many = base
+        .clone()
+        .max_bins(10)
+        .categorical_features(vec![0])
+        .fit(&x, &y);
+    assert!(
+        matches!(
+            too_many,
+            Err(Error::InvalidParam {
+                name: "categorical_features",
+                ..
+            })
+        ),
+        "{too_many:?}"
+    );
+    let out_of_range = base.clone().categorical_features(vec![3]).fit(&x, &y);
+    assert!(matches!(
+        out_of_range,
+        Err(Error::InvalidParam {
+            name: "categorical_features",
+            ..
+        })
+    ));
+    let monotonic = base
+        .clone()
+        .categorical_features(vec![0])
+        .monotonic_cst(Some(vec![1, 0, 0]))
+        .fit(&x, &y);
+    assert!(matches!(
+        monotonic,
+        Err(Error::InvalidParam {
+            name: "monotonic_cst",
+            ..
+        })
+    ));
+    let mut xi = x.clone();
+    xi[[4, 0]] = f64::INFINITY;
+    assert!(matches!(
+        base.categorical_features(vec![0]).fit(&xi, &y),
+        Err(Error::NonFinite { .. })
+    ));
+}
