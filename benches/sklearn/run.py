@@ -732,6 +732,169 @@ def gbdt_suite(repeat, quick, libs=("sklearn",)):
     return out
 
 
+def neural_suite(repeat, quick, libs=("sklearn",)):
+    """The cases of benches/src/suites_neural.rs on the data the Rust suite wrote (fallback: a
+    make_classification / make_regression draw of the same design): one hidden layer of 100
+    ReLU units, Adam (learning rate 1e-3), L2 alpha = 1e-4, mini-batches of 200 rows shuffled
+    every epoch, a fixed number of epochs (tol = 0, no early stopping), Glorot-uniform initial
+    weights; in scikit-learn and, when asked and installed, PyTorch on the CPU (2 threads).
+    Both sides fit on the raw x and y (nothing standardised). Every case timed once."""
+    import warnings
+
+    from sklearn.datasets import make_classification, make_regression
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.metrics import r2_score
+    from sklearn.neural_network import MLPClassifier, MLPRegressor
+
+    scale = 10 if quick else 1
+    out = []
+    mlp = dict(hidden_layer_sizes=(100,), activation="relu", solver="adam", batch_size=200,
+               tol=0.0, n_iter_no_change=1000, early_stopping=False, shuffle=True, random_state=0)
+
+    torch = None
+    if "torch" in libs:
+        try:
+            import torch
+        except ImportError:
+            print("note: torch is not installed", file=sys.stderr)
+
+    def once(fn):
+        t = time.perf_counter()
+        value = fn()
+        return time.perf_counter() - t, value
+
+    def add(algo, dataset, shape, fit_s, predict_s, metric, value, impl, n_threads=None):
+        rec = record(algo, dataset, shape, fit_s, None, metric, float(value), impl)
+        rec.update(suite="neural", predict_s=predict_s)
+        if n_threads is not None:
+            rec["threads"] = n_threads
+        out.append(rec)
+
+    def sklearn_case(algo, dataset, make, xt, yt, xq, yq):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            fit_s, m = once(lambda: make().fit(xt, yt))
+        predict_s, pred = once(lambda: m.predict(xq))
+        if xt.dtype == np.float32 and m.coefs_[0].dtype != np.float32:
+            dataset += "-upcast"  # scikit-learn trained in float64 on float32 input
+        if algo == "mlp_reg":
+            add(algo, dataset, xt.shape, fit_s, predict_s, "r2", r2_score(yq, pred),
+                "scikit-learn")
+        else:
+            add(algo, dataset, xt.shape, fit_s, predict_s, "accuracy", (pred == yq).mean(),
+                "scikit-learn")
+
+    def torch_fit(xt, yt, kind, k, epochs, seed=0, alpha=1e-4, batch=200):
+        """scikit-learn's MLP in PyTorch: Linear(d, 100) -> ReLU -> Linear(100, k), trained
+        on x and y as given (numpy arrays; their dtype is the training dtype), conversion to
+        tensors included."""
+        nn = torch.nn
+        dtype = torch.float32 if xt.dtype == np.float32 else torch.float64
+        g = torch.Generator().manual_seed(seed)
+        x = torch.as_tensor(xt, dtype=dtype)
+        if kind == "binary":
+            y = torch.as_tensor(yt, dtype=dtype).reshape(-1, 1)
+            loss_fn = nn.BCEWithLogitsLoss()  # mean over the batch, as scikit-learn's log loss
+        elif kind == "multiclass":
+            y = torch.as_tensor(yt, dtype=torch.int64)
+            loss_fn = nn.CrossEntropyLoss()  # softmax + mean log loss
+        else:
+            y = torch.as_tensor(yt, dtype=dtype).reshape(-1, 1)
+            mse = nn.MSELoss()  # scikit-learn's squared loss is mean((y - p)^2) / 2
+            loss_fn = lambda p, t: 0.5 * mse(p, t)  # noqa: E731
+        d = x.shape[1]
+        model = nn.Sequential(nn.Linear(d, 100), nn.ReLU(), nn.Linear(100, k)).to(dtype)
+        with torch.no_grad():
+            # Glorot uniform as scikit-learn's `_init_coef` (ReLU: factor 6): weights AND
+            # biases drawn from U(-b, b), b = sqrt(6 / (fan_in + fan_out)).
+            for layer in (model[0], model[2]):
+                bound = float(np.sqrt(6.0 / (layer.in_features + layer.out_features)))
+                layer.weight.uniform_(-bound, bound, generator=g)
+                layer.bias.uniform_(-bound, bound, generator=g)
+        weights = [model[0].weight, model[2].weight]
+        # Adam with scikit-learn's constants. (PyTorch adds eps to sqrt(v_hat), scikit-learn to
+        # sqrt(v) with the bias correction folded into the step size: a difference of order
+        # eps, immaterial here.)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-8)
+        n = x.shape[0]
+        for _ in range(epochs):
+            perm = torch.randperm(n, generator=g)
+            for start in range(0, n, batch):
+                idx = perm[start:start + batch]
+                opt.zero_grad(set_to_none=True)
+                # L2 penalty in the loss, exactly as scikit-learn: alpha / (2 * rows in this
+                # batch) * sum of squared weights, weights only (no biases). Not weight_decay
+                # (alpha / batch_size on a weights-only param group): that would use the
+                # nominal batch size on a short last batch (digits: 1797 = 8 * 200 + 197).
+                penalty = sum((w * w).sum() for w in weights) * (alpha / (2 * len(idx)))
+                loss = loss_fn(model(x[idx]), y[idx]) + penalty
+                loss.backward()
+                opt.step()
+        return model
+
+    def torch_predict(model, xq, kind):
+        with torch.no_grad():
+            dtype = torch.float32 if xq.dtype == np.float32 else torch.float64
+            z = model(torch.as_tensor(xq, dtype=dtype))
+            if kind == "binary":
+                return (z[:, 0] > 0).to(torch.int64).numpy()
+            if kind == "multiclass":
+                return z.argmax(dim=1).numpy()
+            return z[:, 0].numpy()
+
+    def torch_case(algo, dataset, kind, k, epochs, xt, yt, xq, yq):
+        if torch is None:
+            return
+        impl = f"pytorch {torch.__version__}"
+        fit_s, model = once(lambda: torch_fit(xt, yt, kind, k, epochs))
+        predict_s, pred = once(lambda: torch_predict(model, xq, kind))
+        if kind == "regression":
+            add(algo, dataset, xt.shape, fit_s, predict_s, "r2", r2_score(yq, pred), impl,
+                torch.get_num_threads())
+        else:
+            add(algo, dataset, xt.shape, fit_s, predict_s, "accuracy", (pred == yq).mean(),
+                impl, torch.get_num_threads())
+
+    def run():
+        if torch is not None:
+            torch.set_num_threads(2)
+        sk = "sklearn" in libs
+
+        n_train, n_test = 150_000 // scale, 50_000 // scale
+        n = n_train + n_test
+        x, y = shared("neural_binary", n, 50,
+                      *make_classification(n, 50, n_informative=10, n_redundant=10,
+                                           n_classes=2, random_state=71))
+        y = np.asarray(y).astype(np.int64)
+        xt, yt, xq, yq = x[:n_train], y[:n_train], x[n_train:], y[n_train:]
+        xt32, xq32 = xt.astype(np.float32), xq.astype(np.float32)
+        for dataset, a, b in (("synthetic-f64", xt, xq), ("synthetic-f32", xt32, xq32)):
+            if sk:
+                sklearn_case("mlp_clf", dataset, lambda: MLPClassifier(max_iter=20, **mlp),
+                             a, yt, b, yq)
+            torch_case("mlp_clf", dataset, "binary", 1, 20, a, yt, b, yq)
+
+        x, y = load("digits")
+        y = y.astype(np.int64)
+        if sk:
+            sklearn_case("mlp_clf", "digits", lambda: MLPClassifier(max_iter=100, **mlp),
+                         x, y, x, y)
+        torch_case("mlp_clf", "digits", "multiclass", int(y.max()) + 1, 100, x, y, x, y)
+
+        n_train, n_test = 375_000 // scale, 25_000 // scale
+        n = n_train + n_test
+        x, y = shared("neural_regression", n, 100,
+                      *make_regression(n, 100, noise=10.0, random_state=72))
+        xt, yt, xq, yq = x[:n_train], y[:n_train], x[n_train:], y[n_train:]
+        if sk:
+            sklearn_case("mlp_reg", "synthetic-f64", lambda: MLPRegressor(max_iter=20, **mlp),
+                         xt, yt, xq, yq)
+        torch_case("mlp_reg", "synthetic-f64", "regression", 1, 20, xt, yt, xq, yq)
+
+    on_two_threads(run)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Registry suites (`--serve`): one JSON request per stdin line from the Rust runner, one JSON
 # reply per line. Same CSV files, same hyperparameters, the same metric as `ndlearn bench`.
@@ -1026,7 +1189,8 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--libs", default="sklearn",
-                   help="comma list of reference libraries (gbdt suite: sklearn, lightgbm, xgboost)")
+                   help="comma list of reference libraries (gbdt suite: sklearn, lightgbm, "
+                        "xgboost; neural suite: sklearn, torch)")
     p.add_argument("--serve", action="store_true", help="registry suites: answer JSON requests on stdin")
     args = p.parse_args()
     if args.serve:
@@ -1044,15 +1208,16 @@ def main():
         "svm": [svm_suite],
         "tree": [tree_suite],
         "gbdt": [gbdt_suite],
+        "neural": [neural_suite],
         "all": [linalg_suite, core_suite, metrics_suite, preprocessing_suite, linear_suite,
                 classify_suite, cluster_suite, decomposition_suite, svm_suite, tree_suite,
-                gbdt_suite],
+                gbdt_suite, neural_suite],
     }
     if args.suite not in suites:
         sys.exit(f"unknown suite {args.suite}")
     libs = tuple(x.strip() for x in args.libs.split(",")) if args.libs != "none" else ("sklearn",)
     for suite in suites[args.suite]:
-        results = (suite(args.repeat, args.quick, libs) if suite is gbdt_suite
+        results = (suite(args.repeat, args.quick, libs) if suite in (gbdt_suite, neural_suite)
                    else suite(args.repeat, args.quick))
         for r in results:
             print(json.dumps(r), flush=True)

@@ -27,6 +27,7 @@ pub mod suites_decomposition;
 pub mod suites_gbdt;
 pub mod suites_linear;
 pub mod suites_metrics;
+pub mod suites_neural;
 pub mod suites_preprocessing;
 pub mod suites_svm;
 pub mod suites_tree;

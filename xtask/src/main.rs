@@ -547,8 +547,16 @@ fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
     // LightGBM and XGBoost live in their own venv, so the README's main job installs nothing
     // more than scikit-learn.
     let gbdt = libs.iter().any(|l| *l == "lightgbm" || *l == "xgboost");
+    // PyTorch (4.5 GB with the CUDA libraries its PyPI wheel links) likewise, for `neural`.
+    let torch = libs.contains(&"torch");
     if compare && !words.iter().any(|a| a == "--no-python" || a == "--python") {
-        let venv = if gbdt {
+        let venv = if torch {
+            ensure_venv_pinned(
+                ctx,
+                "torch-venv",
+                &["benches/sklearn/torch-requirements.txt"],
+            )
+        } else if gbdt {
             ensure_venv_with(ctx, "gbdt-venv", &["benches/sklearn/gbdt-requirements.txt"])
         } else {
             ensure_venv(ctx)
@@ -600,6 +608,16 @@ fn ensure_venv(ctx: &Ctx) -> Result<PathBuf> {
 /// A venv `target/<name>` with scripts/golden/requirements.txt and the `extra` requirement
 /// files (paths relative to the project root) installed.
 fn ensure_venv_with(ctx: &Ctx, name: &str, extra: &[&str]) -> Result<PathBuf> {
+    ensure_venv_opts(ctx, name, extra, false)
+}
+
+/// As [`ensure_venv_with`] for requirement files that pin a complete dependency closure,
+/// installed with `--no-deps` (PyTorch's list leaves out its GPU compiler).
+fn ensure_venv_pinned(ctx: &Ctx, name: &str, extra: &[&str]) -> Result<PathBuf> {
+    ensure_venv_opts(ctx, name, extra, true)
+}
+
+fn ensure_venv_opts(ctx: &Ctx, name: &str, extra: &[&str], no_deps: bool) -> Result<PathBuf> {
     let mut files = vec![
         ctx.root
             .join("scripts")
@@ -665,6 +683,9 @@ fn ensure_venv_with(ctx: &Ctx, name: &str, extra: &[&str]) -> Result<PathBuf> {
             "--quiet",
             "--disable-pip-version-check",
         ]);
+        if no_deps {
+            pip.arg("--no-deps");
+        }
         for f in &files {
             pip.arg("-r").arg(f);
         }

@@ -29,6 +29,7 @@ use ndlearn_bench::suites_decomposition::decomposition_suite;
 use ndlearn_bench::suites_gbdt::gbdt_suite;
 use ndlearn_bench::suites_linear::linear_suite;
 use ndlearn_bench::suites_metrics::metrics_suite;
+use ndlearn_bench::suites_neural::neural_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
 use ndlearn_bench::suites_svm::svm_suite;
 use ndlearn_bench::suites_tree::tree_suite;
@@ -46,8 +47,9 @@ struct Args {
     suite: String,
     /// `sklearn`: run scikit-learn / numpy side by side; `none` (the default): ndlearn only.
     /// A comma list adds LightGBM and XGBoost to the `gbdt` suite
-    /// (`sklearn,lightgbm,xgboost`; their packages live in `target/gbdt-venv`, which
-    /// `cargo xtask bench` creates).
+    /// (`sklearn,lightgbm,xgboost`; their packages live in `target/gbdt-venv`) and PyTorch to
+    /// the `neural` suite (`sklearn,torch`; in `target/torch-venv`); `cargo xtask bench`
+    /// creates those environments.
     #[arg(long, default_value = "none")]
     compare: String,
     /// Registry suites: only the estimators whose name contains this text.
@@ -86,7 +88,7 @@ fn main() -> ExitCode {
 }
 
 /// Every suite, in the order `all` runs them.
-const SUITES: [&str; 11] = [
+const SUITES: [&str; 12] = [
     "linalg",
     "core",
     "metrics",
@@ -98,6 +100,7 @@ const SUITES: [&str; 11] = [
     "svm",
     "tree",
     "gbdt",
+    "neural",
 ];
 
 fn run(args: &Args) -> Result<(), String> {
@@ -148,6 +151,7 @@ fn run(args: &Args) -> Result<(), String> {
             "svm" => svm_suite(opts),
             "tree" => tree_suite(opts),
             "gbdt" => gbdt_suite(opts),
+            "neural" => neural_suite(opts),
             _ => core_suite(opts),
         };
         records.extend(out.map_err(|e| format!("{suite} suite failed: {e}"))?);
@@ -264,9 +268,9 @@ fn compare_libs(spec: &str) -> Result<Vec<&str>, String> {
     spec.split(',')
         .map(str::trim)
         .map(|lib| match lib {
-            "sklearn" | "lightgbm" | "xgboost" => Ok(lib),
+            "sklearn" | "lightgbm" | "xgboost" | "torch" => Ok(lib),
             other => Err(format!(
-                "unknown --compare `{other}` (known: sklearn, lightgbm, xgboost, none)"
+                "unknown --compare `{other}` (known: sklearn, lightgbm, xgboost, torch, none)"
             )),
         })
         .collect()

@@ -651,8 +651,23 @@ impl<F: Float> Network<F> {
         Array1::from(out)
     }
 
-    /// The network's outputs `A_L` for a batch `x` (`n × n_inputs`), without caching.
+    /// The network's outputs `A_L` for a batch `x` (`n × n_inputs`), without caching. Above
+    /// `2·PREDICT_BLOCK` rows the rows go through in blocks of `PREDICT_BLOCK`, in parallel
+    /// (each block's activations stay in cache; rows are independent, so the result is the
+    /// same for any number of threads).
     pub fn predict(&self, x: &ArrayRef2<F>) -> Array2<F> {
+        const PREDICT_BLOCK: usize = 1024;
+        if x.nrows() > 2 * PREDICT_BLOCK {
+            let blocks = ndlearn_core::par::map_row_chunks(x, PREDICT_BLOCK, |_, xb| {
+                self.predict_block(&xb)
+            });
+            let views: Vec<_> = blocks.iter().map(|b| b.view()).collect();
+            return ndarray::concatenate(Axis(0), &views).expect("blocks of equal width");
+        }
+        self.predict_block(x)
+    }
+
+    fn predict_block(&self, x: &ArrayRef2<F>) -> Array2<F> {
         let mut a = self.affine(0, &x.view());
         self.layers[0].activation.forward_inplace(&mut a);
         for l in 1..self.layers.len() {
