@@ -426,3 +426,33 @@ fn batch_normalised_mlp_learns_and_round_trips() {
             .all(|v| v.is_finite())
     );
 }
+
+#[test]
+fn blocked_parallel_prediction_equals_row_by_row_for_any_thread_count() {
+    // 5,000 rows: above the 2,048 rows where prediction switches to parallel blocks.
+    let (x, y) = iris();
+    let fit = MLPClassifier::new(&[16])
+        .max_iter(30)
+        .seed(3)
+        .fit(&x, &y)
+        .expect("fit");
+    let big = Array2::from_shape_fn((5000, 4), |(i, j)| {
+        x[[(i * 7 + j) % 150, j]] + 0.01 * i as f64 / 5000.0
+    });
+    let whole: Array2<f64> = fit.predict_proba(&big).expect("proba");
+    for i in (0..5000).step_by(499) {
+        let one: Array2<f64> = fit
+            .predict_proba(&big.slice(ndarray::s![i..i + 1, ..]))
+            .expect("proba");
+        // A one-row product may take another BLAS kernel: equal up to rounding.
+        for (a, b) in one.row(0).iter().zip(whole.row(i)) {
+            assert!((a - b).abs() <= 1e-12, "row {i}: {a} vs {b}");
+        }
+    }
+    for t in [1, 2, 3] {
+        let p: Array2<f64> = ndlearn_core::par::with_threads(t, || fit.predict_proba(&big))
+            .expect("pool")
+            .expect("proba");
+        assert_eq!(p, whole, "{t} threads");
+    }
+}
