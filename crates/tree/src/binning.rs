@@ -95,15 +95,15 @@ pub(crate) fn categories_of<F: Float>(
     j: usize,
     max_bins: usize,
 ) -> Result<Vec<f64>> {
+    // `+ 0.0` turns −0 into +0: one category, compared by value as scikit-learn's encoder.
     let mut c: Vec<f64> = x
         .column(j)
         .iter()
-        .map(|v| v.to_f64_lossless())
+        .map(|v| v.to_f64_lossless() + 0.0)
         .filter(|v| !v.is_nan())
         .collect();
     c.sort_unstable_by(f64::total_cmp);
-    // −0 and +0 are one category (compared by value, as scikit-learn's encoder).
-    c.dedup_by(|a, b| a == b);
+    c.dedup();
     if c.len() > max_bins {
         return Err(Error::invalid_param(
             "categorical_features",
@@ -232,14 +232,13 @@ impl BinMapper {
 
     /// Whether feature `j` of `d` is categorical (checks the indices).
     fn categorical_mask(&self, d: usize) -> Result<Vec<bool>> {
+        crate::common::check_feature_indices(
+            "categorical_features",
+            &self.categorical_features,
+            d,
+        )?;
         let mut mask = vec![false; d];
         for &j in &self.categorical_features {
-            if j >= d {
-                return Err(Error::invalid_param(
-                    "categorical_features",
-                    format!("feature index {j} out of range for {d} features"),
-                ));
-            }
             mask[j] = true;
         }
         Ok(mask)
@@ -357,15 +356,10 @@ impl FittedBinMapper {
     pub(crate) fn encode(&self, j: usize, v: f64) -> f64 {
         match self.categories(j) {
             None => v,
-            Some(c) => match c.binary_search_by(|p| p.total_cmp(&v)) {
-                Ok(b) => b as f64,
-                // −0.0 is the category 0.0 (and the other way round).
-                Err(_) if v == 0.0 => c
-                    .iter()
-                    .position(|&p| p == 0.0)
-                    .map_or(f64::NAN, |b| b as f64),
-                Err(_) => f64::NAN,
-            },
+            // −0 is the category +0 (see `categories_of`).
+            Some(c) => c
+                .binary_search_by(|p| p.total_cmp(&(v + 0.0)))
+                .map_or(f64::NAN, |b| b as f64),
         }
     }
 

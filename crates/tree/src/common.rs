@@ -76,6 +76,20 @@ impl Growth {
     }
 }
 
+/// Checks that every feature index of the hyperparameter `name` is below `d`.
+///
+/// # Errors
+/// [`Error::InvalidParam`] naming the first index out of range.
+pub(crate) fn check_feature_indices(name: &'static str, indices: &[usize], d: usize) -> Result<()> {
+    match indices.iter().find(|&&j| j >= d) {
+        Some(&j) => Err(Error::invalid_param(
+            name,
+            format!("feature index {j} out of range for {d} features"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Checks the training matrix (rows, columns, finite) and optional weights; returns the
 /// weights as `f64`.
 pub(crate) fn check_x_and_weights<F: Float>(

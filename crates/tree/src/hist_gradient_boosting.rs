@@ -138,7 +138,7 @@ use ndlearn_core::{
 };
 
 use crate::binning::{BinMapper, FittedBinMapper, MAX_BINS, check_no_infinite};
-use crate::common::check_weighted_classes;
+use crate::common::{check_feature_indices, check_weighted_classes};
 use crate::hist_grower::{Binned, GrowParams, Grower, in_bitset};
 pub use crate::hist_grower::{Bitset, HistNode, HistTree};
 
@@ -457,12 +457,9 @@ impl Ensemble {
         if !self.bin_mapper.has_categorical() {
             return;
         }
-        let cats: Vec<usize> = (0..d)
-            .filter(|&j| self.bin_mapper.is_categorical(j))
-            .collect();
         for row in rows.chunks_exact_mut(d) {
-            for &j in &cats {
-                row[j] = self.bin_mapper.encode(j, row[j]);
+            for (j, v) in row.iter_mut().enumerate() {
+                *v = self.bin_mapper.encode(j, *v);
             }
         }
     }
@@ -756,12 +753,7 @@ fn boost<F: Float>(
             ));
         }
     }
-    if let Some(&j) = categorical.iter().find(|&&j| j >= d) {
-        return Err(Error::invalid_param(
-            "categorical_features",
-            format!("feature index {j} out of range for {d} features"),
-        ));
-    }
+    check_feature_indices("categorical_features", categorical, d)?;
     // Interaction groups; features in no group form one more group (scikit-learn's rule).
     let groups: Vec<Vec<usize>> = match interaction {
         None => Vec::new(),
@@ -769,12 +761,7 @@ fn boost<F: Float>(
             let mut groups: Vec<Vec<usize>> = Vec::with_capacity(sets.len() + 1);
             let mut seen = vec![false; d];
             for set in sets {
-                if let Some(&j) = set.iter().find(|&&j| j >= d) {
-                    return Err(Error::invalid_param(
-                        "interaction_cst",
-                        format!("feature index {j} out of range for {d} features"),
-                    ));
-                }
+                check_feature_indices("interaction_cst", set, d)?;
                 let mut g = set.clone();
                 g.sort_unstable();
                 g.dedup();

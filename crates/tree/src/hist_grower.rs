@@ -942,7 +942,8 @@ impl ScanContext<'_> {
         }
         // Ties (equal sums) give equal gains whichever way they are ordered.
         cats.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best: Option<(f64, f64, f64, usize, bool, usize)> = None;
+        // The best split so far (its bitset filled in at the end) and its sorted categories.
+        let mut best: Option<(SplitInfo, std::ops::Range<usize>)> = None;
         let mut best_gain = -1.0;
         for forward in [true, false] {
             let middle = if forward {
@@ -965,36 +966,33 @@ impl ScanContext<'_> {
                 if nr < p.min_samples_leaf || hr < p.min_hessian {
                     break;
                 }
-                let (gain, _, _) = self.gain(gl, hl, gr, hr, 0);
+                let (gain, vl, vr) = self.gain(gl, hl, gr, hr, 0);
                 if gain > best_gain && gain > 0.0 {
                     best_gain = gain;
-                    best = Some((gl, hl, gain, nl, forward, i));
+                    let split = SplitInfo {
+                        gain,
+                        feature,
+                        bin: 0,
+                        missing_go_to_left: false,
+                        g_left: gl,
+                        h_left: hl,
+                        n_left: nl,
+                        value_left: vl,
+                        value_right: vr,
+                        left_cats: None,
+                    };
+                    best = Some((split, if forward { 0..i + 1 } else { m - 1 - i..m }));
                 }
             }
         }
-        let (gl, hl, gain, nl, forward, i) = best?;
-        let (_, vl, vr) = self.gain(gl, hl, self.sum_g - gl, self.sum_h - hl, 0);
+        let (mut split, chosen) = best?;
         let mut set: Bitset = [0; 8];
-        let chosen = if forward {
-            &cats[..=i]
-        } else {
-            &cats[m - 1 - i..]
-        };
-        for &(_, b) in chosen {
+        for &(_, b) in &cats[chosen] {
             set[b >> 5] |= 1 << (b & 31);
         }
-        Some(SplitInfo {
-            gain,
-            feature,
-            bin: 0,
-            missing_go_to_left: missing.is_some_and(|mb| in_bitset(&set, mb)),
-            g_left: gl,
-            h_left: hl,
-            n_left: nl,
-            value_left: vl,
-            value_right: vr,
-            left_cats: Some(set),
-        })
+        split.missing_go_to_left = missing.is_some_and(|mb| in_bitset(&set, mb));
+        split.left_cats = Some(set);
+        Some(split)
     }
 
     /// Bins `≤ b` left, missing values right.
