@@ -36,6 +36,33 @@ fn registry_entries_conform_in_f64_and_f32() {
     }
 }
 
+/// The regressor's and the classifier's fits in a pool of each thread count.
+fn fits_per_thread_count(
+    threads: &[usize],
+    (est, clf): (
+        &HistGradientBoostingRegressor,
+        &HistGradientBoostingClassifier,
+    ),
+    x: &Array2<f64>,
+    (y, labels): (&Array1<f64>, &Array1<usize>),
+) -> Vec<(
+    ndlearn_tree::FittedHistGradientBoostingRegressor,
+    ndlearn_tree::FittedHistGradientBoostingClassifier,
+)> {
+    threads
+        .iter()
+        .map(|&t| {
+            par::with_threads(t, || {
+                (
+                    est.fit(x, y).expect("fit"),
+                    clf.fit(x, labels).expect("fit"),
+                )
+            })
+            .expect("pool")
+        })
+        .collect()
+}
+
 #[test]
 fn models_are_bitwise_identical_for_1_2_and_3_threads() {
     // Above 32,768 rows: the parallel partition and histogram passes are exercised.
@@ -48,18 +75,7 @@ fn models_are_bitwise_identical_for_1_2_and_3_threads() {
     let clf = HistGradientBoostingClassifier::default()
         .max_iter(8)
         .early_stopping(EarlyStoppingMode::On);
-    let fits: Vec<_> = [1, 2, 3]
-        .into_iter()
-        .map(|t| {
-            par::with_threads(t, || {
-                (
-                    est.fit(&x, &y).expect("fit"),
-                    clf.fit(&x, &labels).expect("fit"),
-                )
-            })
-            .expect("pool")
-        })
-        .collect();
+    let fits = fits_per_thread_count(&[1, 2, 3], (&est, &clf), &x, (&y, &labels));
     for f in &fits[1..] {
         assert_eq!(f.0, fits[0].0);
         assert_eq!(f.1, fits[0].1);
@@ -521,18 +537,7 @@ fn categorical_models_are_thread_invariant_serialisable_and_explainable() {
         .max_iter(5)
         .categorical_features(vec![0])
         .early_stopping(EarlyStoppingMode::Off);
-    let fits: Vec<_> = [1, 2]
-        .into_iter()
-        .map(|t| {
-            par::with_threads(t, || {
-                (
-                    est.fit(&x, &y).expect("fit"),
-                    clf.fit(&x, &labels).expect("fit"),
-                )
-            })
-            .expect("pool")
-        })
-        .collect();
+    let fits = fits_per_thread_count(&[1, 2], (&est, &clf), &x, (&y, &labels));
     assert_eq!(fits[0].0, fits[1].0);
     assert_eq!(fits[0].1, fits[1].1);
     let (reg, cls) = &fits[0];
