@@ -10,6 +10,20 @@ use ndlearn_datasets as datasets;
 
 use crate::{Record, time_median};
 
+/// The first `n_train` rows of `(x, y)` and the others: training `x`, `y`, held-out `x`, `y`.
+pub(crate) fn split_rows<A: Clone, B: Clone>(
+    x: &Array2<A>,
+    y: &Array1<B>,
+    n_train: usize,
+) -> (Array2<A>, Array1<B>, Array2<A>, Array1<B>) {
+    (
+        x.slice(ndarray::s![..n_train, ..]).to_owned(),
+        y.slice(ndarray::s![..n_train]).to_owned(),
+        x.slice(ndarray::s![n_train.., ..]).to_owned(),
+        y.slice(ndarray::s![n_train..]).to_owned(),
+    )
+}
+
 /// Options shared by all suites.
 #[derive(Debug, Clone, Copy)]
 pub struct SuiteOptions {

@@ -17,7 +17,7 @@
 //! the held-out rows (50,000 for the binary case). Every case is timed once. `--quick` divides
 //! the sizes by 10.
 
-use ndarray::{Array1, Array2, s};
+use ndarray::{Array1, Array2};
 use ndlearn_core::{Fit, Predict, PredictProba};
 use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_tree::{
@@ -25,7 +25,7 @@ use ndlearn_tree::{
     HistGradientBoostingRegressor,
 };
 
-use crate::suites::SuiteOptions;
+use crate::suites::{SuiteOptions, split_rows};
 use crate::suites_classify::{accuracy, synthetic_record};
 use crate::suites_linear::share_with_reference;
 use crate::{Record, time_once};
@@ -45,12 +45,7 @@ fn classes(
         .seed(seed)
         .generate()?;
     share_with_reference(name, &x, &y.mapv(|c| c as f64));
-    Ok((
-        x.slice(s![..n_train, ..]).to_owned(),
-        y.slice(s![..n_train]).to_owned(),
-        x.slice(s![n_train.., ..]).to_owned(),
-        y.slice(s![n_train..]).to_owned(),
-    ))
+    Ok(split_rows(&x, &y, n_train))
 }
 
 /// Fits, predicts the held-out rows (labels and probabilities), records accuracy and log-loss.
@@ -121,10 +116,7 @@ pub fn gbdt_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         .seed(63)
         .generate()?;
     share_with_reference("gbdt_regression", &x, &y);
-    let xt = x.slice(s![..n_train, ..]).to_owned();
-    let yt = y.slice(s![..n_train]).to_owned();
-    let xq = x.slice(s![n_train.., ..]).to_owned();
-    let yq = y.slice(s![n_train..]).to_owned();
+    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
     let (fit_s, model) = time_once(|| {
         HistGradientBoostingRegressor::default()
             .max_iter(100)

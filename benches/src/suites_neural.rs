@@ -14,12 +14,12 @@
 //! Quality: accuracy on the held-out rows (R² for the regressor); `predict_s` predicts the
 //! held-out rows. Every case is timed once. `--quick` divides the sizes by 10.
 
-use ndarray::{Array1, Array2, s};
+use ndarray::{Array1, Array2};
 use ndlearn_core::{Fit, Predict};
 use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_neural::{MLPClassifier, MLPRegressor};
 
-use crate::suites::SuiteOptions;
+use crate::suites::{SuiteOptions, split_rows};
 use crate::suites_classify::{accuracy, synthetic_record};
 use crate::suites_linear::share_with_reference;
 use crate::{Record, time_once};
@@ -80,10 +80,7 @@ pub fn neural_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         .seed(71)
         .generate()?;
     share_with_reference("neural_binary", &x, &y.mapv(|c| c as f64));
-    let xt = x.slice(s![..n_train, ..]).to_owned();
-    let yt = y.slice(s![..n_train]).to_owned();
-    let xq = x.slice(s![n_train.., ..]).to_owned();
-    let yq = y.slice(s![n_train..]).to_owned();
+    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
     let est = classifier(20);
     classify(&mut out, "synthetic-f64", (&xt, &yt, &xq, &yq), &est)?;
     let (xt32, xq32) = (f32s(&xt), f32s(&xq));
@@ -101,10 +98,7 @@ pub fn neural_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         .seed(72)
         .generate()?;
     share_with_reference("neural_regression", &x, &y);
-    let xt = x.slice(s![..n_train, ..]).to_owned();
-    let yt = y.slice(s![..n_train]).to_owned();
-    let xq = x.slice(s![n_train.., ..]).to_owned();
-    let yq = y.slice(s![n_train..]).to_owned();
+    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
     let est = MLPRegressor::new(&[100])
         .batch_size(Some(200))
         .max_iter(20)

@@ -20,12 +20,12 @@
 //! whatever `--repeat` says); the others take the median of at most 3. `--quick` divides the
 //! sizes by 5.
 
-use ndarray::{Array1, Array2, s};
+use ndarray::{Array1, Array2};
 use ndlearn_core::{Fit, Predict};
 use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_svm::{KernelRidge, LinearSvc, Svc, SvmKernel};
 
-use crate::suites::SuiteOptions;
+use crate::suites::{SuiteOptions, split_rows};
 use crate::suites_classify::{accuracy, synthetic_record};
 use crate::suites_linear::share_with_reference;
 use crate::{Record, time_median, time_once};
@@ -74,14 +74,7 @@ pub fn svm_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     // 5 classes: 37,500 training rows, 12,500 held out
     let (n_train, n_test) = (37_500 / scale, 12_500 / scale);
     let (x, y) = classes("5class", (n_train + n_test, 40), (8, 8), 5, 41)?;
-    let (xt, yt) = (
-        x.slice(s![..n_train, ..]).to_owned(),
-        y.slice(s![..n_train]).to_owned(),
-    );
-    let (xq, yq) = (
-        x.slice(s![n_train.., ..]).to_owned(),
-        y.slice(s![n_train..]).to_owned(),
-    );
+    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
     let (fit_s, model) = time_once(|| Svc::default().fit(&xt, &yt));
     let model = model?;
     let (predict_s, pred) = time_once(|| model.predict(&xq));

@@ -17,7 +17,7 @@
 //! shared with the scikit-learn side (see [`crate::suites_linear::SHARED_DIR`]). Every case is
 //! timed once (the large fits take minutes on either side). `--quick` divides the sizes by 10.
 
-use ndarray::{Array1, Array2, s};
+use ndarray::{Array1, Array2};
 use ndlearn_core::{Fit, FitUnsupervised, Predict};
 use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_tree::{
@@ -25,7 +25,7 @@ use ndlearn_tree::{
     ExtraTreesClassifier, IsolationForest, RandomForestClassifier,
 };
 
-use crate::suites::SuiteOptions;
+use crate::suites::{SuiteOptions, split_rows};
 use crate::suites_classify::{accuracy, synthetic_record};
 use crate::suites_linear::share_with_reference;
 use crate::{Record, time_once};
@@ -79,10 +79,7 @@ pub fn tree_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         .seed(51)
         .generate()?;
     share_with_reference("tree_classes", &x, &y.mapv(|c| c as f64));
-    let xt = x.slice(s![..n_train, ..]).to_owned();
-    let yt = y.slice(s![..n_train]).to_owned();
-    let xq = x.slice(s![n_train.., ..]).to_owned();
-    let yq = y.slice(s![n_train..]).to_owned();
+    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
     let data = (&xt, &yt, &xq, &yq);
 
     classify(&mut out, "decision_tree_clf", data, |x, y| {
@@ -123,10 +120,7 @@ pub fn tree_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         .seed(52)
         .generate()?;
     share_with_reference("tree_regression", &x, &y);
-    let xt = x.slice(s![..n_train, ..]).to_owned();
-    let yt = y.slice(s![..n_train]).to_owned();
-    let xq = x.slice(s![n_train.., ..]).to_owned();
-    let yq = y.slice(s![n_train..]).to_owned();
+    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
     let (fit_s, model) = time_once(|| DecisionTreeRegressor::default().fit(&xt, &yt));
     let model = model?;
     let (predict_s, pred) = time_once(|| model.predict(&xq));
