@@ -10,6 +10,53 @@ use ndlearn_datasets as datasets;
 
 use crate::{Record, time_median};
 
+/// Training rows, their labels, held-out rows, their labels.
+pub(crate) type ClassSplit = (Array2<f64>, Array1<usize>, Array2<f64>, Array1<usize>);
+
+/// Training rows, their targets, held-out rows, their targets.
+pub(crate) type RegressionSplit = (Array2<f64>, Array1<f64>, Array2<f64>, Array1<f64>);
+
+/// `make_classification` of `n_train + n_test` rows × `d` (10 informative, 10 redundant
+/// features, `k` classes, `seed`), shared with the reference side as `name`, split into the
+/// first `n_train` rows and the others.
+///
+/// # Errors
+/// Generator errors.
+pub(crate) fn classification_split(
+    name: &str,
+    (n_train, n_test, d, k, seed): (usize, usize, usize, usize, u64),
+) -> ndlearn_core::Result<ClassSplit> {
+    let (x, y) = datasets::MakeClassification::default()
+        .n_samples(n_train + n_test)
+        .n_features(d)
+        .n_informative(10)
+        .n_redundant(10)
+        .n_classes(k)
+        .seed(seed)
+        .generate()?;
+    crate::suites_linear::share_with_reference(name, &x, &y.mapv(|c| c as f64));
+    Ok(split_rows(&x, &y, n_train))
+}
+
+/// `make_regression` of `n_train + n_test` rows × `d` (noise 10, `seed`), shared with the
+/// reference side as `name`, split into the first `n_train` rows and the others.
+///
+/// # Errors
+/// Generator errors.
+pub(crate) fn regression_split(
+    name: &str,
+    (n_train, n_test, d, seed): (usize, usize, usize, u64),
+) -> ndlearn_core::Result<RegressionSplit> {
+    let (x, y) = datasets::MakeRegression::default()
+        .n_samples(n_train + n_test)
+        .n_features(d)
+        .noise(10.0)
+        .seed(seed)
+        .generate()?;
+    crate::suites_linear::share_with_reference(name, &x, &y);
+    Ok(split_rows(&x, &y, n_train))
+}
+
 /// The first `n_train` rows of `(x, y)` and the others: training `x`, `y`, held-out `x`, `y`.
 pub(crate) fn split_rows<A: Clone, B: Clone>(
     x: &Array2<A>,

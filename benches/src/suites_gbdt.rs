@@ -19,34 +19,14 @@
 
 use ndarray::{Array1, Array2};
 use ndlearn_core::{Fit, Predict, PredictProba};
-use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_tree::{
     EarlyStoppingMode, GradientBoostingClassifier, HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 };
 
-use crate::suites::{SuiteOptions, split_rows};
+use crate::suites::{SuiteOptions, classification_split, regression_split};
 use crate::suites_classify::{accuracy, synthetic_record};
-use crate::suites_linear::share_with_reference;
 use crate::{Record, time_once};
-
-type Split = (Array2<f64>, Array1<usize>, Array2<f64>, Array1<usize>);
-
-fn classes(
-    name: &str,
-    (n_train, n_test, d, k, seed): (usize, usize, usize, usize, u64),
-) -> ndlearn_core::Result<Split> {
-    let (x, y) = MakeClassification::default()
-        .n_samples(n_train + n_test)
-        .n_features(d)
-        .n_informative(10)
-        .n_redundant(10)
-        .n_classes(k)
-        .seed(seed)
-        .generate()?;
-    share_with_reference(name, &x, &y.mapv(|c| c as f64));
-    Ok(split_rows(&x, &y, n_train))
-}
 
 /// Fits, predicts the held-out rows (labels and probabilities), records accuracy and log-loss.
 fn classify<M>(
@@ -90,14 +70,15 @@ pub fn gbdt_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         .max_iter(100)
         .early_stopping(EarlyStoppingMode::Off);
 
-    let (xt, yt, xq, yq) = classes("gbdt_binary", (150_000 / scale, 50_000 / scale, 50, 2, 61))?;
+    let (xt, yt, xq, yq) =
+        classification_split("gbdt_binary", (150_000 / scale, 50_000 / scale, 50, 2, 61))?;
     let data = (&xt, &yt, &xq, &yq);
     classify(&mut out, "hist_gb_clf", data, |x, y| hist_clf.fit(x, y))?;
     classify(&mut out, "gradient_boosting_clf", data, |x, y| {
         GradientBoostingClassifier::default().fit(x, y)
     })?;
 
-    let (xt, yt, xq, yq) = classes(
+    let (xt, yt, xq, yq) = classification_split(
         "gbdt_multiclass",
         (37_500 / scale, 12_500 / scale, 40, 5, 62),
     )?;
@@ -108,15 +89,10 @@ pub fn gbdt_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         |x, y| hist_clf.fit(x, y),
     )?;
 
-    let (n_train, n_test) = (375_000 / scale, 25_000 / scale);
-    let (x, y) = MakeRegression::default()
-        .n_samples(n_train + n_test)
-        .n_features(100)
-        .noise(10.0)
-        .seed(63)
-        .generate()?;
-    share_with_reference("gbdt_regression", &x, &y);
-    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
+    let (xt, yt, xq, yq) = regression_split(
+        "gbdt_regression",
+        (375_000 / scale, 25_000 / scale, 100, 63),
+    )?;
     let (fit_s, model) = time_once(|| {
         HistGradientBoostingRegressor::default()
             .max_iter(100)

@@ -16,12 +16,10 @@
 
 use ndarray::{Array1, Array2};
 use ndlearn_core::{Fit, Predict};
-use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_neural::{MLPClassifier, MLPRegressor};
 
-use crate::suites::{SuiteOptions, split_rows};
+use crate::suites::{SuiteOptions, classification_split, regression_split};
 use crate::suites_classify::{accuracy, synthetic_record};
-use crate::suites_linear::share_with_reference;
 use crate::{Record, time_once};
 
 /// The network every case trains, for `epochs` epochs.
@@ -70,17 +68,10 @@ pub fn neural_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let scale = if opts.quick { 10 } else { 1 };
     let mut out = Vec::new();
 
-    let (n_train, n_test) = (150_000 / scale, 50_000 / scale);
-    let (x, y) = MakeClassification::default()
-        .n_samples(n_train + n_test)
-        .n_features(50)
-        .n_informative(10)
-        .n_redundant(10)
-        .n_classes(2)
-        .seed(71)
-        .generate()?;
-    share_with_reference("neural_binary", &x, &y.mapv(|c| c as f64));
-    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
+    let (xt, yt, xq, yq) = classification_split(
+        "neural_binary",
+        (150_000 / scale, 50_000 / scale, 50, 2, 71),
+    )?;
     let est = classifier(20);
     classify(&mut out, "synthetic-f64", (&xt, &yt, &xq, &yq), &est)?;
     let (xt32, xq32) = (f32s(&xt), f32s(&xq));
@@ -90,15 +81,10 @@ pub fn neural_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let (x, y) = (digits.x(), digits.y_classes().cloned().unwrap_or_default());
     classify(&mut out, "digits", (x, &y, x, &y), &classifier(100))?;
 
-    let (n_train, n_test) = (375_000 / scale, 25_000 / scale);
-    let (x, y) = MakeRegression::default()
-        .n_samples(n_train + n_test)
-        .n_features(100)
-        .noise(10.0)
-        .seed(72)
-        .generate()?;
-    share_with_reference("neural_regression", &x, &y);
-    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
+    let (xt, yt, xq, yq) = regression_split(
+        "neural_regression",
+        (375_000 / scale, 25_000 / scale, 100, 72),
+    )?;
     let est = MLPRegressor::new(&[100])
         .batch_size(Some(200))
         .max_iter(20)

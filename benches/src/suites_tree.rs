@@ -19,15 +19,13 @@
 
 use ndarray::{Array1, Array2};
 use ndlearn_core::{Fit, FitUnsupervised, Predict};
-use ndlearn_datasets::{MakeClassification, MakeRegression};
 use ndlearn_tree::{
     AdaBoostClassifier, BaggingClassifier, DecisionTreeClassifier, DecisionTreeRegressor,
     ExtraTreesClassifier, IsolationForest, RandomForestClassifier,
 };
 
-use crate::suites::{SuiteOptions, split_rows};
+use crate::suites::{SuiteOptions, classification_split, regression_split};
 use crate::suites_classify::{accuracy, synthetic_record};
-use crate::suites_linear::share_with_reference;
 use crate::{Record, time_once};
 
 fn record(
@@ -71,15 +69,7 @@ pub fn tree_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     let mut out = Vec::new();
 
     let (n_train, n_test) = (150_000 / scale, 30_000 / scale);
-    let (x, y) = MakeClassification::default()
-        .n_samples(n_train + n_test)
-        .n_features(50)
-        .n_informative(10)
-        .n_redundant(10)
-        .seed(51)
-        .generate()?;
-    share_with_reference("tree_classes", &x, &y.mapv(|c| c as f64));
-    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
+    let (xt, yt, xq, yq) = classification_split("tree_classes", (n_train, n_test, 50, 2, 51))?;
     let data = (&xt, &yt, &xq, &yq);
 
     classify(&mut out, "decision_tree_clf", data, |x, y| {
@@ -112,15 +102,10 @@ pub fn tree_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         flagged,
     ));
 
-    let (n_train, n_test) = (375_000 / scale, 25_000 / scale);
-    let (x, y) = MakeRegression::default()
-        .n_samples(n_train + n_test)
-        .n_features(100)
-        .noise(10.0)
-        .seed(52)
-        .generate()?;
-    share_with_reference("tree_regression", &x, &y);
-    let (xt, yt, xq, yq) = split_rows(&x, &y, n_train);
+    let (xt, yt, xq, yq) = regression_split(
+        "tree_regression",
+        (375_000 / scale, 25_000 / scale, 100, 52),
+    )?;
     let (fit_s, model) = time_once(|| DecisionTreeRegressor::default().fit(&xt, &yt));
     let model = model?;
     let (predict_s, pred) = time_once(|| model.predict(&xq));
