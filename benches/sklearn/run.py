@@ -40,6 +40,14 @@ def time_median(repeat, fn):
     return times[len(times) // 2], last
 
 
+def time_once(fn):
+    """(seconds, result) of one call of `fn` (the suites timed once, as the Rust side's
+    `time_once`)."""
+    t = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t, value
+
+
 def threads():
     try:
         from threadpoolctl import threadpool_info
@@ -525,11 +533,6 @@ def svm_suite(repeat, quick):
     scale = 5 if quick else 1
     out = []
 
-    def once(fn):
-        t = time.perf_counter()
-        value = fn()
-        return time.perf_counter() - t, value
-
     def classes(name, n, d, informative, redundant, n_classes, seed):
         fallback = make_classification(n, d, n_informative=informative, n_redundant=redundant,
                                        n_classes=n_classes, random_state=seed)
@@ -544,14 +547,14 @@ def svm_suite(repeat, quick):
     def run():
         n_train, n_test = 37_500 // scale, 12_500 // scale
         x, y = classes("5class", n_train + n_test, 40, 8, 8, 5, 41)
-        fit_s, m = once(lambda: SVC().fit(x[:n_train], y[:n_train]))
-        predict_s, pred = once(lambda: m.predict(x[n_train:]))
+        fit_s, m = time_once(lambda: SVC().fit(x[:n_train], y[:n_train]))
+        predict_s, pred = time_once(lambda: m.predict(x[n_train:]))
         add("svc_rbf_5class", "synthetic", (n_train, 40), fit_s, predict_s, "accuracy",
             (pred == y[n_train:]).mean())
 
         x, y = classes("binary", 20_000 // scale, 50, 10, 10, 2, 42)
-        fit_s, m = once(lambda: SVC().fit(x, y))
-        predict_s, pred = once(lambda: m.predict(x))
+        fit_s, m = time_once(lambda: SVC().fit(x, y))
+        predict_s, pred = time_once(lambda: m.predict(x))
         add("svc_rbf_binary", "synthetic", x.shape, fit_s, predict_s, "accuracy", (pred == y).mean())
 
         x, y = load("digits")
@@ -591,11 +594,6 @@ def tree_suite(repeat, quick):
     scale = 10 if quick else 1
     out = []
 
-    def once(fn):
-        t = time.perf_counter()
-        value = fn()
-        return time.perf_counter() - t, value
-
     def add(algo, shape, fit_s, predict_s, metric, value):
         rec = record(algo, "synthetic", shape, fit_s, None, metric, float(value), "scikit-learn")
         rec.update(suite="tree", predict_s=predict_s)
@@ -615,11 +613,11 @@ def tree_suite(repeat, quick):
                            ("extra_trees_clf", lambda: ExtraTreesClassifier(n_jobs=2)),
                            ("ada_boost_clf", AdaBoostClassifier),
                            ("bagging_clf", lambda: BaggingClassifier(n_jobs=2))):
-            fit_s, m = once(lambda: make().fit(xt, yt))
-            predict_s, pred = once(lambda: m.predict(xq))
+            fit_s, m = time_once(lambda: make().fit(xt, yt))
+            predict_s, pred = time_once(lambda: m.predict(xq))
             add(algo, xt.shape, fit_s, predict_s, "accuracy", (pred == yq).mean())
-        fit_s, m = once(lambda: IsolationForest(n_jobs=2).fit(xt))
-        predict_s, pred = once(lambda: m.predict(xq))
+        fit_s, m = time_once(lambda: IsolationForest(n_jobs=2).fit(xt))
+        predict_s, pred = time_once(lambda: m.predict(xq))
         add("isolation_forest", xt.shape, fit_s, predict_s, "outlier_fraction", (pred == -1).mean())
 
         n_train, n_test = 375_000 // scale, 25_000 // scale
@@ -627,8 +625,8 @@ def tree_suite(repeat, quick):
         x, y = shared("tree_regression", n, 100,
                       *make_regression(n, 100, noise=10.0, random_state=52))
         xt, yt, xq, yq = x[:n_train], y[:n_train], x[n_train:], y[n_train:]
-        fit_s, m = once(lambda: DecisionTreeRegressor().fit(xt, yt))
-        predict_s, pred = once(lambda: m.predict(xq))
+        fit_s, m = time_once(lambda: DecisionTreeRegressor().fit(xt, yt))
+        predict_s, pred = time_once(lambda: m.predict(xq))
         add("decision_tree_reg", xt.shape, fit_s, predict_s, "r2", r2_score(yq, pred))
 
     on_two_threads(run)
@@ -649,11 +647,6 @@ def gbdt_suite(repeat, quick, libs=("sklearn",)):
 
     scale = 10 if quick else 1
     out = []
-
-    def once(fn):
-        t = time.perf_counter()
-        value = fn()
-        return time.perf_counter() - t, value
 
     def add(algo, dataset, shape, fit_s, predict_s, metric, value, impl):
         rec = record(algo, dataset, shape, fit_s, None, metric, float(value), impl)
@@ -693,8 +686,8 @@ def gbdt_suite(repeat, quick, libs=("sklearn",)):
 
     def classify(algo, xt, yt, xq, yq, candidates):
         for impl, make in candidates:
-            fit_s, m = once(lambda: make().fit(xt, yt))
-            predict_s, pred = once(lambda: m.predict(xq))
+            fit_s, m = time_once(lambda: make().fit(xt, yt))
+            predict_s, pred = time_once(lambda: m.predict(xq))
             proba = m.predict_proba(xq)
             add(algo, "synthetic", xt.shape, fit_s, predict_s, "accuracy",
                 (np.asarray(pred) == yq).mean(), impl)
@@ -723,8 +716,8 @@ def gbdt_suite(repeat, quick, libs=("sklearn",)):
                       *make_regression(n, 100, noise=10.0, random_state=63))
         xt, yt, xq, yq = x[:n_train], y[:n_train], x[n_train:], y[n_train:]
         for impl, make in makers("reg", 1):
-            fit_s, m = once(lambda: make().fit(xt, yt))
-            predict_s, pred = once(lambda: m.predict(xq))
+            fit_s, m = time_once(lambda: make().fit(xt, yt))
+            predict_s, pred = time_once(lambda: m.predict(xq))
             add("hist_gb_reg", "synthetic", xt.shape, fit_s, predict_s, "r2",
                 r2_score(yq, pred), impl)
 
@@ -758,11 +751,6 @@ def neural_suite(repeat, quick, libs=("sklearn",)):
         except ImportError:
             print("note: torch is not installed", file=sys.stderr)
 
-    def once(fn):
-        t = time.perf_counter()
-        value = fn()
-        return time.perf_counter() - t, value
-
     def add(algo, dataset, shape, fit_s, predict_s, metric, value, impl, n_threads=None):
         rec = record(algo, dataset, shape, fit_s, None, metric, float(value), impl)
         rec.update(suite="neural", predict_s=predict_s)
@@ -773,8 +761,8 @@ def neural_suite(repeat, quick, libs=("sklearn",)):
     def sklearn_case(algo, dataset, make, xt, yt, xq, yq):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            fit_s, m = once(lambda: make().fit(xt, yt))
-        predict_s, pred = once(lambda: m.predict(xq))
+            fit_s, m = time_once(lambda: make().fit(xt, yt))
+        predict_s, pred = time_once(lambda: m.predict(xq))
         if xt.dtype == np.float32 and m.coefs_[0].dtype != np.float32:
             dataset += "-upcast"  # scikit-learn trained in float64 on float32 input
         if algo == "mlp_reg":
@@ -846,8 +834,8 @@ def neural_suite(repeat, quick, libs=("sklearn",)):
         if torch is None:
             return
         impl = f"pytorch {torch.__version__}"
-        fit_s, model = once(lambda: torch_fit(xt, yt, kind, k, epochs))
-        predict_s, pred = once(lambda: torch_predict(model, xq, kind))
+        fit_s, model = time_once(lambda: torch_fit(xt, yt, kind, k, epochs))
+        predict_s, pred = time_once(lambda: torch_predict(model, xq, kind))
         if kind == "regression":
             add(algo, dataset, xt.shape, fit_s, predict_s, "r2", r2_score(yq, pred), impl,
                 torch.get_num_threads())
