@@ -100,13 +100,20 @@ pub(crate) fn check_x_and_weights<F: Float>(
 ) -> Result<Option<Vec<f64>>> {
     validate::check_target_len(x.nrows(), n_target, context)?;
     validate::check_fit_input(x, 1, context)?;
-    match sample_weight {
-        None => Ok(None),
-        Some(w) => {
-            validate::check_sample_weight(w, x.nrows())?;
-            Ok(Some(w.iter().map(|v| v.to_f64_lossless()).collect()))
-        }
-    }
+    checked_weights(sample_weight, x.nrows())
+}
+
+/// Checks optional sample weights of `n` rows; returns them as `f64`.
+pub(crate) fn checked_weights<F: Float>(
+    sample_weight: Option<&ArrayRef1<F>>,
+    n: usize,
+) -> Result<Option<Vec<f64>>> {
+    sample_weight
+        .map(|w| {
+            validate::check_sample_weight(w, n)?;
+            Ok(w.iter().map(|v| v.to_f64_lossless()).collect())
+        })
+        .transpose()
 }
 
 /// At least two classes with positive total weight (weights of rows, labels `0..k`).

@@ -138,7 +138,7 @@ use ndlearn_core::{
 };
 
 use crate::binning::{BinMapper, FittedBinMapper, MAX_BINS, check_no_infinite};
-use crate::common::{check_feature_indices, check_weighted_classes};
+use crate::common::{check_feature_indices, check_weighted_classes, checked_weights};
 use crate::hist_grower::{Binned, GrowParams, Grower, in_bitset};
 pub use crate::hist_grower::{Bitset, HistNode, HistTree};
 
@@ -1251,13 +1251,7 @@ fn check_inputs<F: Float>(
         return Err(Error::invalid_param("X", "needs at least one feature"));
     }
     check_no_infinite(x)?;
-    match sample_weight {
-        None => Ok(None),
-        Some(w) => {
-            validate::check_sample_weight(w, x.nrows())?;
-            Ok(Some(w.iter().map(|v| v.to_f64_lossless()).collect()))
-        }
-    }
+    checked_weights(sample_weight, x.nrows())
 }
 
 impl Estimator for HistGradientBoostingRegressor {
