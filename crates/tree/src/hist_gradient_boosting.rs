@@ -486,7 +486,7 @@ impl Ensemble {
         for m in 0..self.n_iter() {
             for c in 0..k {
                 let tree = &self.trees[m * k + c];
-                for (i, row) in rows.chunks_exact(d.max(1)).enumerate().take(n) {
+                for (i, row) in rows.chunks_exact(d.max(1)).enumerate() {
                     let leaf = tree.leaf_of(|j| row[j]);
                     cur[[i, c]] += tree.nodes()[leaf].value;
                 }
