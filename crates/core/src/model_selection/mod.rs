@@ -13,6 +13,7 @@
 //! | [`bootstrap_632`] | the notes' .632 bootstrap estimate, Efron's .632 and .632+ | — |
 //! | [`bias_variance`] | Monte-Carlo bias², variance, noise and expected squared error | — (mlxtend's `bias_variance_decomp`) |
 //! | [`majority_vote_error`] | majority-vote error of independent classifiers (binomial tail) | — |
+//! | [`Scorer`] ([`scoring`]) | named scorers (`"accuracy"`, `"roc_auc"`, `"neg_log_loss"`, `"r2"`, ...) turned into the scorer closures below | `get_scorer`, `scoring=` |
 //! | [`permutation_importance`] | drop in any score when one feature is shuffled, for any fitted model | `sklearn.inspection.permutation_importance` |
 //!
 //! ## Estimators and scorers
@@ -20,7 +21,8 @@
 //! Everything here works with any `E: Fit<F>` whose target implements [`TargetRows`]
 //! (`Labels`, `ArrayRef1<F>`, `ArrayRef2<F>`, or `()` through [`Unsupervised`]). Scores come
 //! from closures `Fn(&E::Model, &ArrayRef2<F>, &E::Target) -> Result<f64>` (larger is better),
-//! so any metric or loss can be used.
+//! so any metric or loss can be used; a named [`Scorer`] gives one for the common cases
+//! (`Scorer::Accuracy.for_labels()?`, `"roc_auc".parse::<Scorer>()?.for_proba()?`).
 //!
 //! ## Threads and determinism
 //!
@@ -43,6 +45,7 @@ mod permutation;
 #[cfg(feature = "plot")]
 mod plot;
 mod rows;
+pub mod scoring;
 mod search;
 mod split;
 
@@ -67,6 +70,7 @@ pub use permutation::{PermutationImportance, permutation_importance};
 #[cfg(feature = "plot")]
 pub use plot::PlotOptions;
 pub use rows::{SelectRows, TargetElement, TargetRows};
+pub use scoring::{Response, Scorer, Task};
 pub use search::{GridSearchCV, RandomizedSearchCV, SearchResult, rank_min};
 pub use split::{
     SplitData, SplitIndices, SplitSize, ThreeWaySplit, TrainTestSplit, TrainValTestSplit,
