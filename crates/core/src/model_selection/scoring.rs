@@ -274,15 +274,32 @@ impl Scorer {
     /// # Errors
     /// A predict or regression scorer; the metric's own errors (labels `≥ k`, rows not summing to
     /// one for the one-vs-rest AUC, `roc_auc` on more than two columns, ...).
-    pub fn score_proba<F: Float>(self, y_true: &ArrayRef1<usize>, proba: &ArrayRef2<F>) -> Result<f64> {
-        match self {
-            Self::NegLogLoss => Ok(-metrics::log_loss(y_true, proba, None)?),
-            Self::NegBrierScore => Ok(-metrics::brier_score_loss_multiclass(y_true, proba, None)?),
-            Self::RocAucOvr => metrics::roc_auc_score_ovr(y_true, proba, Average::Macro, None),
-            Self::RocAucOvrWeighted => {
+    pub fn score_proba<F: Float>(
+        self,
+        y_true: &ArrayRef1<usize>,
+        proba: &ArrayRef2<F>,
+    ) -> Result<f64> {
+        // Two classes: scikit-learn's scorers pass the class-1 column alone (class 0 is read as
+        // `1 − p₁`, which differs from `p₀` by rounding when p₁ is near 1).
+        let pos = (proba.ncols() == 2).then(|| proba.column(1));
+        match (self, pos) {
+            (Self::NegLogLoss, Some(p)) => Ok(-metrics::log_loss_binary(y_true, &p, None)?),
+            (Self::NegLogLoss, None) => Ok(-metrics::log_loss(y_true, proba, None)?),
+            (Self::NegBrierScore, Some(p)) => Ok(-metrics::brier_score_loss(y_true, &p, None)?),
+            (Self::NegBrierScore, None) => {
+                Ok(-metrics::brier_score_loss_multiclass(y_true, proba, None)?)
+            }
+            // A binary problem has no one-vs-rest average: the AUC of class 1 (as scikit-learn).
+            (Self::RocAucOvr | Self::RocAucOvrWeighted, Some(p)) => {
+                metrics::roc_auc_score(y_true, &p, None)
+            }
+            (Self::RocAucOvr, None) => {
+                metrics::roc_auc_score_ovr(y_true, proba, Average::Macro, None)
+            }
+            (Self::RocAucOvrWeighted, None) => {
                 metrics::roc_auc_score_ovr(y_true, proba, Average::Weighted, None)
             }
-            Self::RocAuc | Self::AveragePrecision => self.score_threshold(y_true, proba, true),
+            (Self::RocAuc | Self::AveragePrecision, _) => self.score_threshold(y_true, proba, true),
             _ => Err(self.mismatch("probabilities")),
         }
     }
@@ -298,9 +315,7 @@ impl Scorer {
         decision: &ArrayRef2<F>,
     ) -> Result<f64> {
         match self {
-            Self::RocAuc | Self::AveragePrecision => {
-                self.score_threshold(y_true, decision, false)
-            }
+            Self::RocAuc | Self::AveragePrecision => self.score_threshold(y_true, decision, false),
             _ => Err(self.mismatch("decision values")),
         }
     }
@@ -313,7 +328,11 @@ impl Scorer {
         from_proba: bool,
     ) -> Result<f64> {
         let k = scores.ncols();
-        let what = if from_proba { "probabilities" } else { "decision values" };
+        let what = if from_proba {
+            "probabilities"
+        } else {
+            "decision values"
+        };
         // Two classes: one column (decision) or two (probabilities, class 1 in column 1).
         let binary = match k {
             1 => Some(scores.column(0)),
@@ -341,7 +360,11 @@ impl Scorer {
     ///
     /// # Errors
     /// A classification scorer; the metric's own errors.
-    pub fn score_values<F: Float>(self, y_true: &ArrayRef1<F>, y_pred: &ArrayRef1<F>) -> Result<f64> {
+    pub fn score_values<F: Float>(
+        self,
+        y_true: &ArrayRef1<F>,
+        y_pred: &ArrayRef1<F>,
+    ) -> Result<f64> {
         match self {
             Self::R2 => metrics::r2_score(y_true, y_pred, None),
             Self::ExplainedVariance => metrics::explained_variance_score(y_true, y_pred, None),
@@ -354,9 +377,9 @@ impl Scorer {
                 Ok(-metrics::median_absolute_error(y_true, y_pred, None)?)
             }
             Self::NegMaxError => Ok(-metrics::max_error(y_true, y_pred)?),
-            Self::NegMeanAbsolutePercentageError => {
-                Ok(-metrics::mean_absolute_percentage_error(y_true, y_pred, None)?)
-            }
+            Self::NegMeanAbsolutePercentageError => Ok(-metrics::mean_absolute_percentage_error(
+                y_true, y_pred, None,
+            )?),
             _ => Err(self.mismatch("predicted values")),
         }
     }
@@ -382,7 +405,9 @@ impl Scorer {
     ///
     /// # Errors
     /// [`Error::InvalidParam`] when the scorer needs probabilities, decisions or real values.
-    pub fn for_labels<F, M>(self) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_labels<F, M>(
+        self,
+    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
     where
         F: Float,
         M: Predict<F, Output = Array1<usize>>,
@@ -399,23 +424,29 @@ impl Scorer {
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a regression scorer.
-    pub fn for_proba<F, M>(self) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_proba<F, M>(
+        self,
+    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
     where
         F: Float,
         M: PredictProba<F, Output = Array1<usize>>,
     {
         self.require(self.task() == Task::Classification, "for_proba")?;
-        Ok(move |m: &M, x: &ArrayRef2<F>, y: &Labels| match self.response() {
-            Response::Predict => self.score_labels(y, &m.predict(x)?),
-            Response::Proba | Response::Threshold => self.score_proba(y, &m.predict_proba(x)?),
-        })
+        Ok(
+            move |m: &M, x: &ArrayRef2<F>, y: &Labels| match self.response() {
+                Response::Predict => self.score_labels(y, &m.predict(x)?),
+                Response::Proba | Response::Threshold => self.score_proba(y, &m.predict_proba(x)?),
+            },
+        )
     }
 
     /// A scorer closure for classifiers with a decision function: predict and threshold scorers.
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a scorer that needs probabilities or real values.
-    pub fn for_decision<F, M>(self) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_decision<F, M>(
+        self,
+    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
     where
         F: Float,
         M: DecisionFunction<F> + Predict<F, Output = Array1<usize>>,
@@ -424,10 +455,12 @@ impl Scorer {
             self.task() == Task::Classification && self.response() != Response::Proba,
             "for_decision",
         )?;
-        Ok(move |m: &M, x: &ArrayRef2<F>, y: &Labels| match self.response() {
-            Response::Predict => self.score_labels(y, &m.predict(x)?),
-            _ => self.score_decision(y, &m.decision_function(x)?),
-        })
+        Ok(
+            move |m: &M, x: &ArrayRef2<F>, y: &Labels| match self.response() {
+                Response::Predict => self.score_labels(y, &m.predict(x)?),
+                _ => self.score_decision(y, &m.decision_function(x)?),
+            },
+        )
     }
 
     /// A scorer closure for classifiers with both `predict_proba` and a decision function: every
@@ -442,12 +475,17 @@ impl Scorer {
         F: Float,
         M: DecisionFunction<F> + PredictProba<F, Output = Array1<usize>>,
     {
-        self.require(self.task() == Task::Classification, "for_proba_and_decision")?;
-        Ok(move |m: &M, x: &ArrayRef2<F>, y: &Labels| match self.response() {
-            Response::Predict => self.score_labels(y, &m.predict(x)?),
-            Response::Proba => self.score_proba(y, &m.predict_proba(x)?),
-            Response::Threshold => self.score_decision(y, &m.decision_function(x)?),
-        })
+        self.require(
+            self.task() == Task::Classification,
+            "for_proba_and_decision",
+        )?;
+        Ok(
+            move |m: &M, x: &ArrayRef2<F>, y: &Labels| match self.response() {
+                Response::Predict => self.score_labels(y, &m.predict(x)?),
+                Response::Proba => self.score_proba(y, &m.predict_proba(x)?),
+                Response::Threshold => self.score_decision(y, &m.decision_function(x)?),
+            },
+        )
     }
 
     /// A scorer closure for regressors (`r2`, `neg_mean_squared_error`, ...).
@@ -493,9 +531,18 @@ mod tests {
             assert_eq!(s.to_string(), names[i]);
             assert!(!names[..i].contains(&names[i]), "duplicate {}", names[i]);
         }
-        assert_eq!(Scorer::from_name(" Neg-Log-Loss ").ok(), Some(Scorer::NegLogLoss));
-        let e = Scorer::from_name("acuracy").err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(e.contains("acuracy") && e.contains("balanced_accuracy"), "{e}");
+        assert_eq!(
+            Scorer::from_name(" Neg-Log-Loss ").ok(),
+            Some(Scorer::NegLogLoss)
+        );
+        let e = Scorer::from_name("acuracy")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("acuracy") && e.contains("balanced_accuracy"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -515,7 +562,10 @@ mod tests {
         assert_eq!(Scorer::RocAuc.score_decision(&t, &dec)?, 0.75);
         let (yt, yp) = (array![1.0, 2.0, 3.0], array![1.0, 2.0, 5.0]);
         assert_eq!(Scorer::NegMaxError.score_values(&yt, &yp)?, -2.0);
-        assert_eq!(Scorer::NegMeanAbsoluteError.score_values(&yt, &yp)?, -2.0 / 3.0);
+        assert_eq!(
+            Scorer::NegMeanAbsoluteError.score_values(&yt, &yp)?,
+            -2.0 / 3.0
+        );
         Ok(())
     }
 
@@ -526,8 +576,15 @@ mod tests {
         assert!(Scorer::R2.score_labels(&t, &t).is_err());
         assert!(Scorer::Accuracy.score_proba(&t, &p3).is_err());
         assert!(Scorer::NegLogLoss.score_decision(&t, &p3).is_err());
-        assert!(Scorer::Accuracy.score_values(&array![1.0], &array![1.0]).is_err());
-        let e = Scorer::RocAuc.score_proba(&t, &p3).err().map(|e| e.to_string());
+        assert!(
+            Scorer::Accuracy
+                .score_values(&array![1.0], &array![1.0])
+                .is_err()
+        );
+        let e = Scorer::RocAuc
+            .score_proba(&t, &p3)
+            .err()
+            .map(|e| e.to_string());
         assert!(e.is_some_and(|e| e.contains("roc_auc_ovr")));
         // A binary scorer on three labels.
         assert!(Scorer::F1.score_labels(&t, &t).is_err());
