@@ -19,7 +19,8 @@
 //! | [`par`] | deterministic rayon helpers (fixed chunks, ordered reductions) |
 //! | [`preprocessing`] | scalers (standard, min-max, max-abs, robust, mean absolute deviation, row norms), encoders (one-hot, ordinal, label), binning, imputation, polynomial / Vandermonde / RBF / Fourier / spline features, TF-IDF and token counts |
 //! | [`distance`] | metrics and dissimilarities ([`distance::Metric`]), pairwise matrices, mixed-type (Gower), DTW |
-//! | [`model_selection`] | train/test and three-way splits, K-fold and stratified CV, `cross_validate`, grid and randomized search, learning and validation curves (SVG plots), .632 bootstrap, bias–variance Monte Carlo, majority-vote ensemble error |
+//! | [`model_selection`] | train/test and three-way splits, K-fold and stratified CV, `cross_validate`, grid and randomized search, named scorers, learning and validation curves (SVG plots), .632 bootstrap, bias–variance Monte Carlo, majority-vote ensemble error |
+//! | [`pipeline`] | `Pipeline`: transformer steps ending in any estimator, itself an estimator (refitted per fold inside CV and searches; step-prefixed parameters) |
 //! | [`stats`] | means, variances, covariance, correlation, weighted versions; special functions (Γ, B, incomplete Γ/B, erf, normal quantile), χ² and z tests, entropy and mutual information |
 //! | [`feature_selection`] | forward/backward/exhaustive wrapper search over a score closure, filter scores (correlation, binned MI, χ², F-tests), `SelectKBest`, `SelectFromModel`, RFE |
 //! | [`neighbors`] | exact k-NN and radius search (brute, k-d tree, ball tree), kNN / ε graphs |
@@ -82,6 +83,7 @@ pub mod numeric;
 pub mod observe;
 pub mod optim;
 pub mod par;
+pub mod pipeline;
 pub mod preprocessing;
 pub mod random;
 #[cfg(feature = "serde")]

@@ -116,7 +116,9 @@ pub use ndlearn_datasets as datasets;
 /// The traits, the error type and the estimators most programs use:
 /// `use ndlearn::prelude::*;`.
 pub mod prelude {
+    pub use ndlearn_core::model_selection::{KFold, Scorer, StratifiedKFold, cross_val_score};
     pub use ndlearn_core::ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, array, s};
+    pub use ndlearn_core::pipeline::Pipeline;
     pub use ndlearn_core::{
         DecisionFunction, Error, Estimator, FeatureImportances, Fit, FitMultiOutput,
         FitUnsupervised, FitWeighted, Float, InverseTransform, NFeaturesIn, OutlierDetector,

@@ -65,12 +65,16 @@ pub use cv_random::{ExplicitSplits, RepeatedKFold, ShuffleSplit, StratifiedShuff
 pub use ensemble::{
     TieRule, majority_vote_error, majority_vote_error_heterogeneous, majority_vote_error_with,
 };
+#[cfg(feature = "serde")]
+pub(crate) use params::set_json_param;
+#[cfg(feature = "serde")]
+pub use params::with_params;
 pub use params::{ParamDistribution, ParamGrid, ParamPoint, ParamSpace};
 pub use permutation::{PermutationImportance, permutation_importance};
 #[cfg(feature = "plot")]
 pub use plot::PlotOptions;
 pub use rows::{SelectRows, TargetElement, TargetRows};
-pub use scoring::{Response, Scorer, Task};
+pub use scoring::{Response, ScoreFn, Scorer, Task};
 pub use search::{GridSearchCV, RandomizedSearchCV, SearchResult, rank_min};
 pub use split::{
     SplitData, SplitIndices, SplitSize, ThreeWaySplit, TrainTestSplit, TrainValTestSplit,

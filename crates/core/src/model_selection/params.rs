@@ -404,3 +404,150 @@ mod tests {
         assert!(ParamSpace::new().values("a", vec![]).sample(1, 0).is_err());
     }
 }
+
+/// A copy of `est` with the values of `point` set by name through its serde form (the names of
+/// the registry and of scikit-learn: `alpha`, `C`, `max_depth`): a boolean parameter takes
+/// `0`/`1`, an integer one an integral value, an optional one a number. Enum-valued parameters
+/// are set in a builder closure instead. For a [`Pipeline`](crate::pipeline::Pipeline), whose
+/// names carry a step prefix, use [`Pipeline::with_params`](crate::pipeline::Pipeline::with_params).
+///
+/// ```
+/// use ndlearn_core::model_selection::{ParamPoint, with_params};
+/// use ndlearn_core::preprocessing::StandardScaler;
+///
+/// let p = ParamPoint::new([("with_mean".to_string(), 0.0)]);
+/// assert!(!with_params(&StandardScaler::new(), &p)?.with_mean);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidParam`] for an unknown name, a value of the wrong kind, or a result the
+/// estimator's serde form rejects.
+#[cfg(feature = "serde")]
+pub fn with_params<T>(est: &T, point: &ParamPoint) -> Result<T>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let ser = |e: serde_json::Error| Error::invalid_param("params", e.to_string());
+    let mut v = serde_json::to_value(est).map_err(ser)?;
+    let Some(obj) = v.as_object_mut() else {
+        return Err(Error::invalid_param(
+            "params",
+            "the estimator has no named parameters",
+        ));
+    };
+    for (name, value) in point.iter() {
+        set_json_param(obj, name, value, "the estimator")?;
+    }
+    serde_json::from_value(v).map_err(ser)
+}
+
+/// Sets `name = value` in a serde object, converting the number to the kind of the current
+/// value (see [`with_params`]).
+#[cfg(feature = "serde")]
+pub(crate) fn set_json_param(
+    obj: &mut serde_json::Map<String, serde_json::Value>,
+    name: &str,
+    value: f64,
+    owner: &str,
+) -> Result<()> {
+    use serde_json::Value;
+    let bad = |why: String| Error::invalid_param("params", why);
+    let Some(slot) = obj.get_mut(name) else {
+        let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+        return Err(bad(format!(
+            "{owner} has no parameter `{name}`; valid: {}",
+            keys.join(", ")
+        )));
+    };
+    let integral = value.is_finite() && value.fract() == 0.0 && value.abs() < 9.0e15;
+    let as_int = || {
+        if value >= 0.0 {
+            Value::from(value as u64)
+        } else {
+            Value::from(value as i64)
+        }
+    };
+    let new = match &*slot {
+        Value::Bool(_) if value == 0.0 || value == 1.0 => Value::Bool(value == 1.0),
+        Value::Bool(_) => return Err(bad(format!("`{name}` is boolean: use 0 or 1, not {value}"))),
+        Value::Number(n) if n.is_f64() => Value::from(value),
+        Value::Number(_) if integral => as_int(),
+        Value::Number(_) => {
+            return Err(bad(format!(
+                "`{name}` is an integer: {value} is not integral"
+            )));
+        }
+        Value::Null if integral => as_int(),
+        Value::Null => Value::from(value),
+        _ => {
+            return Err(bad(format!(
+                "`{name}` of {owner} is not numeric (an enum or a list): set it in the builder \
+                 closure instead"
+            )));
+        }
+    };
+    *slot = new;
+    Ok(())
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod with_params_tests {
+    use super::*;
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Est {
+        alpha: f64,
+        max_iter: usize,
+        shift: i32,
+        fit_intercept: bool,
+        tol: Option<f64>,
+        depth: Option<usize>,
+        solver: String,
+    }
+
+    fn est() -> Est {
+        Est {
+            alpha: 1.0,
+            max_iter: 100,
+            shift: 0,
+            fit_intercept: true,
+            tol: None,
+            depth: None,
+            solver: "auto".into(),
+        }
+    }
+
+    fn point(pairs: &[(&str, f64)]) -> ParamPoint {
+        ParamPoint::new(pairs.iter().map(|(k, v)| (k.to_string(), *v)))
+    }
+
+    #[test]
+    fn numbers_take_the_kind_of_the_current_value() -> Result<()> {
+        let p = point(&[
+            ("alpha", 2.0),
+            ("max_iter", 7.0),
+            ("shift", -3.0),
+            ("fit_intercept", 0.0),
+            ("tol", 1e-3),
+            ("depth", 4.0),
+        ]);
+        let e = with_params(&est(), &p)?;
+        assert_eq!(
+            (e.alpha, e.max_iter, e.shift, e.fit_intercept),
+            (2.0, 7, -3, false)
+        );
+        assert_eq!((e.tol, e.depth), (Some(1e-3), Some(4)));
+        for bad in [
+            ("max_iter", 2.5),
+            ("fit_intercept", 0.5),
+            ("solver", 1.0),
+            ("nope", 1.0),
+        ] {
+            assert!(with_params(&est(), &point(&[bad])).is_err(), "{bad:?}");
+        }
+        // A negative count is rejected by the type itself.
+        assert!(with_params(&est(), &point(&[("max_iter", -1.0)])).is_err());
+        Ok(())
+    }
+}

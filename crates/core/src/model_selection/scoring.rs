@@ -54,6 +54,18 @@ use crate::metrics::{self, Average, AverageMethod};
 use crate::traits::{DecisionFunction, Labels, Predict, PredictProba};
 use crate::{Error, Float, Result};
 
+/// The scorer closures the adapters return: `Fn(&model, &x, &y) -> Result<f64>`, copyable and
+/// shareable across the folds' threads (what cross-validation, searches and curves take).
+pub trait ScoreFn<M, F, Y: ?Sized>:
+    Fn(&M, &ArrayRef2<F>, &Y) -> Result<f64> + Copy + Send + Sync
+{
+}
+
+impl<M, F, Y: ?Sized, S> ScoreFn<M, F, Y> for S where
+    S: Fn(&M, &ArrayRef2<F>, &Y) -> Result<f64> + Copy + Send + Sync
+{
+}
+
 /// What a scorer reads from a fitted model (scikit-learn's `response_method`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Response {
@@ -405,9 +417,7 @@ impl Scorer {
     ///
     /// # Errors
     /// [`Error::InvalidParam`] when the scorer needs probabilities, decisions or real values.
-    pub fn for_labels<F, M>(
-        self,
-    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_labels<F, M>(self) -> Result<impl ScoreFn<M, F, Labels>>
     where
         F: Float,
         M: Predict<F, Output = Array1<usize>>,
@@ -424,9 +434,7 @@ impl Scorer {
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a regression scorer.
-    pub fn for_proba<F, M>(
-        self,
-    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_proba<F, M>(self) -> Result<impl ScoreFn<M, F, Labels>>
     where
         F: Float,
         M: PredictProba<F, Output = Array1<usize>>,
@@ -444,9 +452,7 @@ impl Scorer {
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a scorer that needs probabilities or real values.
-    pub fn for_decision<F, M>(
-        self,
-    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_decision<F, M>(self) -> Result<impl ScoreFn<M, F, Labels>>
     where
         F: Float,
         M: DecisionFunction<F> + Predict<F, Output = Array1<usize>>,
@@ -468,9 +474,7 @@ impl Scorer {
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a regression scorer.
-    pub fn for_proba_and_decision<F, M>(
-        self,
-    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &Labels) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_proba_and_decision<F, M>(self) -> Result<impl ScoreFn<M, F, Labels>>
     where
         F: Float,
         M: DecisionFunction<F> + PredictProba<F, Output = Array1<usize>>,
@@ -492,9 +496,7 @@ impl Scorer {
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for a classification scorer.
-    pub fn for_regressor<F, M>(
-        self,
-    ) -> Result<impl Fn(&M, &ArrayRef2<F>, &ArrayRef1<F>) -> Result<f64> + Copy + Send + Sync>
+    pub fn for_regressor<F, M>(self) -> Result<impl ScoreFn<M, F, ArrayRef1<F>>>
     where
         F: Float,
         M: Predict<F, Output = Array1<F>>,
