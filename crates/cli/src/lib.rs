@@ -7,7 +7,9 @@
 //! | `ndlearn list [--json]` | every estimator: name, kind, hyperparameters with types and defaults |
 //! | `ndlearn fit --algo NAME --data FILE [--target COL\|none] [--param k=v]... --model OUT` | fit and save a model file |
 //! | `ndlearn predict --model FILE --data FILE [--target COL\|none] [--proba] [--out FILE]` | predictions as CSV |
-//! | `ndlearn eval --model FILE --data FILE --target COL [--plot FILE.svg]` | the metrics of the model's kind |
+//! | `ndlearn eval --model FILE --data FILE [--target COL] [--plot FILE.svg]` | the metrics of the model's kind |
+//! | `ndlearn cv --algo NAME --data FILE [--cv K] [--scoring NAME] [--param k=v]...` | K-fold scores with a named scorer (scikit-learn's names) |
+//! | `ndlearn search --algo NAME --data FILE --param k=v1,v2,... [--cv K] [--scoring NAME] [--model OUT]` | grid search: every candidate cross-validated, ranked; the best refitted and saved |
 //! | `ndlearn bench --algo NAME --train FILE [--test FILE] [--param k=v]... [--threads N] [--repeat R] [--json]` | fit and predict timings plus a quality metric |
 //!
 //! CSV files have a header row and numeric feature cells; the target column is chosen by name or
@@ -33,6 +35,7 @@ use clap::{Parser, Subcommand};
 use ndlearn_core::registry::{self, Data, Entry, Kind, Output};
 use serde_json::Value;
 
+pub mod cv;
 pub mod data;
 pub mod metrics;
 pub mod model_file;
@@ -168,13 +171,51 @@ enum Command {
         /// Labelled data.
         #[arg(long)]
         data: PathBuf,
-        /// Target column (name or 0-based index).
+        /// Target column (name or 0-based index; default: the fit's target column).
         #[arg(long)]
-        target: String,
+        target: Option<String>,
         /// Write a plot: ROC curve (binary), confusion-matrix heat map (multi-class),
         /// predicted-vs-true scatter (regression).
         #[arg(long)]
         plot: Option<PathBuf>,
+    },
+    /// K-fold cross-validation scores with a named scorer.
+    Cv {
+        /// Algorithm name (see `ndlearn list`).
+        #[arg(long)]
+        algo: String,
+        /// Labelled data (CSV with a header row).
+        #[arg(long)]
+        data: PathBuf,
+        /// Target column: a name or a 0-based index (default: the last column).
+        #[arg(long)]
+        target: Option<String>,
+        /// Hyperparameter override `key=value` (repeatable).
+        #[arg(long = "param", value_name = "KEY=VALUE")]
+        params: Vec<String>,
+        #[command(flatten)]
+        cv: CvFlags,
+    },
+    /// Grid search: cross-validate every combination of `--param name=v1,v2,...`.
+    Search {
+        /// Algorithm name (see `ndlearn list`).
+        #[arg(long)]
+        algo: String,
+        /// Labelled data (CSV with a header row).
+        #[arg(long)]
+        data: PathBuf,
+        /// Target column: a name or a 0-based index (default: the last column).
+        #[arg(long)]
+        target: Option<String>,
+        /// A hyperparameter and its candidate values, `key=v1,v2,...` (repeatable; one value
+        /// fixes it). Commas inside JSON values (`{...}`, `[...]`) do not split.
+        #[arg(long = "param", value_name = "KEY=V1,V2,...")]
+        params: Vec<String>,
+        /// Refit the best candidate on all rows and write its model file here.
+        #[arg(long)]
+        model: Option<PathBuf>,
+        #[command(flatten)]
+        cv: CvFlags,
     },
     /// Time fit and predict and report a quality metric.
     Bench {
@@ -206,6 +247,33 @@ enum Command {
         #[arg(long)]
         f32: bool,
     },
+}
+
+/// Options shared by `cv` and `search`.
+#[derive(clap::Args, Debug)]
+struct CvFlags {
+    /// Number of folds (stratified for classifiers).
+    #[arg(long = "cv", default_value_t = 5)]
+    folds: usize,
+    /// Scorer name, scikit-learn's (`accuracy`, `roc_auc`, `neg_log_loss`, `r2`,
+    /// `neg_mean_squared_error`, ...); default `accuracy` (classifiers) or `r2` (regressors).
+    #[arg(long)]
+    scoring: Option<String>,
+    /// Shuffle the rows before splitting into folds.
+    #[arg(long)]
+    shuffle: bool,
+    /// Seed of the shuffle.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Single precision.
+    #[arg(long)]
+    f32: bool,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 /// Runs the command line on `args` (including the program name); returns the exit code.
@@ -284,7 +352,32 @@ fn run(cmd: Command) -> Result<(), CliError> {
             data,
             target,
             plot,
-        } => metrics::eval(&all, &model, &data, &target, plot.as_deref()),
+        } => metrics::eval(&all, &model, &data, target.as_deref(), plot.as_deref()),
+        Command::Cv {
+            algo,
+            data,
+            target,
+            params,
+            cv,
+        } => {
+            let entry = find(&all, &algo)?;
+            let overrides = parse_params(&params)?;
+            let args = cv_args(entry, &data, target.as_deref(), &cv);
+            in_threads(cv.threads, || cv::cv(&args, &overrides))
+        }
+        Command::Search {
+            algo,
+            data,
+            target,
+            params,
+            model,
+            cv,
+        } => {
+            let entry = find(&all, &algo)?;
+            let grid = parse_params(&params)?;
+            let args = cv_args(entry, &data, target.as_deref(), &cv);
+            in_threads(cv.threads, || cv::search(&args, &grid, model.as_deref()))
+        }
         Command::Bench {
             algo,
             train,
@@ -310,6 +403,25 @@ fn run(cmd: Command) -> Result<(), CliError> {
             };
             in_threads(threads, || metrics::bench(entry, &opts))
         }
+    }
+}
+
+fn cv_args<'a>(
+    entry: &'a Entry,
+    data: &'a Path,
+    target: Option<&'a str>,
+    f: &'a CvFlags,
+) -> cv::CvArgs<'a> {
+    cv::CvArgs {
+        entry,
+        data,
+        target,
+        folds: f.folds,
+        scoring: f.scoring.as_deref(),
+        shuffle: f.shuffle,
+        seed: f.seed,
+        f32: f.f32,
+        json: f.json,
     }
 }
 
@@ -438,6 +550,34 @@ fn fit(
     let started = Instant::now();
     let model = with_progress(entry.name(), || est.fit(&x, &y))?;
     let elapsed = started.elapsed().as_secs_f64();
+    save_model(
+        entry,
+        est.as_ref(),
+        model.as_ref(),
+        &table,
+        labels,
+        model_path,
+    )?;
+    eprintln!(
+        "fitted {} on {} rows x {} features in {:.3} s; model written to {}",
+        entry.name(),
+        table.n,
+        table.feature_names.len(),
+        elapsed,
+        model_path.display()
+    );
+    Ok(())
+}
+
+/// Writes the model file of a fitted model.
+pub(crate) fn save_model(
+    entry: &Entry,
+    est: &dyn registry::DynEstimator,
+    model: &dyn registry::DynModel,
+    table: &data::Table,
+    labels: Option<Vec<String>>,
+    model_path: &Path,
+) -> Result<(), CliError> {
     let file = ModelFile {
         format: model_file::FORMAT.into(),
         format_version: model_file::FORMAT_VERSION,
@@ -454,16 +594,7 @@ fn fit(
         labels,
         model: model.to_json()?,
     };
-    file.save(model_path)?;
-    eprintln!(
-        "fitted {} on {} rows x {} features in {:.3} s; model written to {}",
-        entry.name(),
-        table.n,
-        table.feature_names.len(),
-        elapsed,
-        model_path.display()
-    );
-    Ok(())
+    file.save(model_path)
 }
 
 /// Loads a model file and the data to apply it to, checking the columns.

@@ -221,11 +221,24 @@ pub fn eval(
     all: &[Entry],
     model_path: &Path,
     data_path: &Path,
-    target: &str,
+    target: Option<&str>,
     plot: Option<&Path>,
 ) -> Result<(), CliError> {
     let (file, model, table) =
-        crate::load_model_and_data(all, model_path, data_path, Some(target), true)?;
+        crate::load_model_and_data(all, model_path, data_path, target, true)?;
+    if target.is_none()
+        && matches!(file.kind, Kind::Classifier | Kind::Regressor)
+        && table.target_name.is_none()
+    {
+        return Err(CliError::input(format!(
+            "{}: no target column{} found; give --target",
+            data_path.display(),
+            file.target_name
+                .as_deref()
+                .map(|t| format!(" (the fit's was `{t}`)"))
+                .unwrap_or_default()
+        )));
+    }
     let x = crate::model_data(&table, model.as_ref());
     let json = &file.model;
     let scores = match file.kind {

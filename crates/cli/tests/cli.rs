@@ -798,3 +798,207 @@ fn a_model_whose_coefficients_do_not_fit_its_columns_is_reported_as_damaged() {
     assert!(err.contains("damaged model file"), "{err}");
     assert!(!err.contains("internal error"), "{err}");
 }
+
+#[test]
+fn cv_equals_the_library_and_search_refits_the_best() {
+    use ndlearn_core::Fit as _;
+    use ndlearn_core::model_selection::{KFold, Scorer, cross_val_score};
+    let diabetes = data("diabetes");
+    let out = ok(&["cv", "--algo", "ridge", "--data", s(&diabetes), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["scoring"], "r2");
+    let got: Vec<f64> = v["scores"]
+        .as_array()
+        .expect("scores")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect();
+    // The same numbers through the library: bit for bit.
+    let d = ndlearn_datasets::diabetes_raw();
+    let y = d.y_values().expect("values");
+    let r2 = Scorer::R2.for_regressor().expect("regression scorer");
+    let want = cross_val_score(
+        &ndlearn_linear::Ridge::default(),
+        d.x(),
+        y,
+        &KFold::new(5),
+        r2,
+    )
+    .expect("library cv");
+    assert_eq!(got, want.to_vec());
+
+    // Classification: stratified folds, a probability scorer, the text form.
+    let bc = data("breast_cancer");
+    let text = ok(&[
+        "cv",
+        "--algo",
+        "gaussian_nb",
+        "--data",
+        s(&bc),
+        "--scoring",
+        "neg_log_loss",
+        "--cv",
+        "3",
+    ]);
+    assert!(
+        text.starts_with("gaussian_nb 3-fold neg_log_loss: -"),
+        "{text}"
+    );
+
+    // Search: a grid of four, ranked; the saved model is the best candidate refitted.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = dir.path().join("best.json");
+    let out = ok(&[
+        "search",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&diabetes),
+        "--param",
+        "alpha=0.01,1,10,100",
+        "--param",
+        "fit_intercept=true",
+        "--scoring",
+        "neg_mean_squared_error",
+        "--json",
+        "--model",
+        s(&model),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let cands = v["candidates"].as_array().expect("candidates");
+    assert_eq!(cands.len(), 4);
+    let best = v["best_index"].as_u64().expect("index") as usize;
+    assert_eq!(cands[best]["rank"], 1);
+    let means: Vec<f64> = cands
+        .iter()
+        .map(|c| c["mean"].as_f64().expect("mean"))
+        .collect();
+    assert!(means.iter().all(|m| *m <= means[best]));
+    let alpha: f64 = cands[best]["params"]["alpha"]
+        .as_str()
+        .expect("alpha")
+        .parse()
+        .expect("number");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).expect("model file")).expect("json");
+    assert_eq!(file["hyperparameters"]["alpha"].as_f64(), Some(alpha));
+    let direct = ndlearn_linear::Ridge::default()
+        .alpha(alpha)
+        .fit(d.x(), y)
+        .expect("fit");
+    let pred = ok(&["predict", "--model", s(&model), "--data", s(&diabetes)]);
+    let first: f64 = pred.lines().nth(1).expect("a row").parse().expect("number");
+    use ndlearn_core::Predict as _;
+    assert_eq!(first, direct.predict(d.x()).expect("predict")[0]);
+}
+
+#[test]
+fn cv_and_search_reject_what_they_cannot_score() {
+    let iris = data("iris");
+    let diabetes = data("diabetes");
+    let e = fails(&["cv", "--algo", "kmeans", "--data", s(&iris)]);
+    assert!(e.contains("clusterer"), "{e}");
+    let e = fails(&[
+        "cv",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&diabetes),
+        "--scoring",
+        "accuracy",
+    ]);
+    assert!(e.contains("regressor"), "{e}");
+    let e = fails(&[
+        "cv",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&diabetes),
+        "--scoring",
+        "r3",
+    ]);
+    assert!(
+        e.contains("unknown scorer") && e.contains("neg_mean_squared_error"),
+        "{e}"
+    );
+    let e = fails(&["cv", "--algo", "ridge", "--data", s(&diabetes), "--cv", "1"]);
+    assert!(e.contains("--cv"), "{e}");
+    let e = fails(&[
+        "cv",
+        "--algo",
+        "svc",
+        "--data",
+        s(&iris),
+        "--scoring",
+        "roc_auc",
+    ]);
+    assert!(e.contains("roc_auc_ovr"), "{e}");
+    let e = fails(&[
+        "cv",
+        "--algo",
+        "svc",
+        "--data",
+        s(&iris),
+        "--scoring",
+        "neg_log_loss",
+    ]);
+    assert!(e.contains("predict_proba"), "{e}");
+    let e = fails(&[
+        "search",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&diabetes),
+        "--param",
+        "alpha=1,,2",
+    ]);
+    assert!(e.contains("empty value"), "{e}");
+    let e = fails(&[
+        "search",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&diabetes),
+        "--param",
+        "alpha=1,x",
+    ]);
+    assert!(e.contains("alpha"), "{e}");
+}
+
+#[test]
+fn eval_defaults_the_target_to_the_fit_target_column() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = dir.path().join("nb.json");
+    let iris = data("iris");
+    ok(&[
+        "fit",
+        "--algo",
+        "gaussian_nb",
+        "--data",
+        s(&iris),
+        "--model",
+        s(&model),
+    ]);
+    let with = ok(&[
+        "eval",
+        "--model",
+        s(&model),
+        "--data",
+        s(&iris),
+        "--target",
+        "target",
+    ]);
+    let without = ok(&["eval", "--model", s(&model), "--data", s(&iris)]);
+    assert_eq!(with, without);
+    assert!(without.contains("accuracy"), "{without}");
+    // Without the column there is nothing to score against.
+    let text = std::fs::read_to_string(&iris).expect("csv");
+    let features: String = text
+        .lines()
+        .map(|l| l.rsplit_once(',').map_or(l, |(a, _)| a).to_string() + "\n")
+        .collect();
+    let x_only = dir.path().join("x.csv");
+    std::fs::write(&x_only, features).expect("write");
+    let e = fails(&["eval", "--model", s(&model), "--data", s(&x_only)]);
+    assert!(e.contains("--target") && e.contains("`target`"), "{e}");
+}

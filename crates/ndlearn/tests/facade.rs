@@ -1,3 +1,4 @@
+#![cfg(feature = "full")]
 //! The facade reaches every family through one dependency, and the prelude is enough for the
 //! common programs (the README's example is this test's first half).
 
