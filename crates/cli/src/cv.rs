@@ -16,7 +16,7 @@ use ndlearn_core::model_selection::{
 use ndlearn_core::registry::{Data, DynEstimator, DynModel, Entry, Kind, Output, Target};
 
 use crate::data::{self, TargetArg};
-use crate::{CliError, json_num, say};
+use crate::{CliError, json_num, note, say};
 
 /// What `cv` and `search` share.
 pub(crate) struct CvArgs<'a> {
@@ -226,7 +226,7 @@ pub(crate) fn cv(a: &CvArgs<'_>, overrides: &[(String, String)]) -> Result<(), C
             list.join(", ")
         );
     }
-    eprintln!(
+    note!(
         "cross-validated on {} rows x {} features{}",
         p.table.n,
         p.table.feature_names.len(),
@@ -369,7 +369,7 @@ pub(crate) fn search(
             labels,
             path,
         )?;
-        eprintln!(
+        note!(
             "refitted the best candidate on all rows; model written to {}",
             path.display()
         );

@@ -53,6 +53,23 @@ macro_rules! say {
 use model_file::ModelFile;
 pub(crate) use say;
 
+/// `--quiet`: no progress bar, no summary lines on stderr (errors and warnings still print).
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A summary line on stderr, unless `--quiet`.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        if !$crate::quiet() {
+            eprintln!($($arg)*);
+        }
+    }};
+}
+pub(crate) use note;
+
 /// A command failure: the message printed after `error: ` and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CliError {
@@ -108,6 +125,9 @@ pub fn entries() -> Vec<Entry> {
     about = "Fit, predict, evaluate and benchmark ndlearn estimators on CSV files"
 )]
 struct Cli {
+    /// No progress bar and no summary lines on stderr (errors and warnings still print).
+    #[arg(long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -290,6 +310,7 @@ where
             return ExitCode::from(code);
         }
     };
+    QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     // A panic is a bug (or a hand-edited model file whose fitted state is inconsistent): report
     // it as an error line instead of a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
@@ -517,7 +538,7 @@ fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
 
 /// An observer drawing a spinner with the iteration and objective on stderr.
 fn with_progress<T>(label: &str, f: impl FnOnce() -> T) -> T {
-    if !std::io::stderr().is_terminal() {
+    if quiet() || !std::io::stderr().is_terminal() {
         return f();
     }
     let bar = Arc::new(progress::Bar::new(label));
@@ -550,6 +571,7 @@ fn fit(
     let started = Instant::now();
     let model = with_progress(entry.name(), || est.fit(&x, &y))?;
     let elapsed = started.elapsed().as_secs_f64();
+    warn_not_converged(entry, &model.to_json()?, overrides);
     save_model(
         entry,
         est.as_ref(),
@@ -558,7 +580,7 @@ fn fit(
         labels,
         model_path,
     )?;
-    eprintln!(
+    note!(
         "fitted {} on {} rows x {} features in {:.3} s; model written to {}",
         entry.name(),
         table.n,
@@ -567,6 +589,48 @@ fn fit(
         model_path.display()
     );
     Ok(())
+}
+
+/// Whether a fitted model's JSON records an iterative fit that stopped without converging: a
+/// `converged: false` (or a list holding one) at its top level or one level down.
+pub fn not_converged(model: &Value) -> bool {
+    fn flag(v: Option<&Value>) -> bool {
+        match v {
+            Some(Value::Bool(b)) => !b,
+            Some(Value::Array(a)) => a.iter().any(|x| x == &Value::Bool(false)),
+            _ => false,
+        }
+    }
+    let Some(obj) = model.as_object() else {
+        return false;
+    };
+    flag(obj.get("converged"))
+        || obj
+            .values()
+            .filter_map(Value::as_object)
+            .any(|o| flag(o.get("converged")))
+}
+
+/// Says on stderr that an iterative fit stopped at its iteration limit, with a hint.
+fn warn_not_converged(entry: &Entry, model: &Value, overrides: &[(String, String)]) {
+    if !not_converged(model) {
+        return;
+    }
+    let after = model
+        .get("n_iter")
+        .and_then(Value::as_u64)
+        .map(|n| format!(" after {n} iterations"))
+        .unwrap_or_default();
+    let raise = if overrides.iter().any(|(k, _)| k == "max_iter") {
+        "raise `max_iter` further"
+    } else {
+        "raise `--param max_iter=...`"
+    };
+    eprintln!(
+        "warning: {} stopped{after} without converging; {raise}, scale the features (fit a \
+         `standard_scaler` first) or loosen `tol`",
+        entry.name()
+    );
 }
 
 /// Writes the model file of a fitted model.

@@ -1002,3 +1002,37 @@ fn eval_defaults_the_target_to_the_fit_target_column() {
     let e = fails(&["eval", "--model", s(&model), "--data", s(&x_only)]);
     assert!(e.contains("--target") && e.contains("`target`"), "{e}");
 }
+
+#[test]
+fn unconverged_fits_warn_and_quiet_silences_the_summary() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = dir.path().join("lr.json");
+    let bc = data("breast_cancer");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["fit", "--algo", "logistic_regression", "--data", s(&bc)];
+        args.extend(["--model", s(&model)]);
+        args.extend(extra);
+        let out = ndlearn(&args);
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // Unscaled breast cancer: lbfgs stops at its 100 iterations.
+    let err = run(&[]);
+    assert!(
+        err.contains("warning: logistic_regression stopped after 100 iterations"),
+        "{err}"
+    );
+    assert!(
+        err.contains("max_iter") && err.contains("standard_scaler"),
+        "{err}"
+    );
+    assert!(err.contains("fitted logistic_regression"), "{err}");
+    // Enough iterations: no warning; --quiet: no summary either (warnings would still print).
+    let err = run(&["--param", "max_iter=20000", "--quiet"]);
+    assert_eq!(err, "", "{err}");
+    let err = run(&["--quiet"]);
+    assert!(
+        err.starts_with("warning:") && !err.contains("fitted"),
+        "{err}"
+    );
+}
