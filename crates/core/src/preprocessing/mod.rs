@@ -20,6 +20,7 @@
 //! | [`LabelEncoder`] | any `Ord` labels ↔ `0..k` | `LabelEncoder` | yes |
 //! | [`KBinsDiscretizer`] | uniform / quantile / k-means bins, ordinal or one-hot | `KBinsDiscretizer` | bin centres |
 //! | [`SimpleImputer`] | NaN → mean / median / mode / constant | `SimpleImputer` | |
+//! | [`ColumnTransformer`] | per-column-group chains (impute, scale, encode), outputs side by side | `compose.ColumnTransformer` | |
 //! | [`PolynomialFeatures`] | monomials up to a degree | `PolynomialFeatures` | |
 //! | [`VandermondeFeatures`], [`vandermonde`] | `[1, x, …, xᵖ]` per feature | `np.vander(increasing=True)` | |
 //! | [`GaussianRbfFeatures`], [`gaussian_rbf`] | `exp(−(x − μ)²/2σ²)` per centre | — | |
@@ -60,6 +61,7 @@
 //! quantiles in statistical packages", *The American Statistician* 50 (1996).
 
 mod basis;
+mod column;
 mod discretize;
 mod encoders;
 mod impute;
@@ -78,6 +80,10 @@ pub use basis::{
     FittedEmbedding, FittedFourierFeatures, FittedGaussianRbfFeatures, FittedVandermondeFeatures,
     FourierFeatures, Frequency, GaussianRbfFeatures, RadiusEmbedding, RbfCentres, RbfWidth,
     SquareEmbedding, VandermondeFeatures, fourier, gaussian_rbf, vandermonde,
+};
+pub use column::{
+    ColumnGroup, ColumnStep, ColumnTransformer, FittedColumnStep, FittedColumnTransformer,
+    Remainder,
 };
 pub use discretize::{
     BinEncode, BinQuantileMethod, BinStrategy, FittedKBinsDiscretizer, KBinsDiscretizer,
