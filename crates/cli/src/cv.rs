@@ -9,13 +9,15 @@
 
 use std::path::Path;
 
-use ndarray::Axis;
+use ndarray::{Array2, Axis};
 use ndlearn_core::model_selection::{
     CrossValidator, KFold, Response, Scorer, Split, StratifiedKFold, Task,
 };
 use ndlearn_core::registry::{Data, DynEstimator, DynModel, Entry, Kind, Output, Target};
+use ndlearn_core::{FitUnsupervised, Transform};
 
 use crate::data::{self, TargetArg};
+use crate::raw;
 use crate::{CliError, json_num, note, say};
 
 /// What `cv` and `search` share.
@@ -29,16 +31,46 @@ pub(crate) struct CvArgs<'a> {
     pub seed: u64,
     pub f32: bool,
     pub json: bool,
+    pub table: crate::TableFlags,
 }
 
 /// The loaded problem: features, target, class names, the splits and the scorer.
 struct Problem {
+    /// The features, or a raw table's codes (then `raw` says how each fold encodes them).
     x: Data,
+    raw: Option<RawPlan>,
     y: Target,
-    labels: Option<Vec<String>>,
     table: data::Table,
     splits: Vec<Split>,
     scorer: Scorer,
+}
+
+/// A raw table's column kinds and encoding, fitted anew on every training fold.
+struct RawPlan {
+    kinds: Vec<raw::ColumnKind>,
+    impute: raw::Impute,
+    encode: raw::Encode,
+    f32: bool,
+}
+
+impl RawPlan {
+    /// Fits the column transformer on the training codes and encodes both sides.
+    fn encode(&self, train: &Data, test: &Data) -> Result<(Data, Data), CliError> {
+        let (Data::F64(tr), Data::F64(te)) = (train, test) else {
+            return Err(CliError::runtime("raw-table codes are f64"));
+        };
+        let ct = raw::transformer(&self.kinds, self.impute, self.encode);
+        let fitted = FitUnsupervised::<f64>::fit(&ct, tr)?;
+        let (a, b) = (fitted.transform(tr)?, fitted.transform(te)?);
+        Ok(if self.f32 {
+            (
+                Data::F32(a.mapv(|v| v as f32)),
+                Data::F32(b.mapv(|v| v as f32)),
+            )
+        } else {
+            (Data::F64(a), Data::F64(b))
+        })
+    }
 }
 
 fn load_problem(a: &CvArgs<'_>) -> Result<Problem, CliError> {
@@ -69,7 +101,40 @@ fn load_problem(a: &CvArgs<'_>) -> Result<Problem, CliError> {
             a.entry.name()
         )));
     }
-    let table = data::load(a.data, &TargetArg::parse(a.target), kind)?;
+    let arg = TargetArg::parse(a.target);
+    let (table, x, raw_plan) = match raw::load_codes(a.data, &arg, kind, a.table.encode)? {
+        None => {
+            let table = data::load(a.data, &arg, kind)?;
+            let x = table.data(a.f32);
+            (table, x, None)
+        }
+        Some(raw::Codes {
+            x: codes,
+            kinds,
+            raw: rt,
+        }) => {
+            let impute = a.table.impute_for(a.entry);
+            crate::note!(
+                "{}: {} (encoded per fold)",
+                a.data.display(),
+                raw::describe(&rt, &kinds, impute, a.table.encode)
+            );
+            let table = data::Table {
+                n: codes.nrows(),
+                x: Array2::zeros((0, 0)),
+                feature_names: rt.names.clone(),
+                target_name: rt.target.as_ref().map(|(n, _)| n.clone()),
+                target: rt.target(kind, a.data)?,
+            };
+            let plan = RawPlan {
+                kinds,
+                impute,
+                encode: a.table.encode,
+                f32: a.f32,
+            };
+            (table, Data::F64(codes), Some(plan))
+        }
+    };
     let (y, labels) = data::fit_target(&table.target, kind);
     if kind == Kind::Classifier && labels.as_ref().is_some_and(|l| l.len() < 2) {
         return Err(CliError::input(format!(
@@ -95,11 +160,10 @@ fn load_problem(a: &CvArgs<'_>) -> Result<Problem, CliError> {
             cv.split(n, None)?
         }
     };
-    let x = table.data(a.f32);
     Ok(Problem {
         x,
+        raw: raw_plan,
         y,
-        labels,
         table,
         splits,
         scorer,
@@ -171,13 +235,12 @@ fn fold_scores(est: &dyn DynEstimator, p: &Problem) -> Result<Vec<f64>, CliError
     p.splits
         .iter()
         .map(|(train, test)| {
-            let model = est.fit(&select_data(&p.x, train), &select_target(&p.y, train))?;
-            score_model(
-                p.scorer,
-                model.as_ref(),
-                &select_data(&p.x, test),
-                &select_target(&p.y, test),
-            )
+            let (mut xtr, mut xte) = (select_data(&p.x, train), select_data(&p.x, test));
+            if let Some(plan) = &p.raw {
+                (xtr, xte) = plan.encode(&xtr, &xte)?;
+            }
+            let model = est.fit(&xtr, &select_target(&p.y, train))?;
+            score_model(p.scorer, model.as_ref(), &xte, &select_target(&p.y, test))
         })
         .collect()
 }
@@ -359,16 +422,15 @@ pub(crate) fn search(
     }
     if let Some(path) = model_path {
         let est = &estimators[best];
-        let (y, labels) = (p.y.clone(), p.labels.clone());
-        let model = est.fit(&p.x, &y)?;
-        crate::save_model(
-            a.entry,
-            est.as_ref(),
-            model.as_ref(),
-            &p.table,
+        let (table, encoding) = crate::load_for_fit(a.entry, a.data, a.target, &a.table)?;
+        let (y, labels) = data::fit_target(&table.target, a.entry.kind());
+        let model = est.fit(&table.data(a.f32), &y)?;
+        let saved = crate::Saved {
+            table: &table,
             labels,
-            path,
-        )?;
+            encoding,
+        };
+        crate::save_model(a.entry, est.as_ref(), model.as_ref(), saved, path)?;
         note!(
             "refitted the best candidate on all rows; model written to {}",
             path.display()

@@ -118,6 +118,39 @@ pub fn header(path: &Path) -> Result<Vec<String>, CliError> {
 /// transformers (it is then kept for scoring only).
 pub fn load(path: &Path, target: &TargetArg, kind: Kind) -> Result<Table, CliError> {
     let head = header(path)?;
+    let (column, target_name) = target_column(path, &head, target, kind)?;
+    let task = match kind {
+        Kind::Regressor => TaskHint::Regression,
+        // Cluster "targets" are reference labels (for the adjusted Rand index).
+        _ => TaskHint::Classification,
+    };
+    let ds = ndlearn_datasets::load_csv(path, &CsvOptions::default().target(column).task(task))
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    finish(path, ds, target_name)
+}
+
+/// The 0-based index of the target column (see [`load`] for the defaults), `None` without one.
+pub fn target_index(
+    path: &Path,
+    head: &[String],
+    target: &TargetArg,
+    kind: Kind,
+) -> Result<Option<usize>, CliError> {
+    Ok(match target_column(path, head, target, kind)?.0 {
+        TargetColumn::Last => Some(head.len() - 1),
+        TargetColumn::Name(n) => head.iter().position(|h| *h == n),
+        TargetColumn::Index(i) => Some(i),
+        _ => None,
+    })
+}
+
+/// Resolves `--target` against the header: the column and its name.
+fn target_column(
+    path: &Path,
+    head: &[String],
+    target: &TargetArg,
+    kind: Kind,
+) -> Result<(TargetColumn, Option<String>), CliError> {
     if head.is_empty() || head.iter().all(String::is_empty) {
         return Err(CliError::input(format!(
             "{}: the file is empty (a header row is required)",
@@ -162,16 +195,9 @@ pub fn load(path: &Path, target: &TargetArg, kind: Kind) -> Result<Table, CliErr
         TargetColumn::Last => head.last().cloned(),
         TargetColumn::Name(n) => Some(n.clone()),
         TargetColumn::Index(i) => head.get(*i).cloned(),
-        TargetColumn::None => None,
+        _ => None,
     };
-    let task = match kind {
-        Kind::Regressor => TaskHint::Regression,
-        // Cluster "targets" are reference labels (for the adjusted Rand index).
-        _ => TaskHint::Classification,
-    };
-    let ds = ndlearn_datasets::load_csv(path, &CsvOptions::default().target(column).task(task))
-        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-    finish(path, ds, target_name)
+    Ok((column, target_name))
 }
 
 /// Checks a loaded data set (rows, finite features and targets) and makes the table.

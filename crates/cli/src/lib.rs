@@ -40,6 +40,7 @@ pub mod data;
 pub mod metrics;
 pub mod model_file;
 pub mod progress;
+pub mod raw;
 
 use data::TargetArg;
 
@@ -163,6 +164,8 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        #[command(flatten)]
+        table: TableFlags,
     },
     /// Predict with a saved model; CSV to stdout or `--out`.
     Predict {
@@ -269,6 +272,53 @@ enum Command {
     },
 }
 
+/// How raw tables (text columns, missing cells) are read: `fit`, `cv`, `search`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub(crate) struct TableFlags {
+    /// Fill of missing numeric cells (default: `none`, i.e. NaN, for estimators that handle
+    /// missing values, `mean` otherwise); missing text cells take the most frequent category.
+    #[arg(long, value_enum)]
+    impute: Option<raw::Impute>,
+    /// Encoding of text columns.
+    #[arg(long, value_enum, default_value = "onehot")]
+    encode: raw::Encode,
+}
+
+impl TableFlags {
+    pub(crate) fn impute_for(&self, entry: &Entry) -> raw::Impute {
+        self.impute
+            .unwrap_or(if entry.capabilities().missing_values {
+                raw::Impute::None
+            } else {
+                raw::Impute::Mean
+            })
+    }
+}
+
+/// Loads a file for fitting: the plain numeric path, or the raw-table path (text columns
+/// encoded, missing cells imputed; the summary goes to stderr).
+pub(crate) fn load_for_fit(
+    entry: &Entry,
+    path: &Path,
+    target: Option<&str>,
+    flags: &TableFlags,
+) -> Result<(data::Table, Option<raw::Encoding>), CliError> {
+    let arg = TargetArg::parse(target);
+    match raw::load_for_fit(
+        path,
+        &arg,
+        entry.kind(),
+        flags.impute_for(entry),
+        flags.encode,
+    )? {
+        None => Ok((data::load(path, &arg, entry.kind())?, None)),
+        Some((table, enc, summary)) => {
+            note!("{}: {summary}", path.display());
+            Ok((table, Some(enc)))
+        }
+    }
+}
+
 /// Options shared by `cv` and `search`.
 #[derive(clap::Args, Debug)]
 struct CvFlags {
@@ -294,6 +344,8 @@ struct CvFlags {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    #[command(flatten)]
+    table: TableFlags,
 }
 
 /// Runs the command line on `args` (including the program name); returns the exit code.
@@ -347,11 +399,20 @@ fn run(cmd: Command) -> Result<(), CliError> {
             model,
             f32,
             threads,
+            table,
         } => {
             let entry = find(&all, &algo)?;
             let overrides = parse_params(&params)?;
             in_threads(threads, || {
-                fit(entry, &data, target.as_deref(), &overrides, &model, f32)
+                fit(
+                    entry,
+                    &data,
+                    target.as_deref(),
+                    &overrides,
+                    &model,
+                    f32,
+                    &table,
+                )
             })
         }
         Command::Predict {
@@ -443,6 +504,7 @@ fn cv_args<'a>(
         seed: f.seed,
         f32: f.f32,
         json: f.json,
+        table: f.table,
     }
 }
 
@@ -554,12 +616,13 @@ fn fit(
     overrides: &[(String, String)],
     model_path: &Path,
     f32: bool,
+    flags: &TableFlags,
 ) -> Result<(), CliError> {
     let est = entry.build(overrides).map_err(|e| match e {
         ndlearn_core::Error::InvalidParam { reason, .. } => CliError::input(reason),
         other => other.into(),
     })?;
-    let table = data::load(data_path, &TargetArg::parse(target), entry.kind())?;
+    let (table, encoding) = load_for_fit(entry, data_path, target, flags)?;
     let (y, labels) = data::fit_target(&table.target, entry.kind());
     if entry.kind() == Kind::Classifier && labels.as_ref().is_some_and(|l| l.len() < 2) {
         return Err(CliError::input(format!(
@@ -572,14 +635,12 @@ fn fit(
     let model = with_progress(entry.name(), || est.fit(&x, &y))?;
     let elapsed = started.elapsed().as_secs_f64();
     warn_not_converged(entry, &model.to_json()?, overrides);
-    save_model(
-        entry,
-        est.as_ref(),
-        model.as_ref(),
-        &table,
+    let saved = Saved {
+        table: &table,
         labels,
-        model_path,
-    )?;
+        encoding,
+    };
+    save_model(entry, est.as_ref(), model.as_ref(), saved, model_path)?;
     note!(
         "fitted {} on {} rows x {} features in {:.3} s; model written to {}",
         entry.name(),
@@ -633,15 +694,29 @@ fn warn_not_converged(entry: &Entry, model: &Value, overrides: &[(String, String
     );
 }
 
+/// What a model file keeps of the training data.
+pub(crate) struct Saved<'a> {
+    /// The training table (feature and target names).
+    pub table: &'a data::Table,
+    /// Class names in label order.
+    pub labels: Option<Vec<String>>,
+    /// The raw-table encoding, if any.
+    pub encoding: Option<raw::Encoding>,
+}
+
 /// Writes the model file of a fitted model.
 pub(crate) fn save_model(
     entry: &Entry,
     est: &dyn registry::DynEstimator,
     model: &dyn registry::DynModel,
-    table: &data::Table,
-    labels: Option<Vec<String>>,
+    saved: Saved<'_>,
     model_path: &Path,
 ) -> Result<(), CliError> {
+    let Saved {
+        table,
+        labels,
+        encoding,
+    } = saved;
     let file = ModelFile {
         format: model_file::FORMAT.into(),
         format_version: model_file::FORMAT_VERSION,
@@ -657,6 +732,7 @@ pub(crate) fn save_model(
         },
         labels,
         model: model.to_json()?,
+        encoding,
     };
     file.save(model_path)
 }
@@ -685,6 +761,17 @@ pub(crate) fn load_model_and_data(
             }
             _ => TargetArg::None,
         };
+    }
+    if let Some(enc) = &file.encoding {
+        let table = raw::load_encoded(
+            enc,
+            data_path,
+            &arg,
+            file.kind,
+            need_target,
+            &file.feature_names,
+        )?;
+        return Ok((file, model, table));
     }
     let table = if need_target {
         // Read the target as labels unless the model is a regressor.

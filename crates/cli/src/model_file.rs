@@ -62,6 +62,10 @@ pub struct ModelFile {
     pub labels: Option<Vec<String>>,
     /// The fitted state.
     pub model: Value,
+    /// How a raw table's text columns and missing cells were turned into the model's input
+    /// (absent for plain numeric files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<crate::raw::Encoding>,
 }
 
 impl ModelFile {
@@ -157,7 +161,11 @@ impl ModelFile {
     /// the stored feature names (a hand-edited or damaged file) is reported here, naming the
     /// file, instead of failing later inside the model.
     fn probe(&self, model: &dyn DynModel, origin: &str) -> Result<(), CliError> {
-        let d = self.feature_names.len();
+        // The model sees the encoded columns of a raw table.
+        let d = match &self.encoding {
+            Some(e) => e.transformer.n_features_out(),
+            None => self.feature_names.len(),
+        };
         let x = match self.precision {
             Precision::F64 => Data::F64(Array2::zeros((1, d))),
             Precision::F32 => Data::F32(Array2::zeros((1, d))),
@@ -199,6 +207,7 @@ mod tests {
             target_name: Some("target".into()),
             labels: None,
             model: serde_json::json!({"coef": [0.1]}),
+            encoding: None,
         }
     }
 

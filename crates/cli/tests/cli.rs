@@ -476,8 +476,10 @@ fn bad_input_is_a_clear_error() {
         s(&model),
     ]);
     assert!(e.contains("line 3"), "{e}");
+    // A text cell makes its column categorical and an `NaN` cell is missing: both are handled
+    // (encoded, imputed) and the summary line says so.
     let text = write("text.csv", "a,b,target\n1,2,3\n4,x,5\n");
-    let e = fails(&[
+    let out = ndlearn(&[
         "fit",
         "--algo",
         "ridge",
@@ -486,9 +488,14 @@ fn bad_input_is_a_clear_error() {
         "--model",
         s(&model),
     ]);
-    assert!(e.contains("line 3") && e.contains("column 2"), "{e}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("encoded 1 text column(s) one-hot (categories: b: 2)"),
+        "{err}"
+    );
     let nan = write("nan.csv", "a,b,target\n1,2,3\n4,NaN,5\n6,7,8\n");
-    let e = fails(&[
+    let out = ndlearn(&[
         "fit",
         "--algo",
         "ridge",
@@ -497,7 +504,24 @@ fn bad_input_is_a_clear_error() {
         "--model",
         s(&model),
     ]);
-    assert!(e.contains("non-finite") && e.contains("column `b`"), "{e}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("1 missing cell(s) in 1 column(s) imputed"),
+        "{err}"
+    );
+    // An infinite value is not a missing marker: an error naming the column.
+    let inf = write("inf.csv", "a,b,target\n1,2,3\n4,inf,5\n6,NA,8\n");
+    let e = fails(&[
+        "fit",
+        "--algo",
+        "ridge",
+        "--data",
+        s(&inf),
+        "--model",
+        s(&model),
+    ]);
+    assert!(e.contains("infinite") && e.contains("column `b`"), "{e}");
     // A single class.
     let one = write("one.csv", "a,target\n1,x\n2,x\n3,x\n");
     let e = fails(&[

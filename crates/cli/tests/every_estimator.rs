@@ -58,6 +58,7 @@ fn round_trip(entry: &Entry, f32: bool) -> Result<&'static str, String> {
             target_name: table.target_name.clone(),
             labels,
             model: model.to_json().map_err(|e| e.to_string())?,
+            encoding: None,
         };
         let text = serde_json::to_string(&file).map_err(|e| e.to_string())?;
         let back = ModelFile::parse(&text, "test")
