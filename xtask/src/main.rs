@@ -460,6 +460,29 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
         steps.run("test", &mut run);
     }
     check_lean_features(ctx, steps);
+    run_examples(ctx, steps);
+}
+
+/// Runs every example of the facade (`crates/ndlearn/examples/*.rs`), as a user would with
+/// `cargo run --example NAME`.
+fn run_examples(ctx: &Ctx, steps: &mut Steps) {
+    let dir = ctx.root.join("crates/ndlearn/examples");
+    let mut names: Vec<String> = fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let p = e.path();
+                    (p.extension()? == "rs").then(|| p.file_stem()?.to_str().map(str::to_string))?
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    for name in names {
+        let mut cmd = ctx.cargo(["run", "-q", "-p", "ndlearn", "--example"]);
+        cmd.arg(&name);
+        steps.run(&format!("example {name}"), &mut cmd);
+    }
 }
 
 /// The algorithm crates published on their own.
