@@ -34,6 +34,9 @@ COMMANDS:
     golden           Regenerate golden reference data: create target/golden-venv if missing,
                      pip-install scripts/golden/requirements.txt, then run every
                      scripts/golden/*.py except common.py, extract_datasets.py first, then in sorted order.
+    sklearn-map [--check]
+                     Write docs/sklearn-map.md from the estimator registry (`ndlearn list
+                     --sklearn-map`); with --check, fail if the file is not current instead.
     ci               setup, `cargo fmt --all --check`, `cargo clippy --workspace --all-targets
                      -- -D warnings`, test, `cargo doc --workspace --no-deps` with
                      RUSTDOCFLAGS=\"-D warnings\". Runs every step, then reports the failures.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Some(Some("bench")) => bench(&ctx, &rest),
         Some(Some("golden")) => no_args("golden", &rest).and_then(|()| golden(&ctx)),
         Some(Some("ci")) => no_args("ci", &rest).and_then(|()| ci(&ctx)),
+        Some(Some("sklearn-map")) => sklearn_map(&ctx, &rest),
         Some(_) => {
             let name = command.unwrap_or_default();
             eprintln!("xtask: unknown command `{}`\n", name.to_string_lossy());
@@ -461,6 +465,55 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
     }
     check_lean_features(ctx, steps);
     run_examples(ctx, steps);
+    steps.run(
+        "docs/sklearn-map.md is current",
+        &mut ctx.cargo(["xtask", "sklearn-map", "--check"]),
+    );
+}
+
+/// `cargo xtask sklearn-map [--check]`: docs/sklearn-map.md from the registry.
+fn sklearn_map(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
+    let check = match rest {
+        [] => false,
+        [a] if a == "--check" => true,
+        _ => {
+            return Err(format!(
+                "`cargo xtask sklearn-map` takes only --check (got {rest:?})"
+            ));
+        }
+    };
+    let out = ctx
+        .cargo([
+            "run",
+            "-q",
+            "-p",
+            "ndlearn-cli",
+            "--",
+            "list",
+            "--sklearn-map",
+        ])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err("`ndlearn list --sklearn-map` failed".into());
+    }
+    let text = String::from_utf8(out.stdout).map_err(|e| e.to_string())?;
+    let path = ctx.root.join("docs/sklearn-map.md");
+    if check {
+        let current = fs::read_to_string(&path).unwrap_or_default();
+        if current != text {
+            eprintln!(
+                "xtask: docs/sklearn-map.md is stale: run `cargo xtask sklearn-map` and commit it"
+            );
+            return Ok(ExitCode::FAILURE);
+        }
+        println!("docs/sklearn-map.md is current");
+    } else {
+        fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs every example of the facade (`crates/ndlearn/examples/*.rs`), as a user would with

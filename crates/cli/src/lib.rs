@@ -140,6 +140,9 @@ enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+        /// The scikit-learn → ndlearn map as Markdown (docs/sklearn-map.md).
+        #[arg(long, conflicts_with = "json")]
+        sklearn_map: bool,
     },
     /// Fit an estimator on a CSV file and save the model.
     Fit {
@@ -390,7 +393,12 @@ where
 fn run(cmd: Command) -> Result<(), CliError> {
     let all = entries();
     match cmd {
-        Command::List { json } => list(&all, json),
+        Command::List { json, sklearn_map } if sklearn_map => {
+            let _ = json;
+            say!("{}", sklearn_map_markdown(&all)?);
+            Ok(())
+        }
+        Command::List { json, .. } => list(&all, json),
         Command::Fit {
             algo,
             data,
@@ -542,12 +550,93 @@ pub fn parse_params(raw: &[String]) -> Result<Vec<(String, String)>, CliError> {
         .collect()
 }
 
+/// The public path of an estimator type: the crate and its last segment (`ndlearn_linear::Ridge`),
+/// core's types with their module (`ndlearn_core::preprocessing::StandardScaler`).
+fn public_path(rust_type: &str) -> String {
+    let base = rust_type.split('<').next().unwrap_or(rust_type);
+    let parts: Vec<&str> = base.split("::").collect();
+    match parts.as_slice() {
+        ["ndlearn_core", module, .., ty] => format!("ndlearn_core::{module}::{ty}"),
+        [krate, .., ty] => format!("{krate}::{ty}"),
+        _ => base.to_string(),
+    }
+}
+
+/// docs/sklearn-map.md: every registered estimator and hyperparameter, from the registry.
+pub fn sklearn_map_markdown(all: &[Entry]) -> Result<String, CliError> {
+    let mut out = String::from(
+        "# scikit-learn → ndlearn\n\n\
+         Generated from the estimator registry by `cargo xtask sklearn-map` (which runs \
+         `ndlearn list --sklearn-map`); `cargo xtask test` fails when this file is stale. Each \
+         row: the scikit-learn class, the ndlearn type (also under the `ndlearn` facade, e.g. \
+         `ndlearn::linear::Ridge`), the command line's `--algo` name and the kind; then each \
+         hyperparameter with its scikit-learn name (the CLI's `--param` key and the serde \
+         name in model files), the Rust setter, its type and default. Values of `choice` \
+         parameters are scikit-learn's spellings.\n\n\
+         | scikit-learn | ndlearn | `--algo` | kind |\n|---|---|---|---|\n",
+    );
+    let mut rows: Vec<&Entry> = all.iter().collect();
+    rows.sort_by_key(|e| (e.sklearn_class().unwrap_or("~"), e.name()));
+    for e in &rows {
+        out += &format!(
+            "| {} | `{}` | [`{}`](#{}) | {} |\n",
+            e.sklearn_class()
+                .map_or("—".to_string(), |c| format!("`{c}`")),
+            public_path(e.rust_type()),
+            e.name(),
+            e.name(),
+            e.kind()
+        );
+    }
+    for e in &rows {
+        out += &format!(
+            "\n## {}\n\n`{}`{} — {}\n\n",
+            e.name(),
+            public_path(e.rust_type()),
+            e.sklearn_class()
+                .map_or(String::new(), |c| format!(" (scikit-learn `{c}`)")),
+            e.summary()
+        );
+        let params = e.params()?;
+        if params.is_empty() {
+            out += "No hyperparameters.\n";
+            continue;
+        }
+        out += "| parameter | setter | type | default |\n|---|---|---|---|\n";
+        for p in params {
+            let setter = p
+                .aliases
+                .iter()
+                .find(|a| {
+                    a.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                })
+                .unwrap_or(&p.name);
+            let ty = if p.choices.is_empty() {
+                serde_json::to_value(p.ty)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            } else {
+                p.choices.join(" \\| ")
+            };
+            out += &format!(
+                "| `{}` | `.{setter}()` | {ty} | `{}` |\n",
+                p.name,
+                p.default.to_string().replace('|', "\\|")
+            );
+        }
+    }
+    Ok(out)
+}
+
 fn list(all: &[Entry], json: bool) -> Result<(), CliError> {
     if json {
         let mut out = Vec::new();
         for e in all {
             out.push(serde_json::json!({
                 "name": e.name(),
+                "rust_type": public_path(e.rust_type()),
                 "aliases": e.aliases(),
                 "sklearn_class": e.sklearn_class(),
                 "kind": e.kind(),

@@ -711,6 +711,7 @@ type AcceptsFn = dyn Fn(&Value) -> std::result::Result<Value, String> + Send + S
 #[derive(Clone)]
 pub struct Entry {
     name: &'static str,
+    rust_type: &'static str,
     kind: Kind,
     summary: &'static str,
     sklearn: Option<&'static str>,
@@ -1024,6 +1025,10 @@ impl Entry {
     /// Other names the entry answers to (the scikit-learn class in snake_case when it differs).
     pub fn aliases(&self) -> &[String] {
         &self.aliases
+    }
+    /// The Rust estimator type's path (`ndlearn_linear::ridge::Ridge`).
+    pub fn rust_type(&self) -> &'static str {
+        self.rust_type
     }
     /// The scikit-learn class this entry corresponds to, if any.
     pub fn sklearn_class(&self) -> Option<&'static str> {
@@ -1412,6 +1417,7 @@ where
         };
         Entry {
             name,
+            rust_type: std::any::type_name::<E>(),
             kind,
             summary,
             sklearn,
