@@ -13,12 +13,17 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=NDLEARN_SKIP_BLAS_PROBE");
     println!("cargo:rerun-if-env-changed=OPENBLAS_LIB_DIR");
+    println!("cargo:rerun-if-env-changed=DOCS_RS");
     if env::var_os("CARGO_FEATURE_OPENBLAS_SYSTEM").is_none() {
         return;
     }
     let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if target_os != "linux" {
         return; // openblas-src has its own discovery (brew, vcpkg) on other systems.
+    }
+    // docs.rs builds documentation only (nothing is linked) on a machine without OpenBLAS.
+    if env::var_os("DOCS_RS").is_some() {
+        return;
     }
     let skip_probe = env::var_os("NDLEARN_SKIP_BLAS_PROBE").is_some();
     let found = if skip_probe {

@@ -27,7 +27,9 @@ COMMANDS:
                      `cargo test --workspace --doc`; without it:
                      `cargo test --workspace --no-fail-fast ARGS`. Then `cargo check` of
                      every algorithm crate with --no-default-features and of the `ndlearn`
-                     facade with each family feature alone.
+                     facade with each family feature alone; every example of the facade;
+                     docs/sklearn-map.md current; `cargo package` of every published crate
+                     (each under crates.io's 10 MiB limit).
     bench [ARGS...]  setup, then `cargo run --release -p ndlearn-bench --bin compare -- ARGS`
                      (results under target/ndlearn-bench/). OPENBLAS_CORETYPE and
                      OPENBLAS_L2_SIZE are removed from the benchmark's environment.
@@ -469,6 +471,62 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
         "docs/sklearn-map.md is current",
         &mut ctx.cargo(["xtask", "sklearn-map", "--check"]),
     );
+    check_packages(ctx, steps);
+}
+
+/// crates.io's upload limit.
+const MAX_PACKAGE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// `cargo package` of every published crate (no verification build: the test steps build the
+/// same sources), then each `.crate` under the registry's size limit.
+fn check_packages(ctx: &Ctx, steps: &mut Steps) {
+    let dir = ctx.root.join("target/package");
+    let _ = fs::remove_dir_all(&dir);
+    let mut cmd = ctx.cargo([
+        "package",
+        "--workspace",
+        "--no-verify",
+        "--allow-dirty",
+        "--exclude",
+        "ndlearn-testkit",
+        "--exclude",
+        "ndlearn-bench",
+        "--exclude",
+        "xtask",
+    ]);
+    if !steps.run("package (every published crate)", &mut cmd) {
+        return;
+    }
+    let mut sizes: Vec<(String, u64)> = fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().is_some_and(|x| x == "crate"))
+                .map(|e| {
+                    let len = e.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+                    (e.file_name().to_string_lossy().into_owned(), len)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    sizes.sort();
+    for (name, len) in &sizes {
+        println!("    {name:<40} {:>8.1} KiB", *len as f64 / 1024.0);
+    }
+    let too_big: Vec<&str> = sizes
+        .iter()
+        .filter(|(_, len)| *len > MAX_PACKAGE_BYTES)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let mut check = if too_big.is_empty() && sizes.len() == 12 {
+        Command::new("true")
+    } else {
+        eprintln!(
+            "xtask: {} packages (want 12); over {MAX_PACKAGE_BYTES} bytes: {too_big:?}",
+            sizes.len()
+        );
+        Command::new("false")
+    };
+    steps.run("package sizes under the registry limit", &mut check);
 }
 
 /// `cargo xtask sklearn-map [--check]`: docs/sklearn-map.md from the registry.

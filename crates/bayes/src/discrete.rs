@@ -16,9 +16,10 @@
 //! * **Bernoulli** (binary features, after thresholding at `binarize`):
 //!   `p_cj = (N_cj + α) / (N_c + 2α)`,
 //!   `log p(x | c) = Σ_j [x_j log p_cj + (1 − x_j) log(1 − p_cj)]`;
-//! * **categorical** (each feature a category code `0, 1, …`; the notes' frequency estimates,
-//!   002 L1920-1927): `P̂(x_j = v | c) = (N_cjv + α) / (N_c + α m_j)` with `m_j` the number of
-//!   categories of feature `j`; `α = 0` gives the notes' unsmoothed `#{x_j = v, y = c} / N_c`.
+//! * **categorical** (each feature a category code `0, 1, …`; the course notes' frequency
+//!   estimates, as in Mitchell, *Machine Learning*, McGraw-Hill (1997), ch. 6):
+//!   `P̂(x_j = v | c) = (N_cjv + α) / (N_c + α m_j)` with `m_j` the number of categories of
+//!   feature `j`; `α = 0` gives the course notes' unsmoothed `#{x_j = v, y = c} / N_c`.
 //!
 //! Smoothing is an implementation choice the notes do not make (catalog G-03 gap): with
 //! `α = 0` an unseen value has probability 0, and a query with zero likelihood under every
@@ -39,7 +40,7 @@
 //! let model = MultinomialNB::default().fit(&counts, &y)?;
 //! assert_eq!(model.predict(&array![[5.0, 1.0, 0.0]])?.to_vec(), vec![0]);
 //!
-//! // the notes' 9-row fruit table (002 L1931-1946): colour 0 red, 1 green, 2 yellow;
+//! // the course notes' 9-row fruit table: colour 0 red, 1 green, 2 yellow;
 //! // class 0 apple, 1 banana, 2 cherry. Unsmoothed P̂(red | apple) = 3/5: the table has five
 //! // apples (rows 1, 2, 4, 7, 9), three of them red (the notes' text says 3/4, counting four)
 //! let colour = array![[0.0f64], [1.0], [2.0], [0.0], [2.0], [0.0], [1.0], [2.0], [0.0]];

@@ -5,7 +5,9 @@
 //! # LDA
 //!
 //! Classes are Gaussian with means `μ_c` and one shared covariance `Σ`, so the posterior is a
-//! softmax of linear scores (000 L616-654, footnote 19):
+//! softmax of linear scores (Hastie, Tibshirani & Friedman, *The Elements of Statistical
+//! Learning*, 2nd ed. (2009), §4.3; Bishop, *Pattern Recognition and Machine Learning* (2006),
+//! §4.2.1):
 //!
 //! ```text
 //! p(c | x) = softmax_c(β_cᵀ x + γ_c),   β_c = Σ⁻¹ μ_c,   γ_c = −½ μ_cᵀ Σ⁻¹ μ_c + log π_c,
@@ -798,7 +800,9 @@ bayes_predict!(FittedQuadraticDiscriminantAnalysis);
 /// `S_B = Σ_c N_c (m_c − m)(m_c − m)ᵀ` (for two classes proportional to the notes'
 /// `(m₂ − m₁)(m₂ − m₁)ᵀ`).
 ///
-/// Stationarity gives the generalised eigenproblem `S_B w = λ S_W w` (001 L313-367); its top
+/// Stationarity gives the generalised eigenproblem `S_B w = λ S_W w` (Fisher, "The use of
+/// multiple measurements in taxonomic problems", Annals of Eugenics 7(2), 1936; Bishop,
+/// *Pattern Recognition and Machine Learning* (2006), §4.1.4, §4.1.6); its top
 /// `C − 1` eigenvectors span the discriminant subspace. For two classes the solution is the
 /// closed form `w ∝ S_W⁻¹ (m₂ − m₁)` ([`FittedFisherDiscriminant::two_class_direction`]).
 /// `reg ≥ 0` adds `reg · I` to `S_W` when it is singular (more features than rows, constant

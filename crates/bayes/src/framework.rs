@@ -8,22 +8,25 @@
 //! ```
 //!
 //! and the Bayes classifier predicts `argmax_c π_c p(x | c)`: the denominator does not matter
-//! (002 L1843-1876). Plugging estimates `π̂_c`, `p̂(x | c)` into the rule gives the
-//! "approximate Bayes classifier" (002 L1888-1916).
+//! (Duda, Hart & Stork, *Pattern Classification*, 2nd ed., Wiley (2001), ch. 2; Hastie,
+//! Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009), §2.4).
+//! Plugging estimates `π̂_c`, `p̂(x | c)` into the rule gives the "approximate Bayes
+//! classifier" of the course notes (a plug-in classifier).
 //!
 //! Everything is computed **in log space**: a fitted model gives the *joint log-likelihood*
 //! `jll[i, c] = log π_c + log p(x_i | c)` ([`JointLogLikelihood`]); predictions are its row
 //! argmax (ties to the lower class), and probabilities its row-wise log-sum-exp normalisation
 //! ([`log_posterior`]), so no density underflows to 0 / 0 even for hundreds of features.
 //!
-//! Class priors are the class frequencies `N_c / N` (the MLE, via a Lagrange multiplier,
-//! 000 L540-567) unless given ([`check_priors`]).
+//! Class priors are the class frequencies `N_c / N` (the MLE, via a Lagrange multiplier;
+//! Bishop, *Pattern Recognition and Machine Learning*, Springer (2006), §4.2.2) unless given
+//! ([`check_priors`]).
 //!
 //! ```
 //! use ndlearn_bayes::framework::{log_posterior, posterior};
 //! use ndlearn_core::ndarray::array;
 //!
-//! // the notes' fruit example (002 L1856-1868): x = (1003 g, red); P(x | banana) = 0,
+//! // the course notes' fruit example: x = (1003 g, red); P(x | banana) = 0,
 //! // P(x | apple) = 0.5, P(x | cherry) = 0.95; apples and cherries equally common
 //! let jll = array![[f64::NEG_INFINITY, (0.5f64 * 0.5).ln(), (0.5f64 * 0.95).ln()]];
 //! let p = posterior(&jll)?;
@@ -52,7 +55,7 @@ pub trait JointLogLikelihood<F: Float> {
 /// # Errors
 /// [`Error::InvalidParam`] naming the row when every class has likelihood 0 (`−∞` in the whole
 /// row), which happens with unsmoothed frequency estimates or a box kernel: no class can be
-/// assigned (002 L1969-2001).
+/// assigned (as the course notes remark for kernel density classification).
 pub fn log_posterior<F: Float>(jll: &ArrayRef2<F>) -> Result<Array2<F>> {
     let mut out = jll.to_owned();
     for (i, mut row) in out.rows_mut().into_iter().enumerate() {

@@ -4,8 +4,10 @@
 //!
 //! Features are independent given the class and Gaussian:
 //! `log p(x | c) = Σ_j [−½ log(2π σ²_cj) − (x_j − μ_cj)² / (2σ²_cj)]`, with the MLE
-//! (**biased**, `1/N_c`) variances of the notes (002 L1950-1967). Gaussian NB is GDA with a
-//! diagonal covariance (000 L630).
+//! (**biased**, `1/N_c`) variances of the course notes (Hastie, Tibshirani & Friedman, *The
+//! Elements of Statistical Learning*, 2nd ed. (2009), §6.6.3). Gaussian NB is GDA with a
+//! diagonal covariance (Murphy, *Machine Learning: A Probabilistic Perspective*, MIT Press
+//! (2012), §4.2).
 //!
 //! **Variance smoothing** (scikit-learn's `var_smoothing`, not in the notes): every variance
 //! gets `ε = var_smoothing · max_j Var(x_j)` added (the largest *overall* feature variance of

@@ -3,16 +3,17 @@
 //!
 //! # MixedNB
 //!
-//! The naive Bayes log-likelihood decomposes per feature (000 L583-585), so each feature may use
-//! its own model ([`FeatureModel`]): Gaussian (MLE mean and biased variance, 002 L1950-1967),
-//! categorical frequencies (002 L1920-1927, optional smoothing `α`), Bernoulli, or a 1-D kernel
-//! density (002 L1969-2001). This is the notes' mixed qualitative/quantitative classifier
-//! (002 L2003-2018).
+//! The naive Bayes log-likelihood decomposes per feature, so each feature may use its own model
+//! ([`FeatureModel`]): Gaussian (MLE mean and biased variance), categorical frequencies
+//! (optional smoothing `α`), Bernoulli, or a 1-D kernel density. This is the course notes'
+//! mixed qualitative/quantitative classifier (Hastie, Tibshirani & Friedman, *The Elements of
+//! Statistical Learning*, 2nd ed. (2009), §6.6.3, which also uses kernel densities per
+//! feature).
 //!
 //! **Missing values.** A NaN cell is a missing feature: at fit it is left out of that
 //! feature's estimates, and at prediction its factor is dropped from numerator and denominator
-//! of Bayes' rule alike (000 L588-592), i.e. the posterior is computed from the observed
-//! features only. (`±∞` remains an error.)
+//! of Bayes' rule alike (the feature is marginalised out), i.e. the posterior is computed from
+//! the observed features only. (`±∞` remains an error.)
 //!
 //! # KdeClassifier
 //!
@@ -27,7 +28,7 @@
 //! use ndlearn_core::ndarray::array;
 //! use ndlearn_core::{Fit, Predict, PredictProba};
 //!
-//! // the notes' exercise 2.2.1 (002 L2020-2029): weight in grams (Gaussian) and colour
+//! // exercise 2.2.1 of the course notes: weight in grams (Gaussian) and colour
 //! // (categorical: 0 red, 1 yellow, 2 green); class 0 apple, 1 banana
 //! let x = array![[162.0f64, 0.0], [186.0, 1.0], [112.0, 1.0], [142.0, 2.0], [128.0, 1.0]];
 //! let y = array![0usize, 0, 1, 1, 1];
