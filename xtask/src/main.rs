@@ -624,11 +624,15 @@ const FACADE_FAMILIES: [&str; 9] = [
 /// Lean builds compile: every algorithm crate without its default features, and the facade
 /// with each family alone (plus the default BLAS backend).
 fn check_lean_features(ctx: &Ctx, steps: &mut Steps) {
-    let mut cmd = ctx.cargo(["check", "--no-default-features"]);
-    for krate in ALGORITHM_CRATES {
-        cmd.args(["-p", krate]);
+    // One crate per command: checked together, cargo would unify their features and hide a
+    // crate that uses a core toolkit it does not enable.
+    for krate in ALGORITHM_CRATES
+        .iter()
+        .chain(["ndlearn-datasets", "ndlearn-core"].iter())
+    {
+        let mut cmd = ctx.cargo(["check", "--no-default-features", "-p", krate]);
+        steps.run(&format!("features ({krate} without defaults)"), &mut cmd);
     }
-    steps.run("features (crates without defaults)", &mut cmd);
     for family in FACADE_FAMILIES {
         let features = format!("{family},openblas-system");
         let mut cmd = ctx.cargo([
@@ -641,6 +645,16 @@ fn check_lean_features(ctx: &Ctx, steps: &mut Steps) {
         cmd.arg(&features);
         steps.run(&format!("features (ndlearn: {family})"), &mut cmd);
     }
+    // A downstream crate outside the workspace: k-means through the facade with only `cluster`.
+    let mut cmd = ctx.cargo([
+        "run",
+        "-q",
+        "--manifest-path",
+        "tests/downstream/kmeans-only/Cargo.toml",
+        "--target-dir",
+        "target",
+    ]);
+    steps.run("downstream crate (ndlearn with only `cluster`)", &mut cmd);
 }
 
 // ---------------------------------------------------------------------------------------------

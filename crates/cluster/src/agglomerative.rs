@@ -5,7 +5,8 @@
 //! # Method
 //!
 //! Start from singletons and repeatedly merge the two clusters with the smallest linkage
-//! distance `D(C, C')` (000 L1234-1268) until one cluster remains; the sequence of merges with
+//! distance `D(C, C')` (Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*,
+//! 2nd ed. (2009), §14.3.12) until one cluster remains; the sequence of merges with
 //! their heights is the **dendrogram**, and cutting it gives a flat partition. Linkages
 //! ([`Linkage`]):
 //!

@@ -2,11 +2,13 @@
 //!
 //! # Method
 //!
-//! Divisive clustering (001 L756-760): start with one cluster holding every row; repeatedly
+//! Divisive clustering (Steinbach, Karypis & Kumar, "A comparison of document clustering
+//! techniques", KDD Workshop on Text Mining, 2000; Tan, Steinbach & Kumar, *Introduction to
+//! Data Mining* (2005), ch. 8): start with one cluster holding every row; repeatedly
 //! select a cluster and bisect it with 2-means, trying `n_init` bisections and keeping the one
-//! with the lowest SSE, until there are `k` clusters. The notes leave the selection rule open;
-//! [`BisectStrategy`] offers scikit-learn's two: the cluster of largest SSE (default) or the one
-//! with most rows (ties: the earlier cluster).
+//! with the lowest SSE, until there are `k` clusters. The course notes leave the selection rule
+//! open; [`BisectStrategy`] offers scikit-learn's two: the cluster of largest SSE (default) or
+//! the one with most rows (ties: the earlier cluster).
 //!
 //! The splits form a binary tree. Training labels come from the bisections; `predict` descends
 //! the tree, moving at every split to the nearer of the two centres (as scikit-learn), so a new

@@ -2,9 +2,11 @@
 //!
 //! # Method
 //!
-//! A partition matrix `M ∈ [0, 1]^{n × c}` whose rows sum to 1 (001 L762-782) and centres
-//! `c_j` minimise `SSE = Σ_i Σ_j M_ij^p ‖x_i − c_j‖²` for a fuzzifier `p > 1`. Alternate
-//! (EM-style, 001 L811-815):
+//! A partition matrix `M ∈ [0, 1]^{n × c}` whose rows sum to 1 and centres `c_j` minimise
+//! `SSE = Σ_i Σ_j M_ij^p ‖x_i − c_j‖²` for a fuzzifier `p > 1` (Dunn, J. Cybernetics 3(3),
+//! 1973; Bezdek, *Pattern Recognition with Fuzzy Objective Function Algorithms*, Plenum
+//! (1981)). Alternate (EM-style, as in Han, Kamber & Pei, *Data Mining: Concepts and
+//! Techniques*, 3rd ed., Morgan Kaufmann (2011), ch. 11):
 //!
 //! * memberships `M_ij = 1 / Σ_k (‖x_i − c_j‖ / ‖x_i − c_k‖)^{2/(p−1)}` (the general `c`-cluster,
 //!   general-`p` update; for `c = 2`, `p = 2` it is the notes' `dist(o, c₂)² / (dist(o, c₁)² +

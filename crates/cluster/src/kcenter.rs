@@ -1,19 +1,23 @@
 //! k-center clustering by greedy farthest-first traversal ([`KCenter`]; catalog CL-149), and the
-//! SSE curve with the notes' kink (elbow) heuristic ([`elbow`]; catalog CL-156).
+//! SSE curve with the course notes' kink (elbow) heuristic ([`elbow`]; catalog CL-156).
 //!
 //! # k-center
 //!
 //! The objective is the largest distance between a point and its anchor (centre),
-//! `max_i min_c ‖x_i − μ_c‖` (000 L1183); centres are data points. The notes give no algorithm;
-//! the standard one (Gonzalez 1985) picks a first centre, then repeatedly the point farthest from
-//! all centres chosen so far. Its radius is at most twice the optimal k-center radius. The first
-//! centre is row `seed mod n` (deterministic); ties for the farthest point go to the lower row.
+//! `max_i min_c ‖x_i − μ_c‖`; centres are data points. The course notes give no algorithm;
+//! the standard one (Gonzalez, "Clustering to minimize the maximum intercluster distance",
+//! Theoretical Computer Science 38, 1985) picks a first centre, then repeatedly the point
+//! farthest from all centres chosen so far. Its radius is at most twice the optimal k-center
+//! radius. The first centre is row `seed mod n` (deterministic); ties for the farthest point go
+//! to the lower row.
 //!
 //! # Elbow
 //!
 //! [`elbow`] fits [`crate::KMeans`] for each `k` of a range and returns the inertia (SSE) curve
 //! and the kink: the `k` with the largest second difference `SSE(k−1) − 2 SSE(k) + SSE(k+1)`,
-//! where adding a cluster stops paying off (000 L1180).
+//! where adding a cluster stops paying off (Thorndike, "Who belongs in the family?",
+//! Psychometrika 18(4), 1953; Hastie, Tibshirani & Friedman, *The Elements of Statistical
+//! Learning*, 2nd ed. (2009), §14.3.11).
 //!
 //! ```
 //! use ndlearn_cluster::{KCenter, elbow};

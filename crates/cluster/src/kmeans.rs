@@ -3,7 +3,9 @@
 //! # Method
 //!
 //! Minimise the within-cluster sum of squares (inertia) `Σ_i ‖x_i − μ_{c(i)}‖²` by Lloyd's
-//! alternation (002 L2395-2437):
+//! alternation (Lloyd, "Least squares quantization in PCM", IEEE Trans. Information Theory
+//! 28(2), 1982; Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed.
+//! (2009), §14.3.6):
 //!
 //! 1. **assign** every row to its nearest centre (ranked by `‖μ_c‖² − 2xᵀμ_c` from one GEMM, as
 //!    scikit-learn; **ties go to the lower centre index**, the notes leave the tie policy open;
@@ -22,10 +24,12 @@
 //! **Initialisation** ([`KMeansInit`]): the notes' random distinct rows; greedy k-means++
 //! (Arthur & Vassilvitskii 2007, with scikit-learn's `2 + ⌊ln k⌋` candidates per step, each
 //! sampled with probability ∝ `D(x)²`, keeping the one that lowers the potential most); or
-//! given centres; or the means of a Ward agglomerative clustering of a random sample (the notes'
-//! "hierarchical clustering on a small sample", 001 L750). `n_init` restarts (default: 1 for k-means++ and given centres, 10 for random)
-//! run **in parallel**, restart `r` drawing from random stream `r` of `seed`; the lowest final
-//! inertia wins (ties: the lower restart). Results are identical for any number of threads.
+//! given centres; or the means of a Ward agglomerative clustering of a random sample (the
+//! course notes' "hierarchical clustering on a small sample", as in Tan, Steinbach & Kumar,
+//! *Introduction to Data Mining*, Addison-Wesley (2005), ch. 8). `n_init` restarts (default: 1
+//! for k-means++ and given centres, 10 for random) run **in parallel**, restart `r` drawing
+//! from random stream `r` of `seed`; the lowest final inertia wins (ties: the lower restart).
+//! Results are identical for any number of threads.
 //!
 //! The assignment step runs over fixed chunks of rows in parallel; per-chunk centre sums are
 //! added in chunk order. With a single restart every round is reported to an installed
@@ -75,8 +79,8 @@ pub enum KMeansInit {
     /// These centres (`k × d`).
     Centers(Array2<f64>),
     /// Ward agglomerative clustering of a random sample of `sample_size` rows (at least `k`,
-    /// at most `n`) cut into `k` clusters; their means start Lloyd (the notes' suggestion,
-    /// 001 L750).
+    /// at most `n`) cut into `k` clusters; their means start Lloyd (the course notes'
+    /// suggestion; Tan, Steinbach & Kumar, *Introduction to Data Mining* (2005), ch. 8).
     Hierarchical {
         /// Rows in the sample.
         sample_size: usize,

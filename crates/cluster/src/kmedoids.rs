@@ -3,7 +3,8 @@
 //! # Method
 //!
 //! Choose `k` data points (medoids) minimising `E = Σ_i d(x_i, m(x_i))`, the **unsquared**
-//! dissimilarity to the nearest medoid (001 L845-857); any core [`Metric`] or a precomputed
+//! dissimilarity to the nearest medoid (Kaufman & Rousseeuw, *Finding Groups in Data*, Wiley
+//! (1990), ch. 2–3); any core [`Metric`] or a precomputed
 //! dissimilarity matrix. The medoid of a cluster is the member with the smallest total
 //! dissimilarity to the other members (catalog E12: the notes print "the point closest to the
 //! mean", which is a different point in general; PAM uses this definition).

@@ -2,7 +2,9 @@
 //!
 //! # Method
 //!
-//! k-means with modes in place of means (001 L843): features are category codes (any values,
+//! k-means with modes in place of means (Huang, "Extensions to the k-means algorithm for
+//! clustering large data sets with categorical values", Data Mining and Knowledge Discovery
+//! 2(3), 1998): features are category codes (any values,
 //! compared for equality), the dissimilarity of two rows is the number of features on which
 //! they differ (simple matching), and the **mode** of a cluster takes the most frequent category
 //! of every feature (ties: the smallest code). Lloyd-style alternation from `k` distinct random

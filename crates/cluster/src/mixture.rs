@@ -3,10 +3,12 @@
 //!
 //! # Model
 //!
-//! `p(x) = Σ_k π_k N(x | μ_k, Σ_k)` with weights `π_k ≥ 0`, `Σ π_k = 1` (002 L2355-2469,
-//! 004 L2045-2154). The covariance structure ([`CovarianceType`]) is one full matrix per
-//! component, one shared (tied) matrix, a diagonal per component, or one variance per
-//! component (spherical). Univariate mixtures (001 L784-839) are the case `d = 1`.
+//! `p(x) = Σ_k π_k N(x | μ_k, Σ_k)` with weights `π_k ≥ 0`, `Σ π_k = 1` (Dempster, Laird &
+//! Rubin, "Maximum likelihood from incomplete data via the EM algorithm", JRSS B 39(1), 1977;
+//! Bishop, *Pattern Recognition and Machine Learning* (2006), §9.2). The covariance structure
+//! ([`CovarianceType`]) is one full matrix per component, one shared (tied) matrix, a diagonal
+//! per component, or one variance per component (spherical). Univariate mixtures (Han, Kamber
+//! & Pei, *Data Mining: Concepts and Techniques*, 3rd ed. (2011), ch. 11) are the case `d = 1`.
 //!
 //! # EM
 //!
@@ -17,9 +19,10 @@
 //!   components are evaluated with one GEMM `X [P_1 … P_K]`.
 //! * **M-step**: `N_k = Σ_i γ_ik` (plus `10 ε` so an emptied component does not divide by 0,
 //!   as scikit-learn), `π_k = N_k / N`, `μ_k = Σ γ_ik x_i / N_k`,
-//!   `Σ_k = Σ γ_ik (x_i − μ_k)(x_i − μ_k)ᵀ / N_k + reg_covar · I` (the notes' updates; the
-//!   covariance update with the transposes in the right place, 004 L2146 prints them swapped;
-//!   the univariate mean without the spurious `1/k` of 001).
+//!   `Σ_k = Σ γ_ik (x_i − μ_k)(x_i − μ_k)ᵀ / N_k + reg_covar · I` (the course notes' updates,
+//!   as Bishop (2006), §9.2.2; the covariance update with the transposes in the right place,
+//!   one set of the notes prints them swapped; the univariate mean without the spurious `1/k`
+//!   of another).
 //! * **Stopping**: the mean log-likelihood `(1/N) Σ ln p(x_i)` (the *lower bound*) is computed
 //!   at every E-step; EM stops when it changes by less than `tol` or after `max_iter` rounds. It
 //!   never decreases (up to rounding); [`FittedGaussianMixture::lower_bound_history`] records it.

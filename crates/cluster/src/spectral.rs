@@ -3,11 +3,12 @@
 //!
 //! # Method
 //!
-//! 1. **Similarity graph** ([`Affinity`]):
-//!    * variant A (000 L1270-1303): the symmetric K-nearest-neighbour graph (edge `i – j` when
+//! 1. **Similarity graph** ([`Affinity`]; von Luxburg, "A tutorial on spectral clustering",
+//!    Statistics and Computing 17(4), 2007):
+//!    * variant A: the symmetric K-nearest-neighbour graph (edge `i – j` when
 //!      either is among the other's K nearest) with Gaussian weights
 //!      `s_ij = exp(−‖x_i − x_j‖² / σ)`;
-//!    * variant B (002 L2471-2786): `W_ij = η(‖x_i − x_j‖)` with the ε-indicator
+//!    * variant B: `W_ij = η(‖x_i − x_j‖)` with the ε-indicator
 //!      `η(s) = 1_{s ≤ ε}` or the fully connected Gaussian `η(s) = exp(−s²/σ²)`;
 //!    * or a given affinity matrix ([`SpectralClustering::fit_precomputed`]).
 //! 2. **Laplacian** `L = D − W` (the notes'), or the normalised `L_sym` / `L_rw`
@@ -28,7 +29,7 @@
 //! use ndlearn_cluster::{SpectralAssign, SpectralClustering};
 //! use ndlearn_core::ndarray::array;
 //!
-//! // the notes' 3-node graph (002 L2565-2584): Fiedler split {x1} | {x2, x3}
+//! // the course notes' 3-node graph: Fiedler split {x1} | {x2, x3}
 //! let w = array![[0.0f64, 2.0, 1.0], [2.0, 0.0, 3.0], [1.0, 3.0, 0.0]];
 //! let m = SpectralClustering::new(2)
 //!     .assign(SpectralAssign::FiedlerSign)

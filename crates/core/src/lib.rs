@@ -65,31 +65,41 @@ pub use ndarray;
 #[macro_use]
 mod macros;
 
+#[cfg(feature = "active_learning")]
 pub mod active_learning;
+#[cfg(feature = "calibration")]
 pub mod calibration;
 pub mod class_weight;
 pub mod distance;
 mod error;
+#[cfg(feature = "feature_selection")]
 pub mod feature_selection;
 mod float;
 pub mod kernel;
+#[cfg(feature = "learning_theory")]
 pub mod learning_theory;
 pub mod linalg;
 pub mod loss;
+#[cfg(feature = "metrics")]
 pub mod metrics;
+#[cfg(feature = "model_selection")]
 pub mod model_selection;
 pub mod neighbors;
 pub mod numeric;
 pub mod observe;
 pub mod optim;
 pub mod par;
+#[cfg(feature = "model_selection")]
 pub mod pipeline;
+#[cfg(feature = "preprocessing")]
 pub mod preprocessing;
 pub mod random;
 #[cfg(feature = "serde")]
 pub mod registry;
+#[cfg(feature = "resampling")]
 pub mod resampling;
 pub mod stats;
+#[cfg(feature = "tensor")]
 pub mod tensor;
 pub mod training;
 pub mod traits;

@@ -1,4 +1,5 @@
-//! Small tensor utilities on `ndarray::ArrayD` (catalog X-03, 001 L1035-1077).
+//! Small tensor utilities on `ndarray::ArrayD` (catalog X-03; terminology as in Kolda & Bader,
+//! "Tensor decompositions and applications", SIAM Review 51(3), 2009).
 //!
 //! A tensor of **order** `N` is an `N`-way array (order 0 a scalar, 1 a vector, 2 a matrix); it
 //! has `∏ₖ Iₖ` components (the notes' "3ⁿ components" only holds for modes of size 3, erratum
@@ -245,7 +246,8 @@ pub fn fold<A: Clone>(m: &ArrayRef2<A>, mode: usize, shape: &[usize]) -> Result<
         .into_owned())
 }
 
-/// Dyadic (outer) product of two vectors, `Aᵢⱼ = vᵢ wⱼ` (001 L1073-1075).
+/// Dyadic (outer) product of two vectors, `Aᵢⱼ = vᵢ wⱼ` (Kolda & Bader, SIAM Review 51(3),
+/// 2009).
 pub fn dyadic<F: Float>(v: &ArrayRef1<F>, w: &ArrayRef1<F>) -> Array2<F> {
     Array2::from_shape_fn((v.len(), w.len()), |(i, j)| v[i] * w[j])
 }

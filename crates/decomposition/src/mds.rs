@@ -4,13 +4,13 @@
 //!
 //! # Classical MDS (Torgerson–Gower scaling, principal coordinates)
 //!
-//! Given squared dissimilarities `D²_ij = ‖x_i − x_j‖²` the notes recover the Gram matrix
-//! `M = X Xᵀ` "up to translation" (000 L1203-1222): with the centring matrix
+//! Given squared dissimilarities `D²_ij = ‖x_i − x_j‖²` the course notes recover the Gram matrix
+//! `M = X Xᵀ` "up to translation" (Torgerson 1952; Gower 1966): with the centring matrix
 //! `J = I − 11ᵀ/n`, **double centring** gives `B = −½ J D² J`, the Gram matrix of the centred
 //! points. With `B = U Λ Uᵀ` (eigenvalues descending), the embedding is the `k` leading columns of
 //! `U Λ^{1/2}`, and `X̃ X̃ᵀ = B` when `k = rank B`. A Mercer similarity matrix `S` (a kernel's
-//! Gram matrix) can be used as `M` directly (000 L1224): it is double-centred the same way,
-//! `B = J S J`, which is classical MDS of the kernel-induced distances
+//! Gram matrix) can be used as `M` directly (as the course notes allow): it is double-centred
+//! the same way, `B = J S J`, which is classical MDS of the kernel-induced distances
 //! `d²_ij = s_ii + s_jj − 2 s_ij` (and kernel PCA's scores).
 //!
 //! | [`MdsInput`] | `fit(x)` reads `x` as | `transform(x)` reads `x` as |
@@ -60,7 +60,7 @@
 //! distance 0 gets `B_ij = 0` (the majorisation of de Leeuw), where scikit-learn replaces the
 //! distance by `1e-5`.
 //!
-//! The notes state the problem as a non-convex optimisation (000 L1226-1230),
+//! The course notes state the problem as a non-convex optimisation,
 //! `argmin Σ_{i≠j} (‖x̃_i − x̃_j‖² − D_ij)²` on *squared* distances (the S-stress of Takane,
 //! Young & de Leeuw). [`MdsSolver::GradientDescent`] minimises either loss ([`MdsLoss::Stress`]
 //! or [`MdsLoss::SquaredStress`] = `Σ_{i<j} (d_ij² − δ_ij²)²`, half the notes' sum over
@@ -113,7 +113,7 @@
 //!
 //! # References
 //!
-//! Notes `000_1d3ac56b3e5035d1.txt` L1191-1232 (catalog D-06). Torgerson (1952), Gower (1966,
+//! The course notes (catalog D-06). Torgerson (1952), Gower (1966,
 //! 1968: adding a point to a principal-coordinates analysis); de Silva & Tenenbaum, *Sparse
 //! multidimensional scaling using landmark points* (2004); de Leeuw, *Applications of convex
 //! analysis to multidimensional scaling* (1977); Borg & Groenen (2005), ch. 8 and 12.

@@ -10,7 +10,7 @@
 //!    |---|---|---|
 //!    | `NearestNeighbors { n_neighbors }` (default) | `½ (A + Aᵀ)` with `A_ij = 1` when `j` is one of the `n_neighbors` nearest points of `i` (the point itself included, as scikit-learn's `include_self=True`; default `max(⌊n/10⌋, 1)`) | `affinity="nearest_neighbors"` |
 //!    | `Rbf { gamma }` | `exp(−γ ‖x_i − x_j‖²)` (dense; default `γ = 1/d`) | `affinity="rbf"` |
-//!    | `Epsilon { eps }` | `1` when `‖x_i − x_j‖ ≤ ε` (the notes' ε-graph, 002 L2485) | — |
+//!    | `Epsilon { eps }` | `1` when `‖x_i − x_j‖ ≤ ε` (the course notes' ε-graph; von Luxburg 2007) | — |
 //!    | `Precomputed` | the given matrix | `affinity="precomputed"` |
 //!
 //! 2. Degrees `d_i = Σ_{j≠i} W_ij` and the normalised Laplacian
@@ -24,8 +24,8 @@
 //!    `_deterministic_vector_sign_flip`); the first (trivial, `u ∝ 1` on a connected graph)
 //!    vector is dropped (`drop_first=True`) and the next `k` are the embedding's columns.
 //!
-//! This minimises `Σ_ij W_ij ‖z_i − z_j‖²` subject to `Zᵀ D Z = I` and `Zᵀ D 1 = 0`, the notes'
-//! relaxation of the cut (000 L1283-1300, 002 L2755-2767, where the plain `D − W` is used; the
+//! This minimises `Σ_ij W_ij ‖z_i − z_j‖²` subject to `Zᵀ D Z = I` and `Zᵀ D 1 = 0`, the course
+//! notes' relaxation of the cut (as in von Luxburg 2007; the notes use the plain `D − W`; the
 //! normalised form is scikit-learn's).
 //!
 //! **Disconnected graphs**: scikit-learn warns and embeds anyway; here the embedding is returned
@@ -66,10 +66,9 @@
 //!
 //! # References
 //!
-//! Notes `002_06df1fe9d423e85b.txt` L2755-2767 (spectral embedding), `000_1d3ac56b3e5035d1.txt`
-//! L1270-1300 (kNN graph, Laplacian). Belkin & Niyogi, *Laplacian eigenmaps for dimensionality
-//! reduction and data representation* (2003); von Luxburg, *A tutorial on spectral clustering*
-//! (2007); Bengio et al., *Out-of-sample extensions for LLE, Isomap, MDS, Eigenmaps and
+//! The course notes (spectral embedding, kNN graph, Laplacian). Belkin & Niyogi, *Laplacian
+//! eigenmaps for dimensionality reduction and data representation* (2003); von Luxburg, *A
+//! tutorial on spectral clustering* (2007); Bengio et al., *Out-of-sample extensions for LLE, Isomap, MDS, Eigenmaps and
 //! spectral clustering* (2004).
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};

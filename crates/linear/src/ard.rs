@@ -63,8 +63,8 @@
 //! - D. J. C. MacKay, "Bayesian methods for backpropagation networks", 1994; R. M. Neal,
 //!   *Bayesian Learning for Neural Networks*, 1996 (ARD); M. E. Tipping, "Sparse Bayesian
 //!   learning and the relevance vector machine", JMLR 1, 2001 (the updates).
-//! - Course notes: the Gaussian-prior MAP of catalog L-10 (`004_e851b5eaf31fc520.txt`
-//!   L1852-1956); ARD itself is not in the notes.
+//! - Course notes: the Gaussian-prior MAP of catalog L-10 (C. M. Bishop, *Pattern Recognition
+//!   and Machine Learning*, §3.3); ARD itself is not in the notes.
 //!
 //! ```
 //! use ndlearn_core::{Fit, ndarray::Array2};

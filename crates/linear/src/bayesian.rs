@@ -110,9 +110,8 @@
 //!
 //! # References
 //!
-//! - Course notes: `004_e851b5eaf31fc520.txt` L1852-1956 (MAP with a Gaussian prior, the
-//!   spherical case L1939-1953 and the broad-prior limit L1937), `003_a4817c1523917003.txt`
-//!   L28-32; catalog L-10, CL-082, errata E32/E33.
+//! - Course notes: MAP with a Gaussian prior, the spherical case and the broad-prior limit;
+//!   catalog L-10, CL-082, errata E32/E33.
 //! - D. J. C. MacKay, "Bayesian interpolation", Neural Computation 4(3), 1992 (the evidence
 //!   updates); M. E. Tipping, "Sparse Bayesian learning and the relevance vector machine",
 //!   JMLR 1, 2001; C. M. Bishop, *Pattern Recognition and Machine Learning*, §3.3 and §3.5

@@ -556,7 +556,7 @@ mod tests {
 
     #[test]
     fn one_dimensional_lasso_worked_example() {
-        // Notes 002 L657-689: min ½(xβ − y)² + λ|β| ⇒ β̂ = max(y/x − λ/x², 0) for y/x > 0;
+        // The course notes' 1-D lasso: min ½(xβ − y)² + λ|β| ⇒ β̂ = max(y/x − λ/x², 0) for y/x > 0;
         // x = 2, y = 3, λ = 1 ⇒ 1.25; λ ≥ |xy| = 6 ⇒ 0 (catalog TV33).
         let x = array![[2.0]];
         let mut xf = Array2::zeros((1, 1).f());

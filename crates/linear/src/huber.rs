@@ -98,8 +98,8 @@
 //!
 //! # References
 //!
-//! - Course notes: Huber loss `000_1d3ac56b3e5035d1.txt` L104-114, robust regression
-//!   L312-321; catalog L-07 (CL-078).
+//! - Course notes: Huber loss, robust regression; catalog L-07 (CL-078). P. J. Huber, "Robust
+//!   estimation of a location parameter", Annals of Mathematical Statistics 35(1), 1964.
 //! - P. J. Huber, *Robust Statistics*, Wiley 1981 (proposal 2, joint scale).
 //! - A. B. Owen, "A robust hybrid of lasso and ridge regression", Contemporary Mathematics 443,
 //!   2007 (the concomitant-scale objective scikit-learn minimises).

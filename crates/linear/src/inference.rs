@@ -36,8 +36,9 @@
 //! [`OlsInference::dof_resid`] give what a t table needs, and the interval methods take the
 //! critical value `t_{1−α/2, N−p}` as an argument (e.g. `scipy.stats.t.ppf(0.975, dof)`).
 //!
-//! [`ResidualSummary`] reports what the notes list as assumptions to check (independence,
-//! homoscedasticity, normality; `003_a4817c1523917003.txt` L36-49): skewness and kurtosis
+//! [`ResidualSummary`] reports what the course notes list as assumptions to check (independence,
+//! homoscedasticity, normality; G. A. F. Seber, A. J. Lee, *Linear Regression Analysis*, 2nd
+//! ed., Wiley, 2003): skewness and kurtosis
 //! (biased moments, as statsmodels' summary), the Jarque–Bera statistic
 //! `N/6 (S² + (K − 3)²/4)` and the Durbin–Watson statistic `Σ(eₜ − eₜ₋₁)² / Σeₜ²`.
 //!
@@ -47,9 +48,10 @@
 //!
 //! # References
 //!
-//! - Course notes: Gaussian-noise MLE and `σ²`: `000_1d3ac56b3e5035d1.txt` L296-310;
-//!   `Var(w) = (1/β)(XᵀX)⁻¹`, `E[1/β_MLE] = (1 − d/n)/β`: `004_e851b5eaf31fc520.txt`
-//!   L1557-1772 (erratum E32: `1/β = (1/n)Σr²`); catalog L-02, CL-071, CL-086.
+//! - Course notes: Gaussian-noise MLE and `σ²`, `Var(w) = (1/β)(XᵀX)⁻¹`,
+//!   `E[1/β_MLE] = (1 − d/n)/β` (erratum E32: `1/β = (1/n)Σr²`); catalog L-02, CL-071, CL-086.
+//!   C. M. Bishop, *Pattern Recognition and Machine Learning*, 2006, §3.1.1; G. A. F. Seber,
+//!   A. J. Lee, *Linear Regression Analysis*, 2nd ed., Wiley, 2003.
 //! - R. D. Cook, S. Weisberg, *Residuals and Influence in Regression*, 1982 (studentized
 //!   residuals, Cook's distance).
 //!

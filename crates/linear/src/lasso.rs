@@ -26,13 +26,15 @@
 //!   costs less than a few dense sweeps; an implementation choice), scikit-learn's
 //!   `precompute=False` default corresponds to `Never`. The details are in the solver module
 //!   (`src/cd.rs`). Coordinate descent is not in the notes.
-//! - **ISTA / FISTA** (the notes' algorithm for the lasso, `002_06df1fe9d423e85b.txt`
-//!   L699-715): proximal gradient on the smooth part `(1/(2N))‖y_c − X_c w‖² + ½α(1 − ρ)‖w‖²`
+//! - **ISTA / FISTA** (the course notes' algorithm for the lasso; Daubechies, Defrise & De Mol,
+//!   Comm. Pure Appl. Math. 57(11), 2004; Beck & Teboulle, SIAM J. Imaging Sciences 2(1),
+//!   2009): proximal gradient on the smooth part `(1/(2N))‖y_c − X_c w‖² + ½α(1 − ρ)‖w‖²`
 //!   (Gram form) with step `1/L`, `L = λ_max(X_cᵀX_c)/N + α(1 − ρ)` (the notes'
 //!   `τ = 1/σ₁(X)²` in this scaling), from `w = 0`, through `ndlearn_core::optim::proximal`;
 //!   stops when the gradient-mapping norm is at most `tol·‖X_cᵀy_c‖/N` or after `max_iter`
 //!   iterations.
-//! - **Subgradient** descent (`000_1d3ac56b3e5035d1.txt` L452-469) with a subgradient
+//! - **Subgradient** descent (Shor, *Minimization Methods for Non-Differentiable Functions*,
+//!   Springer, 1985) with a subgradient
 //!   `∇f(w) + αρ·sign(w)` (`sign(0) = 0`) and the given step schedule, through
 //!   `ndlearn_core::optim::subgradient_method`, returning the best iterate after `max_iter`
 //!   steps; it only approaches the optimum (no sparsity at finite steps).
@@ -68,9 +70,8 @@
 //!
 //! # References
 //!
-//! - Course notes: lasso `002_06df1fe9d423e85b.txt` L655-721 (1-D solution L657-689, ISTA
-//!   L699-715), `000_1d3ac56b3e5035d1.txt` L211-220, L452-469; elastic net named at
-//!   `000_1d3ac56b3e5035d1.txt` L267; catalog L-05, L-06 (CL-075, CL-076, CL-077).
+//! - Course notes: lasso (1-D solution, ISTA, subgradient descent); elastic net named only;
+//!   catalog L-05, L-06 (CL-075, CL-076, CL-077).
 //! - R. Tibshirani, "Regression shrinkage and selection via the lasso", JRSS B 58(1), 1996;
 //!   H. Zou, T. Hastie, "Regularization and variable selection via the elastic net", JRSS B
 //!   67(2), 2005.

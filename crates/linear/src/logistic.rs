@@ -103,10 +103,10 @@
 //! # References
 //!
 //! - Course notes: binary model, cross-entropy, gradient, Hessian and Newton/IRLS
-//!   `000_1d3ac56b3e5035d1.txt` L636-715 (regularisation on separable data L759);
-//!   labels and gradients `003_a4817c1523917003.txt` L107-123; softmax model and its gradient
-//!   `000_1d3ac56b3e5035d1.txt` L716-735, `002_06df1fe9d423e85b.txt` L1764-1798; catalog L-08,
-//!   L-09 (CL-080, CL-081, CL-205).
+//!   (regularisation on separable data); `{0, 1}` and `±1` labels and their gradients; softmax
+//!   model and its gradient; catalog L-08, L-09 (CL-080, CL-081, CL-205). T. Hastie,
+//!   R. Tibshirani, J. Friedman, *The Elements of Statistical Learning*, 2nd ed., 2009, §4.4;
+//!   C. M. Bishop, *Pattern Recognition and Machine Learning*, 2006, §4.3 (IRLS, softmax).
 //! - J. Nocedal, S. Wright, *Numerical Optimization*, 2nd ed. (L-BFGS, Newton).
 //! - G.-X. Yuan, C.-H. Ho, C.-J. Lin, "An improved GLMNET for L1-regularized logistic
 //!   regression", JMLR 13 (2012) (proximal Newton with coordinate descent, the stopping rule);

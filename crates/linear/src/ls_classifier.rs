@@ -55,9 +55,8 @@
 //!
 //! # References
 //!
-//! - Course notes: `001_b51c42422401bdd2.txt` L297-311 (K-class linear discriminant, boundaries,
-//!   least squares and its outlier sensitivity), `002_06df1fe9d423e85b.txt` L1516-1534 (binary
-//!   rule, `sign(0) = 1`), L1762-1764 (one-hot targets); catalog L-11 (CL-083).
+//! - Course notes: K-class linear discriminant, boundaries, least squares and its outlier
+//!   sensitivity, the binary rule (`sign(0) = 1`), one-hot targets; catalog L-11 (CL-083).
 //! - C. M. Bishop, *Pattern Recognition and Machine Learning*, §4.1.3 (least squares for
 //!   classification).
 //!

@@ -150,8 +150,8 @@
 //!
 //! # References
 //!
-//! - Course notes: one-vs-one and one-vs-all `002_06df1fe9d423e85b.txt` L1511-1514; random label
-//!   partitions repeated `O(log n)` times `001_b51c42422401bdd2.txt` L648; catalog L-12
+//! - Course notes: one-vs-one and one-vs-all (C. M. Bishop, *Pattern Recognition and Machine
+//!   Learning*, §4.1.2); random label partitions repeated `O(log n)` times; catalog L-12
 //!   (CL-084).
 //! - T. G. Dietterich, G. Bakiri, *Solving multiclass learning problems via error-correcting
 //!   output codes*, JAIR 2 (1995).

@@ -72,10 +72,10 @@
 //!
 //! # References
 //!
-//! - Course notes, least squares and its closed forms: `000_1d3ac56b3e5035d1.txt` L77-102
-//!   (1/(2N) objective, cov/var, `O(D²N + D³)`), `002_06df1fe9d423e85b.txt` L103-346 (simple
-//!   regression, through the origin L270-282), L369-485 (multi-output, pseudo-inverse),
-//!   `003_a4817c1523917003.txt` L34-85; catalog L-02 (CL-068, CL-069, CL-070).
+//! - Course notes, least squares and its closed forms (1/(2N) objective, cov/var,
+//!   `O(D²N + D³)`, simple regression, through the origin, multi-output, pseudo-inverse);
+//!   catalog L-02 (CL-068, CL-069, CL-070). T. Hastie, R. Tibshirani, J. Friedman, *The
+//!   Elements of Statistical Learning*, 2nd ed., 2009, §3.2.
 //! - G. H. Golub, C. F. Van Loan, *Matrix Computations*, 4th ed., §5.3 (normal equations, QR and
 //!   SVD least squares).
 //!

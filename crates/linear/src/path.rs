@@ -21,7 +21,8 @@
 //!
 //! - J. Friedman, T. Hastie, R. Tibshirani, "Regularization paths for generalized linear models
 //!   via coordinate descent", J. Stat. Software 33(1), 2010 (warm-started paths, the grid).
-//! - Course notes: lasso `002_06df1fe9d423e85b.txt` L655-721; catalog L-05, L-06.
+//! - Course notes: lasso; catalog L-05, L-06. R. Tibshirani, "Regression shrinkage and
+//!   selection via the lasso", JRSS B 58(1), 1996.
 //!
 //! ```
 //! use ndlearn_linear::{PathOptions, lasso_path};

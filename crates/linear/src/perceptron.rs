@@ -30,13 +30,15 @@
 //! | `Subgradient` | random `B`-subsets `I`, `M = {i ∈ I : yᵢsᵢ < 0}`: `w ← w + (τ/B) Σ_M yᵢxᵢ`, `b ← b + (τ/B) Σ_M yᵢ` | a seeded permutation per epoch cut into batches of `B` (the last may be shorter; `B` is then its length) | the training set has no error under `sign(0) = +1` after an epoch, or `max_iter` epochs |
 //! | `Sgd` (default) | scikit-learn's `Perceptron`: SGD on the hinge loss with threshold 0, constant step `η`, update when `y s ≤ 0`, optional penalty | rows in order, or reshuffled every epoch (`shuffle`) | scikit-learn's rule: the epoch's mean objective failed `n_iter_no_change` times in a row to fall below the best by `tol` |
 //!
-//! `η` is `eta0` for every solver and `τ` of the subgradient method. `Classic` is the notes' PLA
-//! (`000_1d3ac56b3e5035d1.txt` L62-75, `004_e851b5eaf31fc520.txt` L325-339) with the bias updated
-//! like the weight of a ones-column; from `w = 0` it is invariant to `η` (every iterate scales
-//! with `η`), so only the predictions, not the solver, see `eta0`. `Threshold` is the θ/η variant
-//! of `001_b51c42422401bdd2.txt` L453-467; its fitted [`intercept`](FittedPerceptron::intercept)
-//! is `b − θ`, so `decision_function` is `⟨w, x⟩ + b − θ` and the predict rule stays `sign(0) = +1`.
-//! `Subgradient` is `002_06df1fe9d423e85b.txt` L1544-1628. Because every point sits at the kink
+//! `η` is `eta0` for every solver and `τ` of the subgradient method. `Classic` is the course
+//! notes' PLA (Rosenblatt 1958; Abu-Mostafa, Magdon-Ismail & Lin, *Learning from Data* (2012),
+//! §1.1.2) with the bias updated like the weight of a ones-column; from `w = 0` it is invariant
+//! to `η` (every iterate scales with `η`), so only the predictions, not the solver, see `eta0`.
+//! `Threshold` is the θ/η variant of the course notes; its fitted
+//! [`intercept`](FittedPerceptron::intercept) is `b − θ`, so `decision_function` is
+//! `⟨w, x⟩ + b − θ` and the predict rule stays `sign(0) = +1`. `Subgradient` is the course notes'
+//! subgradient method on the perceptron loss (the perceptron criterion of Bishop, *Pattern
+//! Recognition and Machine Learning* (2006), §4.1.7). Because every point sits at the kink
 //! when `w = 0, b = 0` (loss 0, subgradient 0: a fixed point), it starts from `wⱼ ~ N(0, 1)`
 //! (seeded), `b = 0`, which the notes allow ("initialize `w₀ ∈ ℝᵈ`").
 //!
@@ -107,11 +109,12 @@
 //!
 //! # References
 //!
-//! - Course notes: `000_1d3ac56b3e5035d1.txt` L62-75 (PLA, `sign(0) = +1`),
-//!   `001_b51c42422401bdd2.txt` L453-467 (θ/η variant, random samples, XOR),
-//!   `002_06df1fe9d423e85b.txt` L1516-1628 (perceptron loss, subgradient, batch method, fixed
-//!   points), `004_e851b5eaf31fc520.txt` L325-339 (PLA from `w = 0`, zero errors on separable
-//!   data); catalog L-01 (CL-066, CL-067), worked example TV17.
+//! - Course notes: PLA (`sign(0) = +1`), the θ/η variant with random samples, XOR, the
+//!   perceptron loss, its subgradient, the batch method and its fixed points, PLA from `w = 0`
+//!   with zero errors on separable data; catalog L-01 (CL-066, CL-067), worked example TV17.
+//! - Y. S. Abu-Mostafa, M. Magdon-Ismail, H.-T. Lin, *Learning from Data*, AMLBook 2012,
+//!   §1.1.2 (PLA); C. M. Bishop, *Pattern Recognition and Machine Learning*, Springer 2006,
+//!   §4.1.7 (perceptron criterion); M. Minsky, S. Papert, *Perceptrons*, MIT Press 1969 (XOR).
 //! - F. Rosenblatt, "The perceptron: a probabilistic model for information storage and
 //!   organization in the brain", Psychological Review 65(6), 1958.
 //! - Y. Tsuruoka, J. Tsujii, S. Ananiadou, "Stochastic gradient descent training for
@@ -898,7 +901,7 @@ mod tests {
 
     #[test]
     fn notes_loss_test_vectors_tv17() {
-        // 002 L1557-1567: y = −1, s = −2 ⇒ −y·s = −2 ⇒ loss 0; y = 1, s = −2 ⇒ loss 2.
+        // Course notes' example: y = −1, s = −2 ⇒ −y·s = −2 ⇒ loss 0; y = 1, s = −2 ⇒ loss 2.
         assert_eq!(
             perceptron_loss(&array![-1.0], &array![-2.0]).expect("test"),
             0.0
@@ -981,7 +984,7 @@ mod tests {
             assert!(fit.converged(), "{solver:?}");
             assert_eq!(fit.predict(&x).expect("test"), y, "{solver:?}");
             // A separating plane is a fixed point: the perceptron loss and so its subgradient
-            // vanish there (002 L1628), and the epoch-wise rules made no update in their last
+            // vanish there (as the course notes observe), and the epoch-wise rules made no update in their last
             // epoch (the subgradient method tests after its epoch's updates).
             assert_eq!(perceptron_scores_loss(&fit, &x, &y), 0.0, "{solver:?}");
             if solver != PerceptronSolver::Subgradient {
@@ -1010,7 +1013,7 @@ mod tests {
 
     #[test]
     fn xor_is_not_learned() {
-        // 001 L467: a single perceptron cannot emulate XOR.
+        // A single perceptron cannot emulate XOR (the course notes; Minsky & Papert 1969).
         let (x, y) = xor();
         for solver in all_solvers() {
             let fit = Perceptron::new(solver)

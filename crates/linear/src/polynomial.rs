@@ -101,9 +101,8 @@
 //!
 //! # References
 //!
-//! Course notes: `001_b51c42422401bdd2.txt` L88-120 (curve fitting, normal equations,
-//! `E_RMS`, regularised form), `002_06df1fe9d423e85b.txt` L1145-1175 (Vandermonde
-//! invertibility); catalog L-02, L-03, CL-072, erratum E15. C. M. Bishop, *Pattern
+//! Course notes: curve fitting, normal equations, `E_RMS`, regularised form, Vandermonde
+//! invertibility; catalog L-02, L-03, CL-072, erratum E15. C. M. Bishop, *Pattern
 //! Recognition and Machine Learning*, §1.1.
 
 use ndlearn_core::Estimator;

@@ -82,9 +82,8 @@
 //!
 //! # References
 //!
-//! - Course notes: absolute loss and Laplace MLE `000_1d3ac56b3e5035d1.txt` L104-114,
-//!   L312-321 ("can be solved as convex linear optimization problem"); LP `000` L269-274;
-//!   catalog L-07 (CL-079), O-10 (CL-062).
+//! - Course notes: absolute loss and Laplace MLE ("can be solved as convex linear optimization
+//!   problem"), linear programming; catalog L-07 (CL-079), O-10 (CL-062).
 //! - R. Koenker, G. Bassett, "Regression quantiles", Econometrica 46(1), 1978.
 //! - R. Koenker, *Quantile Regression*, Cambridge University Press 2005 (LP form, IRLS).
 //!

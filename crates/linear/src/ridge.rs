@@ -29,8 +29,9 @@
 //! `max(N, D)·ε·σ_max` only, and a failed Cholesky factorisation (possible only for `α` at or
 //! near 0 on rank-deficient data) falls back to the SVD, as scikit-learn does.
 //!
-//! The `Sgd` solver is for teaching: it follows the notes' SGD for ridge (gradient
-//! `(1/N)Σ∇ℓ + λ∇R`, `000_1d3ac56b3e5035d1.txt` L437-450) and reaches the closed form only to
+//! The `Sgd` solver is for teaching: it follows the course notes' SGD for ridge (gradient
+//! `(1/N)Σ∇ℓ + λ∇R`; Bottou, Curtis & Nocedal, "Optimization methods for large-scale machine
+//! learning", SIAM Review 60(2), 2018) and reaches the closed form only to
 //! the accuracy its step schedule allows (by default `η_t = η₀/√t` with
 //! `η₀ = 1/max_i(‖x_{c,i}‖² + α/N)`, batches of 32, 500 epochs).
 //!
@@ -56,9 +57,9 @@
 //!
 //! # References
 //!
-//! - Course notes: `000_1d3ac56b3e5035d1.txt` L190-209 (objective, unpenalised intercept,
-//!   closed form), L437-450 (SGD); `002_06df1fe9d423e85b.txt` L487-655 (uniqueness, SVD form
-//!   L609-637, limit λ → 0, 1-D example L643-655); catalog L-04, CL-073, CL-074.
+//! - Course notes: objective, unpenalised intercept, closed form, SGD, uniqueness, SVD form,
+//!   limit λ → 0, 1-D example; catalog L-04, CL-073, CL-074. T. Hastie, R. Tibshirani,
+//!   J. Friedman, *The Elements of Statistical Learning*, 2nd ed., 2009, §3.4.1.
 //! - A. E. Hoerl, R. W. Kennard, "Ridge regression: biased estimation for nonorthogonal
 //!   problems", Technometrics 12(1), 1970.
 //!
@@ -564,7 +565,7 @@ mod tests {
 
     #[test]
     fn one_dimensional_worked_example() {
-        // Notes 002 L643-655: β̂ = xy/(x² + λ); x = 2, y = 3, λ = 1 ⇒ 1.2 (catalog TV33).
+        // The course notes' 1-D example: β̂ = xy/(x² + λ); x = 2, y = 3, λ = 1 ⇒ 1.2 (catalog TV33).
         let x: Array2<f64> = array![[2.0]];
         let y: Array1<f64> = array![3.0];
         for solver in [RidgeSolver::Cholesky, RidgeSolver::Svd] {

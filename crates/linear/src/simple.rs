@@ -7,8 +7,9 @@
 //! `w Σx² = Σxy` needs one non-zero `x`. Both are computed with centred sums (no cancellation
 //! from large means).
 //!
-//! References: course notes `000_1d3ac56b3e5035d1.txt` L93 (cov/var), `002_06df1fe9d423e85b.txt`
-//! L166-282 (the 2 × 2 system, determinant, through the origin); catalog L-02 (CL-069).
+//! References: the course notes (cov/var, the 2 × 2 system, determinant, through the origin);
+//! catalog L-02 (CL-069). L. Wasserman, *All of Statistics*, Springer (2004), ch. 13 (simple
+//! linear regression).
 
 use ndarray::ArrayRef1;
 use ndlearn_core::{Error, Float, Result};

@@ -60,9 +60,8 @@
 //!
 //! # References
 //!
-//! - Course notes: orthogonal L2 distance vs vertical offsets `004_e851b5eaf31fc520.txt`
-//!   L320-323; catalog D-11 (CL-085). The notes give no algorithm; the SVD solution is from
-//!   G. H. Golub, C. F. Van Loan, "An analysis of the total least squares problem",
+//! - Course notes: orthogonal L2 distance vs vertical offsets; catalog D-11 (CL-085). The
+//!   notes give no algorithm; the SVD solution is from G. H. Golub, C. F. Van Loan, "An analysis of the total least squares problem",
 //!   SIAM J. Numer. Anal. 17(6), 1980, and S. Van Huffel, J. Vandewalle, *The Total Least
 //!   Squares Problem*, SIAM 1991.
 //!

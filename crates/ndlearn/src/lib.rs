@@ -47,7 +47,8 @@
 //!
 //! | module | feature | what |
 //! |---|---|---|
-//! | crate root (from `ndlearn-core`) | always | traits ([`Fit`], [`Predict`], [`Transform`], ...), [`Error`], [`Float`], and the toolkit modules: [`metrics`], [`model_selection`], [`preprocessing`], [`feature_selection`], [`calibration`], [`linalg`], [`stats`], [`distance`], [`kernel`], [`optim`], [`random`], [`par`], ... |
+//! | crate root (from `ndlearn-core`) | always | traits ([`Fit`], [`Predict`], [`Transform`], ...), [`Error`], [`Float`], [`linalg`], [`stats`], [`distance`], [`kernel`], [`optim`], [`random`], [`par`], ... |
+//! | [`metrics`], [`model_selection`] and [`pipeline`], [`preprocessing`], [`feature_selection`], [`calibration`], `learning_theory`, `active_learning`, `resampling`, `tensor` | one feature each (`toolkits`: all; in `full`) | core's optional toolkits |
 //! | [`linear`] | `linear` | OLS, ridge, lasso, elastic net (and CV), logistic regression, SGD, perceptron, Huber, quantile, Bayesian ridge, ARD, one-vs-rest / one-vs-one |
 //! | [`bayes`] | `bayes` | Gaussian / multinomial / complement / Bernoulli / categorical naive Bayes, LDA, QDA, Fisher discriminant, KDE classifier |
 //! | [`neighbors`] | `neighbors` | k-nearest and radius neighbours (classifier, regressor), nearest centroid; always core's neighbour search (k-d tree, ball tree, brute force) |
@@ -116,8 +117,10 @@ pub use ndlearn_datasets as datasets;
 /// The traits, the error type and the estimators most programs use:
 /// `use ndlearn::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "model_selection")]
     pub use ndlearn_core::model_selection::{KFold, Scorer, StratifiedKFold, cross_val_score};
     pub use ndlearn_core::ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, array, s};
+    #[cfg(feature = "model_selection")]
     pub use ndlearn_core::pipeline::Pipeline;
     pub use ndlearn_core::{
         DecisionFunction, Error, Estimator, FeatureImportances, Fit, FitMultiOutput,

@@ -1,5 +1,7 @@
-//! Membership-query learners of the notes: a threshold by binary search, an interval by a
-//! random search for one positive and two binary searches (001 L861-865; catalog X-01, CL-197).
+//! Membership-query learners of the course notes: a threshold by binary search, an interval by
+//! a random search for one positive and two binary searches (membership queries: Angluin,
+//! "Queries and concept learning", Machine Learning 2(4), 1988; the threshold example:
+//! Settles, "Active Learning Literature Survey", 2009; catalog X-01, CL-197).
 
 use ndarray::ArrayRef1;
 
@@ -72,7 +74,7 @@ impl<F: Float> ThresholdSearch<F> {
 }
 
 /// Active learning of a threshold `f_θ(x) = −1 if x ≤ θ, +1 otherwise` on a sorted set of
-/// points, by binary search on the labels (the notes 001 L861-863).
+/// points, by binary search on the labels (the course notes; Settles (2009)).
 ///
 /// `oracle(i)` returns the label of `points[i]` (`true` = `+1`). Since the labels along the
 /// sorted points are `−…−+…+`, the first positive index is found with at most
@@ -198,7 +200,7 @@ impl<F: Float> IntervalSearch<F> {
 }
 
 /// Active learning of an interval `f_{a,b}(x) = +1 iff x ∈ [a, b]` on a sorted set of points,
-/// the notes' procedure (001 L863-865): query points in random order until one is positive
+/// the course notes' procedure: query points in random order until one is positive
 /// (up to `n` queries in the worst case), then binary-search the first positive on its left and
 /// the last positive on its right (`O(log n)` queries each).
 ///

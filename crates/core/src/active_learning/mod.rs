@@ -2,9 +2,10 @@
 //!
 //! Labelling can be expensive while unlabelled data are cheap; an active learner asks an
 //! *oracle* for the labels of the samples it expects to learn most from, and typically needs far
-//! fewer labels than passive supervised learning (the notes 001 L859-901, catalog X-01).
+//! fewer labels than passive supervised learning (the course notes, catalog X-01; Settles,
+//! "Active Learning Literature Survey", 2009).
 //!
-//! | scenario (the notes) | here |
+//! | scenario (the course notes) | here |
 //! |---|---|
 //! | pool-based sampling: labelled `L`, unlabelled pool `U`, greedy informativeness | [`PoolLearner`] |
 //! | stream-based selective sampling: query or discard each arriving instance | [`StreamSampler`] |
@@ -17,8 +18,9 @@
 //! `FnMut(usize) -> usize` from a sample's index to its label (`FnMut(usize) -> bool` for the
 //! membership-query learners), so it can be a lookup table, a human, or a simulation.
 //!
-//! Membership query synthesis (the learner makes up its own query points, 001 L867-869) has no
-//! algorithm in the notes beyond the two membership learners and is not provided separately.
+//! Membership query synthesis (the learner makes up its own query points; Angluin, "Queries and
+//! concept learning", Machine Learning 2(4), 1988) has no algorithm in the course notes beyond
+//! the two membership learners and is not provided separately.
 //!
 //! # Choices not in the notes
 //!
@@ -30,8 +32,8 @@
 //! * Stream sampling compares the score with a fixed threshold and refits after every
 //!   `refit_every` queries.
 //!
-//! References: the notes 001 L859-901; B. Settles (2009), "Active Learning Literature Survey",
-//! University of Wisconsin–Madison TR 1648 (the strategies' names and formulas).
+//! References: the course notes (catalog X-01); B. Settles (2009), "Active Learning Literature
+//! Survey", University of Wisconsin–Madison TR 1648 (the strategies' names and formulas).
 
 mod membership;
 mod pool;

@@ -1,4 +1,6 @@
-//! Pool-based active learning (the notes 001 L875-883; catalog X-01, CL-194).
+//! Pool-based active learning (the course notes; Lewis & Gale, "A sequential algorithm for
+//! training text classifiers", SIGIR 1994; Settles, "Active Learning Literature Survey", 2009;
+//! catalog X-01, CL-194).
 
 use ndarray::{Array1, ArrayRef1, ArrayRef2, Axis};
 
@@ -9,7 +11,7 @@ use crate::{Error, Fit, Float, Predict, PredictProba, Result, random};
 /// Pool-based active learning: a small labelled set `L`, a large unlabelled pool `U`; each round
 /// trains on `L`, scores `U` with a [`QueryStrategy`], asks an oracle for the labels of the
 /// `batch_size` most informative samples and moves them to `L` ("train, score the pool, query
-/// the oracle, retrain", the notes 001 L875-883).
+/// the oracle, retrain", the course notes; Settles (2009)).
 ///
 /// Works with any classifier `E: Fit<F, Target = ArrayRef1<usize>>` whose fitted model gives
 /// probabilities ([`PredictProba`]) and label predictions.

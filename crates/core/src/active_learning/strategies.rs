@@ -1,5 +1,6 @@
 //! Query strategies: how informative is an unlabelled sample, from the model's class
-//! probabilities (the notes 001 L883-901; catalog X-01, CL-195).
+//! probabilities (the course notes; Settles, "Active Learning Literature Survey", University of
+//! Wisconsin–Madison TR 1648, 2009; catalog X-01, CL-195).
 
 use ndarray::{Array1, ArrayRef1, ArrayRef2};
 

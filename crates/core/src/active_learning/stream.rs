@@ -1,4 +1,5 @@
-//! Stream-based selective sampling (the notes 001 L867-873; catalog X-01, CL-196).
+//! Stream-based selective sampling (the course notes; Cohn, Atlas & Ladner, "Improving
+//! generalization with active learning", Machine Learning 15(2), 1994; catalog X-01, CL-196).
 
 use ndarray::{Array1, ArrayRef1, ArrayRef2, Axis, s};
 use rand::Rng as _;
@@ -9,7 +10,8 @@ use crate::validate::check_fit_input;
 use crate::{Fit, Float, PredictProba, Result, random};
 
 /// Stream-based selective sampling: the unlabelled instances arrive one at a time and for each
-/// the learner decides at once to ask for its label or to discard it (the notes 001 L867-873).
+/// the learner decides at once to ask for its label or to discard it (the course notes; Cohn,
+/// Atlas & Ladner (1994)).
 ///
 /// # The rule ([`StreamSampler::run`])
 ///

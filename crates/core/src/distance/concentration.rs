@@ -3,7 +3,7 @@
 //! For `n` points and a query, the *relative contrast* is `(D_max − D_min) / D_min` over the
 //! distances from the query to the points. For i.i.d. data it tends to **0** as the dimension
 //! grows (Beyer et al., 1999, "When is nearest neighbor meaningful?"), so that nearest-neighbour
-//! search loses meaning. The notes (001 L25-29) print "tends to 1"; the catalog lists this as an
+//! search loses meaning. The course notes print "tends to 1"; the catalog lists this as an
 //! erratum and the code follows the standard result. [`simulate_relative_contrast`] draws
 //! uniform data on `[0, 1]^d` to show the effect (a demo and a property test, not a method of
 //! the notes).

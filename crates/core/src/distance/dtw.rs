@@ -1,10 +1,13 @@
 //! Dynamic time warping (DTW) between series of possibly different lengths.
 //!
-//! # The notes (001 L1007-1033)
+//! # The course notes
 //!
-//! An alignment path `P = ((p₁, q₁), …, (p_k, q_k))` runs from `(1, 1)` to `(m, n)`
-//! monotonically; DTW is the cost of the cheapest path, by dynamic programming on a cumulative
-//! cost `D(i, j)`, with local cost `c(i, j) = |xᵢ − yⱼ|` (the recurrences; the path objective
+//! As in Sakoe & Chiba, "Dynamic programming algorithm optimization for spoken word
+//! recognition", IEEE Trans. ASSP 26(1), 1978 (the local path types as in Rabiner & Juang,
+//! *Fundamentals of Speech Recognition*, Prentice Hall (1993)): an alignment path
+//! `P = ((p₁, q₁), …, (p_k, q_k))` runs from `(1, 1)` to `(m, n)` monotonically; DTW is the
+//! cost of the cheapest path, by dynamic programming on a cumulative cost `D(i, j)`, with
+//! local cost `c(i, j) = |xᵢ − yⱼ|` (the recurrences; the path objective
 //! above them uses `(xᵢ − yⱼ)²`, so both are offered through [`LocalCost`]):
 //!
 //! * **Type 2** (classic; one-to-many and many-to-one, no skips; "0-45-90" local paths):

@@ -1,8 +1,9 @@
 //! Mixed-type (Gower-style) weighted dissimilarity.
 //!
-//! The notes combine per-variable dissimilarities of mixed types by a weighted average
-//! (001 L740) and write the general form `d(x, x') = f(Σᵢ wᵢ dᵢ(xᵢ, x'ᵢ))` (000 L1195-1197).
-//! This is Gower's coefficient:
+//! The course notes combine per-variable dissimilarities of mixed types by a weighted average
+//! (as Han, Kamber & Pei, *Data Mining: Concepts and Techniques*, 3rd ed. (2011), §2.4) and
+//! write the general form `d(x, x') = f(Σᵢ wᵢ dᵢ(xᵢ, x'ᵢ))`. This is Gower's coefficient (Gower,
+//! "A general coefficient of similarity and some of its properties", Biometrics 27, 1971):
 //!
 //! ```text
 //! d(x, x') = Σᵢ wᵢ δᵢ dᵢ(xᵢ, x'ᵢ) / Σᵢ wᵢ δᵢ
@@ -14,7 +15,7 @@
 //! |---|---|
 //! | `Numeric { range }` | `|xᵢ − x'ᵢ| / range` (range-normalised) |
 //! | `Nominal` | `0` if equal codes, else `1` (simple matching) |
-//! | `Ordinal { levels: M }` | ranks `r ∈ {1..M}`: `|r − r'| / (M − 1)` (001 L735-737) |
+//! | `Ordinal { levels: M }` | ranks `r ∈ {1..M}`: `|r − r'| / (M − 1)` |
 //! | `Binary { asymmetric }` | `0` if equal, else `1`; values must be 0 or 1 |
 //!
 //! and `δᵢ = 0` (the feature is left out of numerator **and** denominator) when either value

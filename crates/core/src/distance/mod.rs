@@ -42,13 +42,17 @@
 //!
 //! # References
 //!
-//! The notes (see `shared/catalog.md` C-13, X-02, X-04): Minkowski / binary / nominal / ordinal /
-//! ratio-scaled / mixed dissimilarities `001_b51c42422401bdd2.txt` L713-740 (the Minkowski
-//! formula there drops the inner powers, erratum E5); L_p for sequences and DTW 001 L997-1033;
-//! cosine 001 L5-7; Mahalanobis `002_06df1fe9d423e85b.txt` L2366; general mixed form
-//! `d = f(Σ wᵢ dᵢ)` and the Gram trick `000_1d3ac56b3e5035d1.txt` L1195-1209; point to hyperplane
-//! 000 L753 and 002 L1634-1640; distance concentration 001 L9-29. Gower, J. C. (1971), "A
-//! general coefficient of similarity and some of its properties", Biometrics 27.
+//! The course notes (catalog C-13, X-02, X-04) cover Minkowski / binary / nominal / ordinal /
+//! ratio-scaled / mixed dissimilarities (as in Han, Kamber & Pei, *Data Mining: Concepts and
+//! Techniques*, 3rd ed., Morgan Kaufmann (2011), §2.4, and Kaufman & Rousseeuw, *Finding Groups
+//! in Data*, Wiley (1990), ch. 1; the Minkowski formula in the notes drops the inner powers,
+//! erratum E5); L_p for sequences and DTW (Sakoe & Chiba, IEEE Trans. ASSP 26(1), 1978);
+//! cosine; Mahalanobis (Proc. National Institute of Sciences of India 2(1), 1936); the general
+//! mixed form `d = f(Σ wᵢ dᵢ)` and the Gram trick; point to hyperplane (Bishop, *Pattern
+//! Recognition and Machine Learning* (2006), §4.1.1); distance concentration (Beyer,
+//! Goldstein, Ramakrishnan & Shaft, "When is 'nearest neighbor' meaningful?", ICDT 1999).
+//! Gower, J. C. (1971), "A general coefficient of similarity and some of its properties",
+//! Biometrics 27.
 
 mod concentration;
 mod dtw;

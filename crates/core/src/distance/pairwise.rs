@@ -3,7 +3,7 @@
 //! # Algorithm
 //!
 //! * **Euclidean, squared Euclidean (and Minkowski `p = 2`)**: the Gram trick
-//!   `‖xᵢ − yⱼ‖² = ‖xᵢ‖² + ‖yⱼ‖² − 2 xᵢᵀyⱼ` (000 L1203-1209) computed as GEMMs `X Yᵀ` on
+//!   `‖xᵢ − yⱼ‖² = ‖xᵢ‖² + ‖yⱼ‖² − 2 xᵢᵀyⱼ` (as in the course notes) computed as GEMMs `X Yᵀ` on
 //!   blocks of rows at the top level (multithreaded BLAS), each block followed by a fused,
 //!   branch-free parallel pass while it is still in cache. Before the
 //!   GEMM both matrices are centred on the column means of `Y` (distances are translation

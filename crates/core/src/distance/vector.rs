@@ -47,7 +47,7 @@ pub fn chebyshev<F: Float>(a: &ArrayRef1<F>, b: &ArrayRef1<F>) -> Result<F> {
 
 /// Minkowski distance `(Σ |aₖ − bₖ|^p)^{1/p}` for `p ≥ 1`; `p = ∞` gives Chebyshev.
 ///
-/// The notes print the formula without the inner powers (erratum E5, 001 L715); this is the
+/// The course notes print the formula without the inner powers (erratum E5); this is the
 /// correct form. `p = 1` is Manhattan, `p = 2` Euclidean. `Σ|Δ|^p` is not rescaled, so it can
 /// overflow for large `p` and large differences: use Chebyshev for `p → ∞`.
 ///
@@ -62,7 +62,8 @@ pub fn minkowski<F: Float>(a: &ArrayRef1<F>, b: &ArrayRef1<F>, p: f64) -> Result
 }
 
 /// Cosine similarity `aᵀb / (‖a‖‖b‖)`, in `[−1, 1]`: 1 for parallel vectors, 0 for orthogonal
-/// ones (001 L5-7).
+/// ones (Manning, Raghavan & Schütze, *Introduction to Information Retrieval*, Cambridge
+/// University Press (2008), ch. 6).
 ///
 /// **Zero vectors:** the similarity of a zero vector with anything is defined as `0`
 /// (scikit-learn's convention; scipy gives NaN).
@@ -78,7 +79,9 @@ pub fn cosine_distance<F: Float>(a: &ArrayRef1<F>, b: &ArrayRef1<F>) -> Result<F
 }
 
 /// Mahalanobis distance `√((a − b)ᵀ VI (a − b))` for a symmetric positive semi-definite `VI`
-/// (usually the inverse covariance `Σ⁻¹`; 002 L2366 uses the square `(x − m)ᵀΣ⁻¹(x − m)`).
+/// (usually the inverse covariance `Σ⁻¹`; Mahalanobis, "On the generalised distance in
+/// statistics", Proc. National Institute of Sciences of India 2(1), 1936; the course notes use
+/// the square `(x − m)ᵀΣ⁻¹(x − m)`).
 ///
 /// `VI` is checked (square, matching dimension, finite, symmetric PSD) on every call; for many
 /// evaluations build a [`super::Metric::Mahalanobis`] once, validate it, and use
@@ -110,7 +113,8 @@ pub fn hamming<F: Float>(a: &ArrayRef1<F>, b: &ArrayRef1<F>) -> Result<F> {
 }
 
 /// Simple-matching dissimilarity of binary (or categorical) vectors,
-/// `(FN + FP) / (TP + FP + TN + FN)` (001 L719-723): the fraction of mismatches. It equals
+/// `(FN + FP) / (TP + FP + TN + FN)` (Han, Kamber & Pei, *Data Mining: Concepts and
+/// Techniques*, 3rd ed., Morgan Kaufmann (2011), §2.4): the fraction of mismatches. It equals
 /// [`hamming`] and, on category codes, [`nominal_dissimilarity`].
 pub fn simple_matching<F: Float>(a: &ArrayRef1<F>, b: &ArrayRef1<F>) -> Result<F> {
     let (a, b) = pair(a, b, "simple_matching")?;
@@ -119,15 +123,17 @@ pub fn simple_matching<F: Float>(a: &ArrayRef1<F>, b: &ArrayRef1<F>) -> Result<F
 
 /// Jaccard dissimilarity (scipy's definition): among the coordinates where at least one vector
 /// is non-zero, the fraction where they differ; 0 when both are all zero. For 0/1 data this is
-/// the notes' `(FN + FP) / (TP + FP + FN)` (001 L725-727): negative matches (both 0) are
+/// the course notes' `(FN + FP) / (TP + FP + FN)` (Han, Kamber & Pei (2011), §2.4): negative
+/// matches (both 0) are
 /// ignored, which suits asymmetric binary variables.
 pub fn jaccard<F: Float>(a: &ArrayRef1<F>, b: &ArrayRef1<F>) -> Result<F> {
     let (a, b) = pair(a, b, "jaccard")?;
     Ok(kernels::jaccard(&a, &b))
 }
 
-/// Nominal simple matching `(p − m)/p` (001 L729-731): `p` variables, `m` of them equal.
-/// Category codes can be any comparable values (labels, strings, integers). 0 for `p = 0`.
+/// Nominal simple matching `(p − m)/p` (Han, Kamber & Pei (2011), §2.4): `p` variables, `m` of
+/// them equal. Category codes can be any comparable values (labels, strings, integers). 0 for
+/// `p = 0`.
 pub fn nominal_dissimilarity<T: PartialEq>(a: &[T], b: &[T]) -> Result<f64> {
     check_same_len(a.len(), b.len(), "nominal_dissimilarity")?;
     if a.is_empty() {
@@ -137,7 +143,8 @@ pub fn nominal_dissimilarity<T: PartialEq>(a: &[T], b: &[T]) -> Result<f64> {
     Ok((a.len() - m) as f64 / a.len() as f64)
 }
 
-/// Ordinal rank to the unit interval, `z = (r − 1)/(M − 1)` (001 L735-737), for ranks
+/// Ordinal rank to the unit interval, `z = (r − 1)/(M − 1)` (Han, Kamber & Pei (2011), §2.4),
+/// for ranks
 /// `r ∈ {1, …, M}`. `M = 1` (a single level) maps to 0.
 ///
 /// # Errors
@@ -162,13 +169,14 @@ pub fn ordinal_to_unit(r: usize, levels: usize) -> Result<f64> {
 }
 
 /// Ordinal dissimilarity `|z − z'| = |r − r'| / (M − 1)`: both ranks mapped by
-/// [`ordinal_to_unit`] and then treated as numeric (001 L735-737).
+/// [`ordinal_to_unit`] and then treated as numeric (Han, Kamber & Pei (2011), §2.4).
 pub fn ordinal_dissimilarity(r1: usize, r2: usize, levels: usize) -> Result<f64> {
     Ok((ordinal_to_unit(r1, levels)? - ordinal_to_unit(r2, levels)?).abs())
 }
 
 /// Ratio-scaled variables (measured on an exponential scale like `A e^{Bt}`) are
-/// log-transformed and then treated as numeric (001 L739): returns `ln x`.
+/// log-transformed and then treated as numeric (Kaufman & Rousseeuw, *Finding Groups in Data*,
+/// Wiley (1990), ch. 1): returns `ln x`.
 ///
 /// # Errors
 /// [`Error::InvalidParam`] unless `x > 0` and finite.
@@ -183,7 +191,7 @@ pub fn ratio_scaled_log<F: Float>(x: F) -> Result<F> {
 }
 
 /// Distance from a point to the hyperplane `{z : wᵀz + b = 0}`: `|wᵀx + b| / ‖w‖₂`
-/// (000 L753; 002 L1634-1640, Prop. 2.2.1).
+/// (Bishop, *Pattern Recognition and Machine Learning* (2006), §4.1.1).
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] if `x` and `w` differ in length; [`Error::InvalidParam`] if
@@ -200,7 +208,8 @@ pub fn hyperplane_distance<F: Float>(x: &ArrayRef1<F>, w: &ArrayRef1<F>, b: F) -
     Ok((kernels::dot(&sx, &sw) + b).abs() / norm)
 }
 
-/// `L_p` distance between two time series of the same length (001 L1001-1005): the Euclidean
+/// `L_p` distance between two time series of the same length (Yi & Faloutsos, "Fast time
+/// sequence indexing for arbitrary Lp norms", VLDB 2000): the Euclidean
 /// distance `√Σ(qᵢ − cᵢ)²` for `p = 2`, [`minkowski`] in general.
 ///
 /// # Errors
@@ -244,7 +253,7 @@ mod tests {
         let b = array![0.0, 2.0];
         let c = array![3.0, 0.0];
         let z = array![0.0, 0.0];
-        assert_eq!(cosine_similarity(&a, &b).expect("ok"), 0.0); // orthogonal (001 L5-7)
+        assert_eq!(cosine_similarity(&a, &b).expect("ok"), 0.0); // orthogonal
         assert_eq!(cosine_similarity(&a, &c).expect("ok"), 1.0); // parallel
         assert_eq!(cosine_distance(&a, &(-&c)).expect("ok"), 2.0); // opposite
         assert_eq!(cosine_similarity(&a, &z).expect("ok"), 0.0); // zero vector: 0 by convention

@@ -1,5 +1,6 @@
 //! Embedded selection: keep the features a fitted model finds important (scikit-learn's
-//! `SelectFromModel`; the notes' "LASSO or elastic net", 000 L267; catalog M-08, CL-185).
+//! `SelectFromModel`; the course notes' "LASSO or elastic net": Tibshirani, JRSS B 58(1), 1996;
+//! Zou & Hastie, JRSS B 67(2), 2005; catalog M-08, CL-185).
 
 use ndarray::{Array1, Array2, ArrayRef2};
 

@@ -2,8 +2,9 @@
 //! elimination.
 //!
 //! "Each feature selection method usually consists of two components: a search technique for
-//! subsets of given features, and an evaluation measure to rank different subsets" (the notes
-//! 000 L246-267, catalog M-08). Selecting fewer features reduces overfitting, the curse of
+//! subsets of given features, and an evaluation measure to rank different subsets" (the course
+//! notes, catalog M-08; cf. Guyon & Elisseeff, "An introduction to variable and feature
+//! selection", JMLR 3, 2003). Selecting fewer features reduces overfitting, the curse of
 //! dimensionality and training time.
 //!
 //! | approach (the notes) | here | scikit-learn |
@@ -13,11 +14,11 @@
 //! | wrapper: exhaustive search over `2^D` subsets | [`best_subset`] (`D ≤ 20`) | — |
 //! | filter: correlation with the target | [`PearsonCorrelation`], [`r_regression`] | `r_regression` |
 //! | filter: mutual information, binned | [`MutualInfoClassif`], [`MutualInfoRegression`] | (`mutual_info_*` use k-NN estimators instead) |
-//! | χ² significance test (000 L182-186) | [`Chi2`] / [`chi2`] (scikit-learn's), [`Chi2Independence`] (a contingency-table test on a binned feature) | `chi2` |
+//! | χ² significance test | [`Chi2`] / [`chi2`] (scikit-learn's), [`Chi2Independence`] (a contingency-table test on a binned feature) | `chi2` |
 //! | ANOVA F-tests (not in the notes) | [`FClassif`] / [`f_classif`], [`FRegression`] / [`f_regression`] | `f_classif`, `f_regression` |
 //! | keep the best scores | [`SelectKBest`], [`SelectPercentile`] | same names |
 //! | embedded: lasso / elastic net | [`SelectFromModel`] over any model with [`FeatureImportances`](crate::FeatureImportances) | `SelectFromModel` |
-//! | SVM-RFE (001 L427) | [`Rfe`] | `RFE` |
+//! | SVM-RFE | [`Rfe`] | `RFE` |
 //!
 //! # Wrappers take a score closure
 //!
@@ -72,10 +73,12 @@
 //!   with p = 1, χ² = 0 with p = 1 (scikit-learn returns NaN for some of these).
 //! * Backward elimination starts from the score of the full set (scikit-learn from `−∞`).
 //!
-//! References: the notes 000 L180-186, L246-267, L290-292; 001 L427. Guyon, Weston, Barnhill &
-//! Vapnik (2002), "Gene selection for cancer classification using support vector machines"
-//! (RFE). Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, §3.3 (best
-//! subset, forward and backward stepwise).
+//! References: the course notes (catalog M-08). Guyon & Elisseeff (2003), "An introduction to
+//! variable and feature selection", JMLR 3. Kohavi & John (1997), "Wrappers for feature subset
+//! selection", Artificial Intelligence 97. Guyon, Weston, Barnhill & Vapnik (2002), "Gene
+//! selection for cancer classification using support vector machines" (RFE). Hastie,
+//! Tibshirani & Friedman, *The Elements of Statistical Learning*, §3.3 (best subset, forward
+//! and backward stepwise).
 
 mod from_model;
 mod rfe;

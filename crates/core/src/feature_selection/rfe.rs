@@ -1,6 +1,7 @@
-//! Recursive feature elimination (scikit-learn's `RFE`; the notes' SVM-RFE, "repetitively
-//! training a linear SVM and removing the variables with lowest weights", 001 L427; catalog
-//! M-08 / S-07).
+//! Recursive feature elimination (scikit-learn's `RFE`; the course notes' SVM-RFE, "repetitively
+//! training a linear SVM and removing the variables with lowest weights", after Guyon, Weston,
+//! Barnhill & Vapnik, "Gene selection for cancer classification using support vector
+//! machines", Machine Learning 46, 2002; catalog M-08 / S-07).
 
 use ndarray::{Array1, Array2, ArrayRef2};
 
@@ -30,8 +31,8 @@ impl Default for Step {
 /// least important ([`FeatureImportances`]), repeat until `n_features_to_select` remain; then fit
 /// once more on those.
 ///
-/// With a linear SVM as the estimator this is SVM-RFE (Guyon et al. 2002), the notes' "SVMs can
-/// be used for feature selection" (001 L427).
+/// With a linear SVM as the estimator this is SVM-RFE (Guyon et al. 2002), the course notes'
+/// "SVMs can be used for feature selection".
 ///
 /// **Ranking** as scikit-learn's `ranking_`: the selected features have rank 1, the features
 /// removed in the last round rank 2, the round before 3, and so on. Within a round the least

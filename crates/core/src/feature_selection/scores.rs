@@ -1,5 +1,6 @@
 //! Filter scores: correlation, binned mutual information, χ² (two flavours) and ANOVA F-tests
-//! (the notes 000 L182-186, L264, L292; catalog M-08, CL-184).
+//! (the course notes' filters; Guyon & Elisseeff, "An introduction to variable and feature
+//! selection", JMLR 3, 2003; catalog M-08, CL-184).
 //!
 //! Each is a free function over a whole matrix (`x`: `n × d`) and a unit-like struct
 //! implementing [`ScoreFunction`] for [`SelectKBest`](super::SelectKBest) /
@@ -309,7 +310,7 @@ pub fn f_regression<F: Float>(
 
 /// Binned mutual information (nats) of each feature with the class labels: the feature is cut
 /// into `bins` equal-width bins and `I(X; Y) = Σ p(x, y) ln[p(x, y) / (p(x) p(y))]` is estimated
-/// from the counts (the notes 000 L292;
+/// from the counts (the course notes' bucketising;
 /// [`mutual_information_binned_labels`](crate::stats::information::mutual_information_binned_labels)).
 /// A constant feature scores 0.
 ///
@@ -367,8 +368,8 @@ pub fn mutual_info_regression_binned<F: Float>(
     Ok(mi.into_iter().map(F::cast).collect())
 }
 
-/// The notes' χ² significance test (000 L182-186) for each feature: the feature is cut into
-/// `bins` equal-width bins, the `bins × classes` contingency table of observed counts is built
+/// The course notes' χ² significance test for each feature: the feature is cut into `bins`
+/// equal-width bins, the `bins × classes` contingency table of observed counts is built
 /// (empty bins dropped) and Pearson's test of independence is run
 /// ([`chi2_independence_labels`](crate::stats::tests::chi2_independence_labels), no Yates
 /// correction): statistic `Σ (O − E)²/E`, `dof = (r − 1)(c − 1)`. A constant feature (one bin)

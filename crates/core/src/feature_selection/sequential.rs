@@ -1,5 +1,7 @@
 //! Wrapper search: forward stepwise selection and backward elimination over a subset-scoring
-//! closure (the notes 000 L246-267 and footnote 5, L290; catalog M-08, CL-182).
+//! closure (the course notes; Hastie, Tibshirani & Friedman, *The Elements of Statistical
+//! Learning*, 2nd ed. (2009), §3.3.2; Kohavi & John, "Wrappers for feature subset selection",
+//! Artificial Intelligence 97, 1997; catalog M-08, CL-182).
 
 use crate::{Error, Result, par};
 
@@ -27,8 +29,9 @@ pub enum Direction {
 ///
 /// # Algorithm
 ///
-/// *Forward* (the notes' "for each `1 ≤ i ≤ D`: best `i`-feature model given the previously
-/// selected features", 000 L290): `S = ∅`; at each step evaluate `score(S ∪ {j})` for every
+/// *Forward* (the course notes' "for each `1 ≤ i ≤ D`: best `i`-feature model given the
+/// previously selected features"; forward stepwise selection, Hastie, Tibshirani & Friedman
+/// (2009), §3.3.2): `S = ∅`; at each step evaluate `score(S ∪ {j})` for every
 /// `j ∉ S`, add the best `j`. *Backward*: `S = {0, …, D−1}`; at each step evaluate
 /// `score(S \ {j})` for every `j ∈ S`, remove the `j` whose removal scores best. Equal scores
 /// go to the lower feature index (as scikit-learn). A step is **not taken** and the search stops

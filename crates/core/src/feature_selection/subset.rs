@@ -1,4 +1,5 @@
-//! Exhaustive best-subset search for a small number of features (the notes 000 L258-260;
+//! Exhaustive best-subset search for a small number of features (the course notes; Hastie,
+//! Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009), §3.3.1;
 //! catalog M-08, CL-183).
 
 use super::sequential::checked;

@@ -1,11 +1,13 @@
-//! Explicit feature maps `φ` with `⟨φ(x), φ(x′)⟩ = k(x, x′)`, to test the kernel trick
-//! (000 L143-147, 004 L999-1022).
+//! Explicit feature maps `φ` with `⟨φ(x), φ(x′)⟩ = k(x, x′)`, to test the kernel trick (the
+//! course notes' multinomial and RBF Taylor maps; Shawe-Taylor & Cristianini, *Kernel Methods
+//! for Pattern Analysis* (2004); Steinwart, Hush & Scovel, IEEE Trans. Information
+//! Theory 52(10), 2006).
 //!
 //! * [`polynomial_feature_map`]: the multinomial map of `(xᵀx′)^d`, one coordinate per monomial
 //!   `x₁^{n₁}⋯x_D^{n_D}` with `Σ nᵢ = d`, weighted by `√C(d; n₁, …, n_D)` (the multinomial
 //!   coefficient): by the multinomial theorem the dot product of two maps is exactly `(xᵀx′)^d`
 //!   (up to rounding). `C(D + d − 1, d)` coordinates, so `O(D^d)` work versus `O(D + log d)` for
-//!   the kernel (000 L147).
+//!   the kernel.
 //! * [`inhomogeneous_polynomial_feature_map`]: `(γ xᵀx′ + c₀)^d = ((√γ x, √c₀)ᵀ(√γ x′, √c₀))^d`,
 //!   the multinomial map of the vector extended by the coordinate `√c₀` (`c₀ ≥ 0`).
 //! * [`rbf_taylor_feature_map`]: the RBF Taylor map truncated at order `n`,
@@ -118,7 +120,7 @@ fn fill_monomials<F: Float>(x: &ArrayRef2<F>, d: usize, scale: f64) -> Array2<F>
 
 /// The multinomial feature map of the homogeneous polynomial kernel `(xᵀx′)^d`:
 /// `φ(x) = (√C(d; n₁..n_D) x₁^{n₁}⋯x_D^{n_D})` over all `n₁ + … + n_D = d`, so that
-/// `φ(x)ᵀφ(x′) = (xᵀx′)^d` (000 L143-147). `d = 0` gives the single coordinate 1.
+/// `φ(x)ᵀφ(x′) = (xᵀx′)^d` (the multinomial theorem). `d = 0` gives the single coordinate 1.
 ///
 /// Output: `n × C(D + d − 1, d)` ([`polynomial_feature_count`]).
 ///
@@ -163,7 +165,8 @@ pub fn inhomogeneous_polynomial_feature_map<F: Float>(
     polynomial_feature_map(&ext, degree)
 }
 
-/// The RBF Taylor feature map truncated at order `n` (004 L999-1022, for any dimension):
+/// The RBF Taylor feature map truncated at order `n` (the course notes' 1-D map, for any
+/// dimension; Steinwart, Hush & Scovel, IEEE Trans. Information Theory 52(10), 2006):
 /// `φₙ(x) = e^{−γ‖x‖²} (√((2γ)^p/p!) ψ_p(x))_{p = 0..n}`, `ψ_p` the multinomial map of degree
 /// `p`. Then `φₙ(x)ᵀφₙ(x′) = e^{−γ(‖x‖² + ‖x′‖²)} Σ_{p ≤ n} (2γ xᵀx′)^p/p!` converges to
 /// `exp(−γ ‖x − x′‖²)`, within [`rbf_taylor_error_bound`]. In 1-D with `γ = 1/(2σ²)` the

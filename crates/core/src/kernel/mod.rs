@@ -1,9 +1,10 @@
-//! Kernel functions as data: evaluation, Gram and cross-Gram matrices, the notes' closure rules,
-//! a Mercer (PSD) check and explicit feature maps.
+//! Kernel functions as data: evaluation, Gram and cross-Gram matrices, the course notes' closure
+//! rules, a Mercer (PSD) check and explicit feature maps.
 //!
 //! A [`Kernel`] is a plain, serde-derivable value (an enum tree), so estimators (SVMs, kernel PCA,
 //! kernel MDS, RBF features) can store it as a hyperparameter and "any kernel works with any
-//! kernel algorithm" (notes 001 L624-634). It computes
+//! kernel algorithm" (the course notes; Schölkopf & Smola, *Learning with Kernels*, MIT Press
+//! (2002)). It computes
 //!
 //! * [`Kernel::eval`]: `k(a, b)` for two vectors;
 //! * [`Kernel::gram`]: `K[i, j] = k(xᵢ, xⱼ)` for the rows of `X` (`n × n`, **exactly** symmetric);
@@ -20,35 +21,40 @@
 //! Notation: `⟨a, b⟩ = aᵀb`, `‖·‖` Euclidean, `‖·‖₁` the L1 norm. Hyperparameters follow
 //! scikit-learn's `sklearn.metrics.pairwise` names.
 //!
-//! | variant | `k(x, x′)` | PSD | scikit-learn | notes |
+//! | variant | `k(x, x′)` | PSD | scikit-learn | course notes |
 //! |---|---|---|---|---|
-//! | [`Linear`](Kernel::Linear) | `xᵀx′` | yes | `linear_kernel` | 004 L952-956 |
-//! | [`Polynomial`](Kernel::Polynomial) | `(γ xᵀx′ + c₀)^d` | if `c₀ ≥ 0` | `polynomial_kernel(degree, gamma, coef0)` | 000 L130 `(x·x′ + θ)^d` is `γ = 1, c₀ = θ`; 001 L415 `(x·z + 1)^p`; 004 L958 `(1 + xᵀx′)^t` |
-//! | [`HomogeneousPolynomial`](Kernel::HomogeneousPolynomial) | `(xᵀx′)^d` | yes | `polynomial_kernel(gamma=1, coef0=0)` | 000 L143 |
-//! | [`Rbf`](Kernel::Rbf) | `exp(−γ ‖x − x′‖²)` | yes | `rbf_kernel(gamma)` | 000 L131; Gaussian `exp(−‖x − z‖²/2σ²)` (001 L415, 004 L962) is `γ = 1/(2σ²)`: [`Kernel::rbf_sigma`] |
+//! | [`Linear`](Kernel::Linear) | `xᵀx′` | yes | `linear_kernel` | `xᵀx′` |
+//! | [`Polynomial`](Kernel::Polynomial) | `(γ xᵀx′ + c₀)^d` | if `c₀ ≥ 0` | `polynomial_kernel(degree, gamma, coef0)` | `(x·x′ + θ)^d` is `γ = 1, c₀ = θ`; also written `(x·z + 1)^p` and `(1 + xᵀx′)^t` |
+//! | [`HomogeneousPolynomial`](Kernel::HomogeneousPolynomial) | `(xᵀx′)^d` | yes | `polynomial_kernel(gamma=1, coef0=0)` | `(xᵀx′)^d` |
+//! | [`Rbf`](Kernel::Rbf) | `exp(−γ ‖x − x′‖²)` | yes | `rbf_kernel(gamma)` | `exp(−γ ‖x − x′‖²)`; the Gaussian `exp(−‖x − z‖²/2σ²)` is `γ = 1/(2σ²)`: [`Kernel::rbf_sigma`] |
 //! | [`Laplacian`](Kernel::Laplacian) | `exp(−γ ‖x − x′‖₁)` | yes | `laplacian_kernel(gamma)` | not in the notes |
-//! | [`Sigmoid`](Kernel::Sigmoid) | `tanh(γ xᵀx′ + c₀)` | **no** (in general) | `sigmoid_kernel(gamma, coef0)` | named only (001 L425) |
-//! | [`QuadraticForm`](Kernel::QuadraticForm) | `xᵀ A x′`, `A` symmetric PSD | yes | — | rule 8, 000 L868 |
+//! | [`Sigmoid`](Kernel::Sigmoid) | `tanh(γ xᵀx′ + c₀)` | **no** (in general) | `sigmoid_kernel(gamma, coef0)` | named only |
+//! | [`QuadraticForm`](Kernel::QuadraticForm) | `xᵀ A x′`, `A` symmetric PSD | yes | — | rule 8 |
 //!
-//! The RBF kernel is a *similarity* (`k → 1` as `x′ → x`, `k → 0` far apart); the notes call it a
-//! "dissimilarity measure" at 000 L133 (catalog erratum E27). Large `γ` (small `σ`) means a
-//! narrow kernel and overfitting, small `γ` a wide one and underfitting (000 L132, L149-150).
+//! The RBF kernel is a *similarity* (`k → 1` as `x′ → x`, `k → 0` far apart); one set of the
+//! course notes calls it a "dissimilarity measure" (catalog erratum E27). Large `γ` (small `σ`)
+//! means a narrow kernel and overfitting, small `γ` a wide one and underfitting (scikit-learn
+//! example: RBF SVM parameters).
 //!
 //! The sigmoid kernel is **not** positive semi-definite in general: for `x = 0` and `c₀ < 0` the
-//! 1 × 1 Gram matrix is `tanh(c₀) < 0`. It is provided because the notes name it (001 L425,
-//! "sigmoid kernel SVM ≈ 2-layer network") and scikit-learn offers it. Likewise the polynomial
+//! 1 × 1 Gram matrix is `tanh(c₀) < 0` (Lin & Lin, "A study on sigmoid kernels for SVM and the
+//! training of non-PSD kernels by SMO-type methods", National Taiwan University, 2003). It is
+//! provided because the course notes name it ("sigmoid kernel SVM ≈ 2-layer network") and
+//! scikit-learn offers it. Likewise the polynomial
 //! kernel with `c₀ < 0` is allowed (as in scikit-learn) but not guaranteed PSD.
 //! [`Kernel::is_guaranteed_psd`] tells whether the closure rules below prove a kernel PSD.
 //!
-//! # The notes' kernel rules (closure rules), with proof sketches
+//! # The course notes' kernel rules (closure rules), with proof sketches
 //!
 //! A function `k` is a (Mercer) kernel when every Gram matrix it produces is symmetric PSD
-//! (000 L857, 001 L417, 001 L630 in integral form), equivalently `k(x, x′) = ⟨φ(x), φ(x′)⟩` for
-//! some feature map `φ` (000 L127; 004 L932-946, which says "positive definite" and starts from
-//! any symmetric function; semi-definiteness of every Gram matrix is the condition). For the
-//! plain dot product,
-//! `K = ΨΨᵀ` with the data rows in `Ψ`, so `vᵀKv = ‖Ψᵀv‖² ≥ 0` (000 L870). Given kernels `k₁, k₂`,
-//! the following are kernels (000 L859-868); each is a combinator variant here:
+//! (Mercer, Phil. Trans. Royal Society A 209, 1909, in integral form), equivalently
+//! `k(x, x′) = ⟨φ(x), φ(x′)⟩` for some feature map `φ` (one set of the course notes says
+//! "positive definite" and starts from any symmetric function; semi-definiteness of every Gram
+//! matrix is the condition). For the plain dot product,
+//! `K = ΨΨᵀ` with the data rows in `Ψ`, so `vᵀKv = ‖Ψᵀv‖² ≥ 0`. Given kernels `k₁, k₂`, the
+//! following are kernels (Shawe-Taylor & Cristianini, *Kernel Methods for Pattern Analysis*,
+//! Cambridge University Press (2004), ch. 3; Bishop, *Pattern Recognition and Machine
+//! Learning* (2006), §6.2); each is a combinator variant here:
 //!
 //! 1. `c k₁`, `c > 0` ([`Scaled`](Kernel::Scaled)): `vᵀ(cK)v = c·vᵀKv ≥ 0`; `φ = √c φ₁`.
 //! 2. `f(x) k₁(x, x′) f(x′)` for a function `f` ([`FeatureWeighted`](Kernel::FeatureWeighted)):
@@ -68,8 +74,8 @@
 //! 8. `xᵀAx′` with `A` symmetric PSD ([`QuadraticForm`](Kernel::QuadraticForm)): `A = LLᵀ`,
 //!    `φ(x) = Lᵀx`, so `K = (XL)(XL)ᵀ`.
 //!
-//! Kernels on discrete data are allowed (000 L872): encode the data as numbers (indicators) and
-//! combine with these rules.
+//! Kernels on discrete data are allowed, as the course notes point out: encode the data as
+//! numbers (indicators) and combine with these rules.
 //!
 //! Derived facts used in the tests: the RBF kernel is built from the rules as
 //! `exp(−γ‖x‖²) · exp(2γ xᵀx′) · exp(−γ‖x′‖²)` (rules 1, 4, 2 with
@@ -81,12 +87,13 @@
 //!
 //! With `t = 2γ xᵀx′`,
 //! `k(x, x′) = e^{−γ‖x‖²} e^{−γ‖x′‖²} Σ_p t^p/p!`, and each `(xᵀx′)^p` is a dot product of the
-//! multinomial monomial maps (000 L143-147). So `φ(x) = e^{−γ‖x‖²} (√((2γ)^p/p!) ψ_p(x))_{p ≥ 0}`
-//! lives in an infinite-dimensional space (000 L147; in 1-D, 004 L999-1022:
-//! `e^{−x²/2σ²} [1, x/σ, x²/(√2 σ²), …]`). Every `φ(x)` has unit length (`k(x, x) = 1`), so the
-//! data sit on the unit sphere of the feature space and
-//! `‖φ(x) − φ(x′)‖² = 2 − 2k(x, x′)`. [`rbf_taylor_feature_map`] truncates the series at order
-//! `n`, with the error bound of [`rbf_taylor_error_bound`].
+//! multinomial monomial maps. So `φ(x) = e^{−γ‖x‖²} (√((2γ)^p/p!) ψ_p(x))_{p ≥ 0}` lives in an
+//! infinite-dimensional space (Steinwart, Hush & Scovel, "An explicit description of the
+//! reproducing kernel Hilbert spaces of Gaussian RBF kernels", IEEE Trans. Information Theory
+//! 52(10), 2006; in 1-D, as in the course notes, `e^{−x²/2σ²} [1, x/σ, x²/(√2 σ²), …]`).
+//! Every `φ(x)` has unit length (`k(x, x) = 1`), so the data sit on the unit sphere of the
+//! feature space and `‖φ(x) − φ(x′)‖² = 2 − 2k(x, x′)`. [`rbf_taylor_feature_map`] truncates
+//! the series at order `n`, with the error bound of [`rbf_taylor_error_bound`].
 //!
 //! # Computation and complexity
 //!
@@ -120,8 +127,8 @@
 //!   Polynomial `gram` 0.75 s against 1.0 s; Laplacian `gram` on 3,000 rows 0.10 s, as
 //!   scikit-learn.
 //! * `eval` and `diag` cost `O(d)` per pair (`O(d²)` for the quadratic form) and call no BLAS;
-//!   `(xᵀx′)^d` is evaluated as one dot product and `powi` (repeated squaring): the notes'
-//!   `O(D + log d)` against `O(D^d)` through the explicit map (000 L147).
+//!   `(xᵀx′)^d` is evaluated as one dot product and `powi` (repeated squaring): the course
+//!   notes' `O(D + log d)` against `O(D^d)` through the explicit map.
 //!
 //! # Implementation choices (not in the notes)
 //!
@@ -155,11 +162,13 @@
 //!
 //! # References
 //!
-//! Notes (catalog C-14, S-04, S-06): `000_1d3ac56b3e5035d1.txt` L126-153 (kernels, the multinomial
-//! map, γ), L851-872 (Gram matrix, Mercer, the eight rules); `001_b51c42422401bdd2.txt` L410-425,
-//! L624-634; `004_e851b5eaf31fc520.txt` L930-1022 (Mercer, examples, the RBF Taylor map). Schölkopf
-//! & Smola, *Learning with Kernels* (2002), ch. 2 and 13, for the closure proofs and the
-//! Laplacian/Bochner argument.
+//! The course notes (catalog C-14, S-04, S-06) cover kernels, the multinomial map and γ, the
+//! Gram matrix, Mercer's condition, the eight closure rules and the RBF Taylor map. Schölkopf &
+//! Smola, *Learning with Kernels* (2002), ch. 2 and 13, for the closure proofs and the
+//! Laplacian/Bochner argument; Shawe-Taylor & Cristianini, *Kernel Methods for Pattern
+//! Analysis* (2004), ch. 3; J. Mercer, "Functions of positive and negative type, and their
+//! connection with the theory of integral equations", Phil. Trans. Royal Society A 209, 1909;
+//! Steinwart, Hush & Scovel (2006) for the Gaussian RBF feature space.
 
 mod feature_map;
 mod gram;
@@ -404,7 +413,7 @@ impl Kernel {
         Self::Linear
     }
 
-    /// The notes' polynomial kernel `(xᵀx′ + θ)^d` (`γ = 1`, `c₀ = θ`; 000 L130).
+    /// The course notes' polynomial kernel `(xᵀx′ + θ)^d` (`γ = 1`, `c₀ = θ`).
     pub fn polynomial(degree: u32, theta: f64) -> Self {
         Self::Polynomial {
             gamma: 1.0,

@@ -34,7 +34,7 @@ fn is_invalid(r: Result<impl std::fmt::Debug>, name: &str) -> bool {
 #[test]
 fn leaf_values_by_hand() {
     assert_eq!(ev(&Kernel::linear()), 1.0);
-    // (x·y)² = 1: the catalog's derived test vector (000 L143-147).
+    // (x·y)² = 1: the catalog's derived test vector (the multinomial map).
     assert_eq!(ev(&Kernel::homogeneous_polynomial(2)), 1.0);
     // Notes' form (x·y + θ)^d with θ = 1, d = 2: (1 + 1)² = 4.
     assert_eq!(ev(&Kernel::polynomial(2, 1.0)), 4.0);
@@ -571,7 +571,7 @@ fn rbf_taylor_map_converges_within_its_bound() {
 
 #[test]
 fn rbf_taylor_map_in_one_dimension_matches_the_notes() {
-    // 004 L1015-1022: φ(x) = e^{−x²/2σ²} [1, x/σ, x²/(√2 σ²), …] with γ = 1/(2σ²).
+    // The course notes' 1-D map: φ(x) = e^{−x²/2σ²} [1, x/σ, x²/(√2 σ²), …] with γ = 1/(2σ²).
     let sigma: f64 = 1.5;
     let xv: f64 = 0.8;
     let phi = rbf_taylor_feature_map(&array![[xv]], rbf_gamma_from_sigma(sigma), 2).expect("ok");

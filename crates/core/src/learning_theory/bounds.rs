@@ -1,9 +1,10 @@
 //! Generalization bounds: Hoeffding (CL-187), the finite-class union bound (CL-188), growth
 //! function bounds (CL-189) and the VC bound in its two printed forms (CL-190).
 //!
-//! Throughout, `ε` is the tolerance and `δ` the failure probability (catalog erratum E31: the
-//! notes call ε the failure probability at 004 L106 and swap δ and ε in the derivation at
-//! L134-142; the final formulas are right).
+//! Throughout, `ε` is the tolerance and `δ` the failure probability (catalog erratum E31: one
+//! set of the course notes calls ε the failure probability and swaps δ and ε in the derivation
+//! of the finite-class bound; the final formulas are right). The bounds follow Abu-Mostafa,
+//! Magdon-Ismail & Lin, *Learning from Data*, AMLBook (2012), ch. 1–2.
 
 use crate::stats::special::ln_gamma;
 use crate::validate::check_positive;
@@ -52,7 +53,8 @@ fn ceil_count(x: f64) -> u64 {
     }
 }
 
-/// Hoeffding's inequality for one fixed hypothesis / one bin (004 L96-114):
+/// Hoeffding's inequality for one fixed hypothesis / one bin (Hoeffding, JASA 58(301), 1963;
+/// Abu-Mostafa et al., *Learning from Data* (2012), §1.3):
 /// `P[|ν − μ| > ε] ≤ 2 e^{−2ε²N}`. The value can exceed 1 (the bound is then vacuous).
 ///
 /// # Errors
@@ -68,8 +70,8 @@ pub fn hoeffding_bound(n: u64, eps: f64) -> Result<f64> {
     finite_class_bound(n, eps, 1)
 }
 
-/// Smallest `N` with `2 e^{−2ε²N} ≤ δ`: `N = ⌈ln(2/δ) / (2ε²)⌉` (the question of 004 L104, which
-/// gives no δ; catalog TV29: ε = 0.1, δ = 0.05 ⇒ 184.44 ⇒ 185).
+/// Smallest `N` with `2 e^{−2ε²N} ≤ δ`: `N = ⌈ln(2/δ) / (2ε²)⌉` (a question the course notes
+/// ask without giving δ; catalog TV29: ε = 0.1, δ = 0.05 ⇒ 184.44 ⇒ 185).
 ///
 /// # Errors
 /// [`Error::InvalidParam`] for `ε ≤ 0` or `δ ∉ (0, 1)`.
@@ -86,7 +88,7 @@ pub fn hoeffding_epsilon(n: u64, delta: f64) -> Result<f64> {
     finite_class_gap(n, delta, 1)
 }
 
-/// Union bound over `M` hypotheses (004 L116-130):
+/// Union bound over `M` hypotheses (Abu-Mostafa et al., *Learning from Data* (2012), §1.3):
 /// `P[|E_in(g) − E_out(g)| > ε] ≤ 2M e^{−2ε²N}` (may exceed 1).
 ///
 /// # Errors
@@ -98,7 +100,8 @@ pub fn finite_class_bound(n: u64, eps: f64, m: u64) -> Result<f64> {
     Ok(2.0 * m as f64 * (-2.0 * eps * eps * n as f64).exp())
 }
 
-/// Sample complexity of a finite class (004 L142): `N = ⌈ln(2M/δ) / (2ε²)⌉`
+/// Sample complexity of a finite class (Abu-Mostafa et al., *Learning from Data* (2012),
+/// §1.3): `N = ⌈ln(2M/δ) / (2ε²)⌉`
 /// (catalog LT-03, derived: ε = 0.1, δ = 0.05: M = 10 ⇒ 299.6 ⇒ 300, M = 100 ⇒ 414.7 ⇒ 415).
 ///
 /// # Errors
@@ -118,7 +121,8 @@ pub fn finite_class_sample_size(eps: f64, delta: f64, m: u64) -> Result<u64> {
     ))
 }
 
-/// Generalization gap of a finite class (004 L128, L164): with probability `≥ 1 − δ`,
+/// Generalization gap of a finite class (Abu-Mostafa et al., *Learning from Data* (2012), §1.3):
+/// with probability `≥ 1 − δ`,
 /// `E_out ≤ E_in + √(ln(2M/δ) / (2N))`; returns the square root.
 ///
 /// # Errors
@@ -177,7 +181,7 @@ impl GrowthBound {
     }
 }
 
-/// The trivial bound `m_H(N) ≤ 2^N` (004 L180).
+/// The trivial bound `m_H(N) ≤ 2^N` (Abu-Mostafa et al., *Learning from Data* (2012), §2.1).
 pub fn growth_bound_exponential(n: u64) -> GrowthBound {
     if n < 128 {
         GrowthBound::from_exact(1u128 << n)
@@ -189,8 +193,10 @@ pub fn growth_bound_exponential(n: u64) -> GrowthBound {
     }
 }
 
-/// Sauer's lemma `m_H(N) ≤ Σ_{i=0}^{d} C(N, i)` for `d = d_VC` (004 L256, with the sum from
-/// `i = 0` — catalog erratum E30; the notes print `i = 1`). Equals `2^N` when `N ≤ d`.
+/// Sauer's lemma `m_H(N) ≤ Σ_{i=0}^{d} C(N, i)` for `d = d_VC` (Sauer, "On the density of
+/// families of sets", J. Combinatorial Theory A 13, 1972; Abu-Mostafa et al., *Learning from
+/// Data* (2012), §2.1; with the sum from `i = 0` — catalog erratum E30; the course notes print
+/// `i = 1`). Equals `2^N` when `N ≤ d`.
 ///
 /// ```
 /// use ndlearn_core::learning_theory::{growth_bound_polynomial, sauer_bound};
@@ -218,7 +224,8 @@ pub fn sauer_bound(n: u64, d: u64) -> GrowthBound {
     }
 }
 
-/// The polynomial bound `m_H(N) ≤ N^d + 1` (004 L258).
+/// The polynomial bound `m_H(N) ≤ N^d + 1` (Abu-Mostafa et al., *Learning from Data* (2012),
+/// §2.1).
 pub fn growth_bound_polynomial(n: u64, d: u64) -> GrowthBound {
     let exact = u32::try_from(d)
         .ok()
@@ -237,11 +244,12 @@ pub fn growth_bound_polynomial(n: u64, d: u64) -> GrowthBound {
     }
 }
 
-/// VC generalization bound in the form of 004 L250 (catalog erratum E29: the printed
-/// `ln(4 m_H(2N)/8)` is `/δ`): with probability `≥ 1 − δ`,
+/// VC generalization bound in the form of Abu-Mostafa et al., *Learning from Data* (2012), §2.1
+/// (catalog erratum E29: the course notes' printed `ln(4 m_H(2N)/8)` is `/δ`): with probability
+/// `≥ 1 − δ`,
 /// `E_out ≤ E_in + √((8/N) ln(4 m_H(2N)/δ))`. Takes `ln m_H(2N)` (e.g. from [`sauer_bound`]
 /// or [`growth_bound_polynomial`] at `2N`) and returns the square root. "The VC bound is
-/// loose" (004 L252).
+/// loose" (the course notes).
 ///
 /// # Errors
 /// [`Error::InvalidParam`] for `n = 0`, `δ ∉ (0, 1)` or a NaN / negative `ln_growth_2n`.
@@ -267,7 +275,8 @@ pub fn vc_penalty(n: u64, d_vc: u64, delta: f64) -> Result<f64> {
     vc_penalty_growth(n, ln_m, delta)
 }
 
-/// Vapnik's form (001 L616-618): with probability `≥ 1 − δ`,
+/// Vapnik's form (Vapnik, *The Nature of Statistical Learning Theory*, Springer (1995); as
+/// quoted by Burges, Data Mining and Knowledge Discovery 2(2), 1998): with probability `≥ 1 − δ`,
 /// `R(α) ≤ R_emp(α) + √((h (ln(2R/h) + 1) − ln(δ/4)) / R)` for `R` samples and VC dimension `h`;
 /// returns the square root (catalog LT-07, derived: `h = 3`, `R = 1000`, `δ = 0.05` ⇒ 0.16398).
 ///
@@ -289,14 +298,16 @@ pub fn vapnik_penalty(n: u64, h: u64, delta: f64) -> Result<f64> {
     Ok(((h * ((2.0 * r / h).ln() + 1.0) - (delta / 4.0).ln()) / r).sqrt())
 }
 
-/// The rule of thumb "keep training data 10 times the VC dimension" (004 L270-272):
+/// The rule of thumb "keep training data 10 times the VC dimension" (Abu-Mostafa et al.,
+/// *Learning from Data* (2012), §2.2):
 /// `N ≈ 10 d_VC` (catalog TV30).
 pub fn rule_of_thumb_samples(d_vc: u64) -> u64 {
     d_vc.saturating_mul(10)
 }
 
-/// VC dimension of affine classifiers `sign(wᵀx + b)` in `R^d`: `d + 1` (004 L188; 001 L622's
-/// "exactly 3" is the case `d = 2`, catalog erratum E7).
+/// VC dimension of affine classifiers `sign(wᵀx + b)` in `R^d`: `d + 1` (Abu-Mostafa et al.,
+/// *Learning from Data* (2012), §2.1; the course notes' "exactly 3" is the case `d = 2`,
+/// catalog erratum E7).
 pub fn vc_dimension_hyperplanes(d: u64) -> u64 {
     d.saturating_add(1)
 }
@@ -307,7 +318,7 @@ mod tests {
 
     #[test]
     fn catalog_tv29_hoeffding_sample_size() {
-        // ε = 0.1, δ = 0.05, M = 1: N ≥ ln(40)/0.02 = 184.44 ⇒ 185 (004 L104, L144)
+        // ε = 0.1, δ = 0.05, M = 1: N ≥ ln(40)/0.02 = 184.44 ⇒ 185 (catalog TV29)
         assert_eq!(hoeffding_sample_size(0.1, 0.05).expect("valid"), 185);
         assert!((40f64.ln() / 0.02 - 184.444).abs() < 1e-3);
         assert!(hoeffding_bound(185, 0.1).expect("ok") <= 0.05);
@@ -376,7 +387,7 @@ mod tests {
         let m2n = sauer_bound(2 * n, 3);
         let want = (8.0 / n as f64 * (4.0 * m2n.value() / 0.05).ln()).sqrt();
         assert!((vc_penalty(n, 3, 0.05).expect("ok") - want).abs() < 1e-12);
-        // "The VC bound is loose" (004 L252): ≈ 0.45 at N = 1000, d = 3, almost 3× Vapnik's form
+        // "The VC bound is loose": ≈ 0.45 at N = 1000, d = 3, almost 3× Vapnik's form
         assert!(want > 2.5 * v && want < 0.5, "{want}");
         // both shrink with N
         assert!(vc_penalty(100_000, 3, 0.05).expect("ok") < want);

@@ -1,16 +1,28 @@
-//! Learning theory (catalog §1.11, CL-187 … CL-193): the bounds of the notes as calculators,
-//! the dichotomy/shattering check, structural risk minimisation and Monte-Carlo experiments.
+//! Learning theory (catalog §1.11, CL-187 … CL-193): the bounds of the course notes as
+//! calculators, the dichotomy/shattering check, structural risk minimisation and Monte-Carlo
+//! experiments.
 //!
-//! | item | functions | notes |
+//! | item | functions | published source |
 //! |---|---|---|
-//! | CL-187 Hoeffding | [`hoeffding_bound`], [`hoeffding_sample_size`], [`hoeffding_epsilon`] | 004 L76-114 |
-//! | CL-188 finite class | [`finite_class_bound`], [`finite_class_sample_size`], [`finite_class_gap`] | 004 L116-144 |
-//! | CL-189 growth function | [`growth_bound_exponential`] (`2^N`), [`sauer_bound`] (`Σ_{i≤d} C(N, i)`), [`growth_bound_polynomial`] (`N^d + 1`) | 004 L176-190, L254-258 |
-//! | CL-190 VC bound | [`vc_penalty_growth`] / [`vc_penalty`] (004's form, δ erratum applied), [`vapnik_penalty`] (001's form), [`rule_of_thumb_samples`] (`10 d_VC`) | 004 L246-272, 001 L616-618 |
-//! | CL-191 shattering | [`count_dichotomies`], [`shatters`], [`realizable`] (LP feasibility), [`cover_count`] | 004 L158-188, 001 L602-622 |
-//! | CL-192 SRM | [`srm_select`] | 001 L429-451 |
-//! | CL-193 Monte Carlo | [`simulate_hoeffding`], [`simulate_union_bound`] | 004 L76-130 |
-//! | curse of dimensionality | [`relative_contrast`], [`simulate_relative_contrast`], [`hypersphere_volume`], [`hypersphere_area`], [`shell_fraction`] (re-exported from [`crate::distance`]), [`equal_density_samples`] | 001 L9-29 |
+//! | CL-187 Hoeffding | [`hoeffding_bound`], [`hoeffding_sample_size`], [`hoeffding_epsilon`] | Hoeffding (1963); LFD ch. 1 |
+//! | CL-188 finite class | [`finite_class_bound`], [`finite_class_sample_size`], [`finite_class_gap`] | LFD ch. 1 (union bound) |
+//! | CL-189 growth function | [`growth_bound_exponential`] (`2^N`), [`sauer_bound`] (`Σ_{i≤d} C(N, i)`), [`growth_bound_polynomial`] (`N^d + 1`) | LFD ch. 2; Sauer (1972) |
+//! | CL-190 VC bound | [`vc_penalty_growth`] / [`vc_penalty`] (LFD's form, δ erratum applied), [`vapnik_penalty`] (Vapnik's form), [`rule_of_thumb_samples`] (`10 d_VC`) | LFD ch. 2; Vapnik (1995); Burges (1998) |
+//! | CL-191 shattering | [`count_dichotomies`], [`shatters`], [`realizable`] (LP feasibility), [`cover_count`] | LFD ch. 2; Cover (1965) |
+//! | CL-192 SRM | [`srm_select`] | Vapnik (1995) |
+//! | CL-193 Monte Carlo | [`simulate_hoeffding`], [`simulate_union_bound`] | LFD ch. 1 |
+//! | curse of dimensionality | [`relative_contrast`], [`simulate_relative_contrast`], [`hypersphere_volume`], [`hypersphere_area`], [`shell_fraction`] (re-exported from [`crate::distance`]), [`equal_density_samples`] | Blum, Hopcroft & Kannan (2020), ch. 2; Beyer et al. (1999) |
+//!
+//! Sources: LFD = Abu-Mostafa, Magdon-Ismail & Lin, *Learning from Data*, AMLBook (2012);
+//! W. Hoeffding, "Probability inequalities for sums of bounded random variables", JASA 58(301),
+//! 1963; N. Sauer, "On the density of families of sets", J. Combinatorial Theory A 13, 1972;
+//! V. Vapnik, *The Nature of Statistical Learning Theory*, Springer (1995); C. J. C. Burges, "A
+//! tutorial on support vector machines for pattern recognition", Data Mining and Knowledge
+//! Discovery 2(2), 1998; T. M. Cover, "Geometrical and statistical properties of systems of
+//! linear inequalities with applications in pattern recognition", IEEE Trans. Electronic
+//! Computers EC-14(3), 1965; A. Blum, J. Hopcroft, R. Kannan, *Foundations of Data Science*,
+//! Cambridge University Press (2020); K. Beyer et al., "When is 'nearest neighbor'
+//! meaningful?", ICDT 1999.
 //!
 //! Errata applied (catalog §1.14): E29 (the VC bound's `ln(4 m_H(2N)/8)` is `/δ`), E30 (Sauer's
 //! sum starts at `i = 0`), E31 (ε is the tolerance, δ the failure probability), E7 (the VC

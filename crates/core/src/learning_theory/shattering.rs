@@ -1,5 +1,6 @@
-//! Dichotomies of affine classifiers and the shattering check (CL-191; notes 004 L158-188,
-//! 001 L602-622).
+//! Dichotomies of affine classifiers and the shattering check (CL-191; Abu-Mostafa,
+//! Magdon-Ismail & Lin, *Learning from Data*, AMLBook (2012), §2.1; Cover, IEEE Trans.
+//! Electronic Computers EC-14(3), 1965).
 //!
 //! A dichotomy `y ∈ {−1, +1}^N` of points `x₁..x_N ∈ R^d` is realized by `h(x) = sign(wᵀx + b)`
 //! (`sign(0) = +1`) iff the points are strictly separable with those labels, i.e. iff the linear
@@ -12,7 +13,7 @@
 //! For `N` points in general position in `R^d` Cover's function counting theorem gives
 //! `2 Σ_{i=0}^{d} C(N − 1, i)` dichotomies (`N² − N + 2` in the plane), so 3 points in general
 //! position in `R²` are shattered and no 4 points are (the XOR labelling fails): the VC dimension
-//! of lines in the plane is 3 (001 L622), of hyperplanes in `R^d` it is `d + 1` (004 L188).
+//! of lines in the plane is 3, of hyperplanes in `R^d` it is `d + 1`.
 //! Brute force is exponential in `N`; `N ≤ 20` is enforced.
 
 use ndarray::{Array1, Array2, ArrayRef2};
@@ -119,7 +120,8 @@ pub fn count_dichotomies(points: &ArrayRef2<f64>) -> Result<u64> {
 }
 
 /// `true` when affine classifiers shatter the rows of `points` (all `2^N` dichotomies are
-/// realized, 004 L182); stops at the first dichotomy that fails.
+/// realized; Abu-Mostafa et al., *Learning from Data* (2012), §2.1); stops at the first
+/// dichotomy that fails.
 ///
 /// # Errors
 /// As [`count_dichotomies`].
@@ -171,7 +173,7 @@ mod tests {
     #[test]
     fn plane_vc_dimension_is_three() {
         // 3 points in general position are shattered; collinear ones are not (the middle point
-        // cannot be separated from both ends); no 4 points are (XOR; 001 L622, 004 L188).
+        // cannot be separated from both ends); no 4 points are (XOR).
         let tri = array![[0.0, 0.0], [1.0, 0.0], [0.3, 1.0]];
         assert!(shatters(&tri).expect("ok"));
         assert_eq!(count_dichotomies(&tri).expect("ok"), 8);

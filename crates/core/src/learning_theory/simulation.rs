@@ -1,5 +1,6 @@
 //! Monte-Carlo checks of Hoeffding's inequality (CL-193; the bin/marble experiment of
-//! 004 L76-114) and of the union bound over `M` hypotheses (004 L116-130).
+//! Abu-Mostafa, Magdon-Ismail & Lin, *Learning from Data*, AMLBook (2012), §1.3, used in the
+//! course notes) and of the union bound over `M` hypotheses.
 //!
 //! Every bin (or trial) draws from its own stream `random::stream(seed, index)`, and bins are
 //! processed in fixed chunks in parallel, so the result for a seed does not depend on the
@@ -137,7 +138,9 @@ pub fn simulate_union_bound(
 }
 
 /// Samples needed in `d` dimensions to keep the density of `n_1d` samples per axis:
-/// `n_1d^d` (001 L25: "if 9 samples is enough in 1 dimension, we need 9³ in 3"; catalog TV26).
+/// `n_1d^d` (the course notes: "if 9 samples is enough in 1 dimension, we need 9³ in 3";
+/// catalog TV26; the curse of dimensionality of Bellman, *Adaptive Control Processes*,
+/// Princeton University Press (1961)).
 /// `None` when it exceeds `u128`.
 pub fn equal_density_samples(n_1d: u64, d: u32) -> Option<u128> {
     u128::from(n_1d).checked_pow(d)

@@ -1,9 +1,10 @@
-//! Structural risk minimisation (CL-192; notes 001 L429-451): among nested hypothesis classes
+//! Structural risk minimisation (CL-192; Vapnik, *The Nature of Statistical Learning Theory*,
+//! Springer (1995)): among nested hypothesis classes
 //! of growing capacity `h`, pick the one minimising the bound
 //! `R ≤ R_emp + ψ(h/N, log η/N)` — training error plus a capacity penalty that grows with `h`.
-//! The notes leave `ψ` open ("some monotonically increasing function"); [`SrmPenalty`] offers the
-//! two VC penalties of [`super::bounds`] (implementation choice). Ties go to the smaller
-//! capacity (Occam's razor, 001 L447).
+//! The course notes leave `ψ` open ("some monotonically increasing function"); [`SrmPenalty`]
+//! offers the two VC penalties of [`super::bounds`] (implementation choice). Ties go to the
+//! smaller capacity (Occam's razor, as the course notes say).
 
 use crate::{Error, Result};
 
@@ -14,10 +15,12 @@ use super::bounds::{vapnik_penalty, vc_penalty};
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SrmPenalty {
-    /// Vapnik's form `√((h (ln(2N/h) + 1) − ln(δ/4)) / N)` (001 L616-618).
+    /// Vapnik's form `√((h (ln(2N/h) + 1) − ln(δ/4)) / N)` (Vapnik (1995); Burges, Data Mining
+    /// and Knowledge Discovery 2(2), 1998).
     #[default]
     Vapnik,
-    /// The growth-function form `√((8/N) ln(4 m_H(2N)/δ))` with Sauer's bound (004 L250).
+    /// The growth-function form `√((8/N) ln(4 m_H(2N)/δ))` with Sauer's bound (Abu-Mostafa et
+    /// al., *Learning from Data* (2012), §2.1).
     Growth,
 }
 

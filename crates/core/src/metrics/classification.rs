@@ -101,8 +101,8 @@ fn positions(labels: &[usize]) -> (Lookup, Vec<usize>) {
 /// whose true or predicted label is not in `labels` are ignored (as scikit-learn). Entries are
 /// counts stored as `f64` (exact integers without weights).
 ///
-/// The notes write the matrix both ways (000 L742: predicted in rows; 001 L586: truth in rows,
-/// erratum E1); ndlearn follows 001 and scikit-learn.
+/// The course notes write the matrix both ways (predicted in rows in one set, truth in rows in
+/// another, erratum E1); ndlearn follows the truth-in-rows form and scikit-learn.
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] for different lengths (or weights of the wrong length);
@@ -181,7 +181,8 @@ pub fn normalize_confusion_matrix(c: &ArrayRef2<f64>, how: Normalize) -> Array2<
 
 /// Fraction of correct predictions, `Σ wᵢ [yᵢ = ŷᵢ] / Σ wᵢ` (notes: `(TP + TN)/N`).
 ///
-/// Misleading under class imbalance (004 L1392-1397): see [`balanced_accuracy_score`](super::balanced_accuracy_score).
+/// Misleading under class imbalance (He & Garcia, "Learning from imbalanced data", IEEE TKDE
+/// 21(9), 2009): see [`balanced_accuracy_score`](super::balanced_accuracy_score).
 ///
 /// # Errors
 /// As [`confusion_matrix`] (lengths, empty input, weights).
@@ -219,8 +220,10 @@ pub fn accuracy_count(
 /// The 0–1 loss (empirical risk of the 0–1 loss): fraction of wrong predictions,
 /// `1 − accuracy`.
 ///
-/// The notes' forms `L_S(h) = |{i : h(xᵢ) ≠ yᵢ}| / m` and, for ±1 labels,
-/// `R_emp = (1/R) Σ ½|y_k − f(x_k)|` are both this number (000 L736-744; LT-01).
+/// The course notes' forms `L_S(h) = |{i : h(xᵢ) ≠ yᵢ}| / m` (Shalev-Shwartz & Ben-David,
+/// *Understanding Machine Learning* (2014), ch. 2) and, for ±1 labels,
+/// `R_emp = (1/R) Σ ½|y_k − f(x_k)|` (Vapnik, *The Nature of Statistical Learning Theory*,
+/// Springer (1995)) are both this number (LT-01).
 ///
 /// # Errors
 /// As [`accuracy_score`].

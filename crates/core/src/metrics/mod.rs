@@ -41,7 +41,8 @@
 //!   which `F` could be inferred, so `None` would otherwise need a type annotation). Weights
 //!   must be finite, non-negative, with a positive sum.
 //! * **Orientation.** Confusion matrices have **rows = true class, columns = predicted class**
-//!   (the notes' 001 L586; 000 L742 uses the transpose, erratum E1). Binary curves and scores
+//!   (as one set of the course notes and scikit-learn; another set uses the transpose,
+//!   erratum E1). Binary curves and scores
 //!   take labels in `{0, 1}` with 1 positive; probability matrices have one column per class
 //!   index.
 //! * **Averaging** ([`Average`]): `Binary { pos_label }`, `Macro`, `Micro`, `Weighted` (by
@@ -64,10 +65,13 @@
 //!
 //! # References
 //!
-//! The notes (catalog M-06, M-07; CL-175…CL-181): rates, confusion matrix, ROC/PR curves
-//! `000_1d3ac56b3e5035d1.txt` L736-744, `001_b51c42422401bdd2.txt` L577-596 and L608-614,
-//! `004_e851b5eaf31fc520.txt` L53-74 and L1386-1397 (imbalance); 0–1 risk 000 L736-744 and LT-01;
-//! RSS/MSE/E_RMS/R² 001 L108-110, `003_a4817c1523917003.txt` L91-105, 000 L890 (clustering SSE).
+//! The course notes (catalog M-06, M-07; CL-175…CL-181): rates, confusion matrix, ROC/PR
+//! curves (Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27(8), 2006;
+//! Davis & Goadrich, "The relationship between precision-recall and ROC curves", ICML 2006),
+//! class imbalance (He & Garcia, "Learning from imbalanced data", IEEE TKDE 21(9), 2009); the
+//! 0–1 risk (Shalev-Shwartz & Ben-David, *Understanding Machine Learning*, Cambridge University
+//! Press (2014), ch. 2; LT-01); RSS/MSE/E_RMS/R² (Bishop, *Pattern Recognition and Machine
+//! Learning* (2006), §1.1; scikit-learn user guide: Metrics and scoring) and the clustering SSE.
 //! AUC, specificity, balanced accuracy, multi-class averaging, log-loss as a metric, and every
 //! clustering/embedding index are implementation choices not in the notes (catalog §1.13):
 //! Hand & Till (2001) and Fawcett (2006) for ROC analysis; Rousseeuw (1987) silhouettes;

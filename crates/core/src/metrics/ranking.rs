@@ -198,7 +198,8 @@ pub struct RocCurve {
     pub thresholds: Array1<f64>,
 }
 
-/// ROC curve: TPR against FPR at every distinct score (000 L736-744, 001 L608-614).
+/// ROC curve: TPR against FPR at every distinct score (Fawcett, "An introduction to ROC
+/// analysis", Pattern Recognition Letters 27(8), 2006).
 ///
 /// With `drop_intermediate` (scikit-learn's default `true`) points that are collinear with
 /// their neighbours (zero second difference of both FP and TP counts) are dropped; this changes
@@ -322,8 +323,8 @@ fn pr_points(c: &Counts) -> (Vec<f64>, Vec<f64>) {
     (precision, recall)
 }
 
-/// Precision–recall curve (001 L608-614): precision `TP/(TP + FP)` and recall `TP/P` at every
-/// distinct score, in scikit-learn's layout (thresholds increasing, a final point
+/// Precision–recall curve (Davis & Goadrich, ICML 2006): precision `TP/(TP + FP)` and recall
+/// `TP/P` at every distinct score, in scikit-learn's layout (thresholds increasing, a final point
 /// `(precision 1, recall 0)` without threshold).
 ///
 /// `drop_intermediate` (scikit-learn's default `false`) drops points whose neighbours have the

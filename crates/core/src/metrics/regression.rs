@@ -152,8 +152,9 @@ fn explained_fraction(num: f64, den: f64) -> f64 {
     }
 }
 
-/// Residual sum of squares `RSS = Σ wᵢ (yᵢ − ŷᵢ)²` (the notes' SSE; `E(w) = RSS/2` in the
-/// least-squares error function, 001 L108-110).
+/// Residual sum of squares `RSS = Σ wᵢ (yᵢ − ŷᵢ)²` (the course notes' SSE; `E(w) = RSS/2` in
+/// the least-squares error function of Bishop, *Pattern Recognition and Machine Learning*
+/// (2006), §1.1).
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] (lengths), [`Error::TooFewSamples`] (empty), [`Error::NonFinite`],
@@ -175,7 +176,8 @@ pub fn rss<F: Float>(
     Ok(wsum(t.iter().zip(&p).map(|(a, b)| (a - b) * (a - b)), &w))
 }
 
-/// Mean squared error `Σ wᵢ (yᵢ − ŷᵢ)² / Σ wᵢ` (notes: MSE = RSS/N, 003 L91-105).
+/// Mean squared error `Σ wᵢ (yᵢ − ŷᵢ)² / Σ wᵢ` (course notes: MSE = RSS/N; scikit-learn user
+/// guide: Metrics and scoring, mean squared error).
 ///
 /// # Errors
 /// As [`rss`].
@@ -198,8 +200,9 @@ pub fn mean_squared_error<F: Float>(
     Ok(mse(&t, &p, &w))
 }
 
-/// Root mean squared error `√MSE`; the notes' `E_RMS = √(2E(w)/N)` with `E = ½ Σ (f − t)²` is
-/// the same number (001 L108-110).
+/// Root mean squared error `√MSE`; the course notes' `E_RMS = √(2E(w)/N)` with
+/// `E = ½ Σ (f − t)²` (Bishop, *Pattern Recognition and Machine Learning* (2006), §1.1) is the
+/// same number.
 ///
 /// # Errors
 /// As [`rss`].
@@ -272,9 +275,9 @@ pub fn mean_absolute_percentage_error<F: Float>(
     Ok(mape(&t, &p, &w))
 }
 
-/// Coefficient of determination `R² = 1 − Σ wᵢ (yᵢ − ŷᵢ)² / Σ wᵢ (yᵢ − ȳ)²` (003 L91-105; can
-/// be negative). For a constant `y_true` scikit-learn's `force_finite=True` convention applies:
-/// 1 for a perfect prediction, else 0.
+/// Coefficient of determination `R² = 1 − Σ wᵢ (yᵢ − ŷᵢ)² / Σ wᵢ (yᵢ − ȳ)²` (scikit-learn
+/// user guide: Metrics and scoring, R² score; can be negative). For a constant `y_true`
+/// scikit-learn's `force_finite=True` convention applies: 1 for a perfect prediction, else 0.
 ///
 /// # Errors
 /// As [`rss`], plus [`Error::TooFewSamples`] for fewer than 2 samples (scikit-learn returns NaN

@@ -1,9 +1,11 @@
 //! Monte-Carlo bias–variance decomposition of the squared error of a regressor.
 //!
-//! ## The notes' identity (catalog M-05; `004_e851b5eaf31fc520.txt` L278-316)
+//! ## The course notes' identity (catalog M-05)
 //!
-//! For a training set `D` drawn from the data-generating process, `g⁽ᴰ⁾` the model fitted on it,
-//! `ḡ(x) = E_D[g⁽ᴰ⁾(x)]` the average model and `f` the true function:
+//! As in Geman, Bienenstock & Doursat, "Neural networks and the bias/variance dilemma", Neural
+//! Computation 4(1), 1992, and Abu-Mostafa, Magdon-Ismail & Lin, *Learning from Data* (2012),
+//! §2.3.1: for a training set `D` drawn from the data-generating process, `g⁽ᴰ⁾` the model
+//! fitted on it, `ḡ(x) = E_D[g⁽ᴰ⁾(x)]` the average model and `f` the true function:
 //!
 //! ```text
 //! E_D[(g⁽ᴰ⁾(x) − f(x))²] = E_D[(g⁽ᴰ⁾(x) − ḡ(x))²] + (ḡ(x) − f(x))² = var(x) + bias²(x)

@@ -1,8 +1,10 @@
 //! The .632 bootstrap estimate of the prediction error (and Efron–Tibshirani's .632+).
 //!
-//! ## The notes' estimate (catalog M-04, T-08; `001_b51c42422401bdd2.txt` L651-657)
+//! ## The course notes' estimate (catalog M-04, T-08)
 //!
-//! Draw `B` bootstrap samples `D_b` of size `n` with replacement; a sample holds about
+//! As in Tan, Steinbach & Kumar, *Introduction to Data Mining*, Addison-Wesley (2005), ch. 4,
+//! and Han, Kamber & Pei, *Data Mining: Concepts and Techniques*, 3rd ed. (2011), ch. 8: draw
+//! `B` bootstrap samples `D_b` of size `n` with replacement; a sample holds about
 //! `1 − e⁻¹ ≈ 63.2 %` distinct points and leaves `36.8 %` out of the bag. Fit a model `M_b` on
 //! each and combine its error on the left-out points with its error on its own training sample:
 //!

@@ -20,8 +20,11 @@
 //! [`CvOptions::error_score`] set, a fold whose fit or scoring fails gets that score instead
 //! (scikit-learn's `error_score`, whose default there is NaN with a warning) and no model.
 //!
-//! Reference: the notes' K-fold procedure (catalog M-03, `000_1d3ac56b3e5035d1.txt` L238-244):
-//! train on `K − 1` folds, validate on the remaining one, average over the `K` runs.
+//! Reference: the course notes' K-fold procedure (catalog M-03; Stone, "Cross-validatory choice
+//! and assessment of statistical predictions", JRSS B 36(2), 1974; Hastie, Tibshirani &
+//! Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009), §7.10; scikit-learn user
+//! guide: Cross-validation): train on `K − 1` folds, validate on the remaining one, average
+//! over the `K` runs.
 
 use std::time::Instant;
 

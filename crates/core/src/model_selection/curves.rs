@@ -1,12 +1,13 @@
 //! Learning curves (score against training-set size) and validation curves (score against a
 //! hyperparameter), with cross-validation, all fits in parallel.
 //!
-//! ## Learning curve (the notes' procedure, catalog M-01)
+//! ## Learning curve (the course notes' procedure, catalog M-01)
 //!
 //! "Split the data; train on increasing sizes of the data; plot train and test error against
-//! the size" (`000_1d3ac56b3e5035d1.txt` L172-178). Reading the curves: a test error above the
-//! train error that still falls with the size means more data helps; the two close together
-//! mean it will not (a good fit, or underfitting).
+//! the size" (the course notes; scikit-learn user guide: Validation curves, Learning curve;
+//! Abu-Mostafa, Magdon-Ismail & Lin, *Learning from Data* (2012), §2.3). Reading the curves: a
+//! test error above the train error that still falls with the size means more data helps; the
+//! two close together mean it will not (a good fit, or underfitting).
 //!
 //! Semantics (scikit-learn's `learning_curve`): the largest size `n_max` is the size of the
 //! *first* split's training set; fractions `f ∈ (0, 1]` become `⌊f·n_max⌋` clipped to
@@ -15,11 +16,12 @@
 //! split (after a seeded shuffle of them when `shuffle` is set), scored on those `m` rows
 //! (train score) and on the split's test set.
 //!
-//! ## Validation curve (catalog M-01, M-02; `001_b51c42422401bdd2.txt` L108-112)
+//! ## Validation curve (catalog M-01, M-02)
 //!
 //! For every value of one hyperparameter (λ, a polynomial order, k …), cross-validated train
-//! and test scores; the notes read off the under- and overfitting regimes (typically a U-shaped
-//! validation error).
+//! and test scores (Bishop, *Pattern Recognition and Machine Learning* (2006), §1.1; scikit-learn
+//! user guide: Validation curves); the course notes read off the under- and overfitting regimes
+//! (typically a U-shaped validation error).
 //!
 //! Both return `n_points × n_splits` score matrices and can draw themselves as SVG (feature
 //! `plot`): mean ± one standard deviation bands for train and test.

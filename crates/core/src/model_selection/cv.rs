@@ -27,8 +27,10 @@
 //! All splitters return `(train, test)` index pairs. K-fold variants return both sets ascending
 //! (as scikit-learn); shuffle splits return them in random order.
 //!
-//! Reference: `000_1d3ac56b3e5035d1.txt` L238-244 (K-fold, LOOCV). Shuffling and stratification
-//! are implementation choices (the notes leave them open).
+//! Reference: K-fold and leave-one-out cross-validation as in the course notes (Stone, JRSS B
+//! 36(2), 1974; Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed.
+//! (2009), §7.10; scikit-learn user guide: Cross-validation). Shuffling and stratification are
+//! implementation choices (the notes leave them open).
 
 use ndarray::ArrayRef1;
 

@@ -1,6 +1,8 @@
 //! Majority-vote ensemble error of independent base classifiers (catalog T-13, CL-186).
 //!
-//! The notes (`001_b51c42422401bdd2.txt` L636-640): with `n` independent base classifiers of
+//! The course notes (as Tan, Steinbach & Kumar, *Introduction to Data Mining*, Addison-Wesley
+//! (2005), ch. 5; Hansen & Salamon, "Neural network ensembles", IEEE TPAMI 12(10), 1990): with
+//! `n` independent base classifiers of
 //! error rate `e`, a majority vote is wrong when more than half of them are wrong, a binomial
 //! tail:
 //!

@@ -1,6 +1,8 @@
 //! Hyperparameter search with cross-validation: [`GridSearchCV`] and [`RandomizedSearchCV`].
 //!
-//! The notes' recipe (catalog M-02, `000_1d3ac56b3e5035d1.txt` L222-236): for every combination
+//! The course notes' recipe (catalog M-02; scikit-learn user guide: Tuning the hyper-parameters
+//! of an estimator; random search: Bergstra & Bengio, "Random search for hyper-parameter
+//! optimization", JMLR 13, 2012): for every combination
 //! of `D₁ × … × D_k`, run K-fold cross-validation and keep the combination with the best average
 //! validation score.
 //!

@@ -22,8 +22,9 @@
 //!
 //! Complexity: `O(n)` time and memory.
 //!
-//! Reference: the notes' train/test and validation procedure (catalog M-01, M-02;
-//! `000_1d3ac56b3e5035d1.txt` L157-178, L222-236). Shuffling, stratification and the size
+//! Reference: the course notes' train/test and validation procedure (catalog M-01, M-02;
+//! Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009),
+//! §7.2). Shuffling, stratification and the size
 //! rounding are implementation choices (scikit-learn's), not in the notes.
 
 use ndarray::{ArrayRef1, Axis};

@@ -4,14 +4,15 @@
 //! scipy's `csr_matrix`): the neighbours of node `i` are `indices[indptr[i]..indptr[i + 1]]`,
 //! **sorted by column index**, with weights `data[..]` (the distances, as returned by the
 //! builders; map them to similarities with [`CsrGraph::map_weights`], e.g.
-//! `exp(−d²/σ)` as in 000 L1281, or to 1 with [`CsrGraph::to_connectivity`]).
+//! `exp(−d²/σ)` as in the course notes, or to 1 with [`CsrGraph::to_connectivity`]).
 //!
 //! * [`kneighbors_graph`]: edge `i → j` when `j` is one of the `k` nearest neighbours of `i`
-//!   (directed; ties by lower index). The notes' symmetric kNN graph (000 L1276-1281: "edge
-//!   (i, j) if either point is among the other's K nearest") is
-//!   `.symmetrize(Symmetrize::Union)`; the mutual kNN graph is `Symmetrize::Mutual`.
-//! * [`epsilon_graph`]: edge `i – j` when `d(xᵢ, xⱼ) ≤ ε` (002 L2485-2493, `η(s) = 1_{0≤s≤ε}`);
-//!   symmetric for symmetric metrics.
+//!   (directed; ties by lower index). The course notes' symmetric kNN graph ("edge (i, j) if
+//!   either point is among the other's K nearest") is `.symmetrize(Symmetrize::Union)`; the
+//!   mutual kNN graph is `Symmetrize::Mutual` (both as in von Luxburg, "A tutorial on spectral
+//!   clustering", Statistics and Computing 17(4), 2007).
+//! * [`epsilon_graph`]: edge `i – j` when `d(xᵢ, xⱼ) ≤ ε` (the course notes' `η(s) = 1_{0≤s≤ε}`;
+//!   von Luxburg 2007); symmetric for symmetric metrics.
 //!
 //! Self-loops are left out unless `include_self` is set.
 
@@ -225,7 +226,8 @@ impl<F: Float> CsrGraph<F> {
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum LaplacianKind {
-    /// `L = D − W` (the notes' Laplacian, 000 L1283, 002 L2565).
+    /// `L = D − W` (the course notes' Laplacian; von Luxburg, Statistics and Computing 17(4),
+    /// 2007).
     #[default]
     Unnormalized,
     /// `L_sym = I − D^{−½} W D^{−½}` (Ng, Jordan & Weiss).
@@ -245,7 +247,7 @@ pub enum LaplacianKind {
 /// use ndlearn_core::neighbors::{laplacian, LaplacianKind};
 /// use ndlearn_core::ndarray::array;
 ///
-/// // catalog test vector (002 L2565-2584)
+/// // catalog test vector (the course notes' 3-node graph)
 /// let w = array![[0.0f64, 2.0, 1.0], [2.0, 0.0, 3.0], [1.0, 3.0, 0.0]];
 /// let l = laplacian(&w, LaplacianKind::Unnormalized)?;
 /// assert_eq!(l, array![[3.0, -2.0, -1.0], [-2.0, 5.0, -3.0], [-1.0, -3.0, 4.0]]);
@@ -456,7 +458,7 @@ mod tests {
 
     #[test]
     fn epsilon_graph_test_vector() {
-        // Catalog TV19 (002 L2491): ε = 3, ‖x − y‖ = 2 ⇒ W(x, y) = η(2) = 1 (2 ≤ 3);
+        // Catalog TV19: ε = 3, ‖x − y‖ = 2 ⇒ W(x, y) = η(2) = 1 (2 ≤ 3);
         // a third point at distance 4 from x gets no edge to x.
         let x = array![[0.0, 0.0], [2.0, 0.0], [0.0, 4.0]];
         let w = epsilon_graph(&x, 3.0, &Metric::Euclidean, false)

@@ -45,13 +45,14 @@
 //! [`Error::InvalidParam`].
 //!
 //! The graph builders ([`kneighbors_graph`], [`epsilon_graph`], [`CsrGraph`]) serve spectral
-//! clustering (000 L1276-1281; 002 L2485-2493).
+//! clustering (von Luxburg, "A tutorial on spectral clustering", Statistics and Computing
+//! 17(4), 2007).
 //!
-//! References: the notes' k-NN (000 L530-538: keep the `k` smallest in a max-heap) and kNN graph
-//! (000 L1276-1281). k-d and ball trees are not in the notes (catalog G-01 marks them absent):
-//! Friedman, Bentley & Finkel (1977), "An algorithm for finding best matches in logarithmic
-//! expected time"; Omohundro (1989),
-//! "Five balltree construction algorithms".
+//! References: the course notes' k-NN (keep the `k` smallest in a max-heap; Cover & Hart,
+//! "Nearest neighbor pattern classification", IEEE Trans. Information Theory 13(1), 1967) and
+//! kNN graph (von Luxburg 2007). k-d and ball trees are not in the notes (catalog G-01 marks
+//! them absent): Friedman, Bentley & Finkel (1977), "An algorithm for finding best matches in
+//! logarithmic expected time"; Omohundro (1989), "Five balltree construction algorithms".
 
 mod balltree;
 mod brute;

@@ -22,8 +22,9 @@
 //!
 //! Each step is rounded so that `x + h` is exactly representable (`h = (x + h) − x`).
 //!
-//! [`classify_stationary_point`] applies the notes' test (catalog O-09; seeds 001 L938-944,
-//! 000 L397): at a stationary point, a positive-definite Hessian means a (local) minimum, a
+//! [`classify_stationary_point`] applies the course notes' test (catalog O-09; the second-order
+//! conditions of Nocedal & Wright, *Numerical Optimization*, 2nd ed. (2006), §2.1): at a
+//! stationary point, a positive-definite Hessian means a (local) minimum, a
 //! negative-definite one a maximum, an indefinite one a saddle. Eigenvalues within a tolerance of
 //! zero make the test inconclusive ([`StationaryPoint::Degenerate`]). [`check_convexity_chords`]
 //! is a randomized test of the chord inequality `f(θx + (1−θ)y) ≤ θf(x) + (1−θ)f(y)` (a

@@ -63,9 +63,10 @@
 //!
 //! # References
 //!
-//! - Course notes, gradient descent, step sizes, backtracking and convergence tests:
-//!   `000_1d3ac56b3e5035d1.txt` L375-431 (catalog O-01; CL-050, CL-051, CL-052);
-//!   `001_b51c42422401bdd2.txt` L985-995 (learning rate too small / too large).
+//! - Gradient descent, step sizes, backtracking and convergence tests as in the course notes
+//!   (catalog O-01; CL-050, CL-051, CL-052): S. Boyd, L. Vandenberghe, *Convex Optimization*,
+//!   Cambridge University Press, 2004, §9.2–9.3; learning rate too small / too large:
+//!   I. Goodfellow, Y. Bengio, A. Courville, *Deep Learning*, MIT Press, 2016, §4.3.
 //! - J. Nocedal, S. Wright, *Numerical Optimization*, 2nd ed., §3.1 (Armijo condition,
 //!   backtracking).
 //!

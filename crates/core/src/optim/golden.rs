@@ -1,9 +1,11 @@
 //! Golden-section search for the minimum of a unimodal function on an interval, and a
 //! bracketing helper that finds such an interval.
 //!
-//! # The math (catalog O-08; seed 001 L946-967)
+//! # The math (catalog O-08)
 //!
-//! Keep a bracket `[a, b]` and two interior points `c < d` placed symmetrically:
+//! Keep a bracket `[a, b]` and two interior points `c < d` placed symmetrically (Kiefer,
+//! "Sequential minimax search for a maximum", Proc. AMS 4(3), 1953; Press et al., *Numerical
+//! Recipes*, 3rd ed., Cambridge University Press (2007), §10.2):
 //!
 //! ```text
 //! c − a = b − d = α (b − a),      d − c = β (b − a),      (d − c)/(b − c) = (c − a)/(b − a).
@@ -265,7 +267,7 @@ mod tests {
     #[test]
     fn constants_match_the_notes_and_the_golden_ratio() {
         let s5 = 5f64.sqrt();
-        // The notes (001 L965): "β = 0.236 and α = 0.382".
+        // The course notes: "β = 0.236 and α = 0.382".
         assert!((GOLDEN_ALPHA - 0.382).abs() < 5e-4);
         assert!((GOLDEN_BETA - 0.236).abs() < 5e-4);
         assert!((GOLDEN_ALPHA - (3.0 - s5) / 2.0).abs() < 1e-15);

@@ -1,9 +1,11 @@
 //! Karush–Kuhn–Tucker residuals: how far a candidate `(x, μ, λ)` is from satisfying the
 //! optimality conditions of `min f(x) s.t. gᵢ(x) ≤ 0, hⱼ(x) = 0`.
 //!
-//! # The math (catalog O-11; seeds 003 L163-180, 001 L903-930, 004 L553-699)
+//! # The math (catalog O-11)
 //!
-//! With the Lagrangian `L(x, μ, λ) = f(x) + μᵀg(x) + λᵀh(x)` the KKT conditions are
+//! With the Lagrangian `L(x, μ, λ) = f(x) + μᵀg(x) + λᵀh(x)` the KKT conditions (Kuhn & Tucker,
+//! "Nonlinear programming", Proc. 2nd Berkeley Symposium, 1951; Boyd & Vandenberghe, *Convex
+//! Optimization*, Cambridge University Press (2004), §5.5.3) are
 //!
 //! | condition | formula | residual reported (∞-norms, absolute) |
 //! |---|---|---|

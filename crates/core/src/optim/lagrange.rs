@@ -1,12 +1,14 @@
 //! Equality-constrained optimisation by Newton's method on the Lagrangian's stationarity
 //! system: `min f(x) s.t. h(x) = 0` for small problems.
 //!
-//! # The math (catalog O-11; seeds 001 L903-930, 003 L163-180)
+//! # The math (catalog O-11)
 //!
 //! With `L(x, λ) = f(x) + λᵀh(x)` a constrained stationary point solves
-//! `F(x, λ) = [∇f(x) + J(x)ᵀλ; h(x)] = 0` (`J = ∂h/∂xᵀ`, one row per constraint); for one
-//! constraint this is the notes' `∇f = λ∇g, g = k` (001 L910-916; their `L = f − λ(g − c)`
-//! only flips the sign of `λ`). Newton's method on `F` solves the **KKT system**
+//! `F(x, λ) = [∇f(x) + J(x)ᵀλ; h(x)] = 0` (`J = ∂h/∂xᵀ`, one row per constraint; Bishop,
+//! *Pattern Recognition and Machine Learning* (2006), Appendix E; Nocedal & Wright, *Numerical
+//! Optimization*, 2nd ed. (2006), ch. 12); for one constraint this is the course notes'
+//! `∇f = λ∇g, g = k` (their `L = f − λ(g − c)` only flips the sign of `λ`). Newton's method
+//! on `F` solves the **KKT system**
 //!
 //! ```text
 //! [ ∇²ₓL   Jᵀ ] [Δx]     [∇f + Jᵀλ]
@@ -28,7 +30,7 @@
 //! The start multiplier, unless given, is the least-squares estimate
 //! `λ₀ = argmin ‖∇f(x₀) + J(x₀)ᵀλ‖`.
 //!
-//! The notes' worked example (001 L918-924) — maximise `xyz` subject to `xy + yz + zx = 32` — is
+//! The course notes' worked example — maximise `xyz` subject to `xy + yz + zx = 32` — is
 //! the unit test `notes_xyz_example`: `x = y = z = √(32/3) ≈ 3.265986`, `f ≈ 34.837187`,
 //! `λ ≈ 1.632993`.
 //!
@@ -329,7 +331,7 @@ mod tests {
     use super::*;
     use ndarray::array;
 
-    /// The notes' example (001 L918-924): maximise f = xyz s.t. xy + yz + zx = 32, i.e.
+    /// The course notes' example: maximise f = xyz s.t. xy + yz + zx = 32, i.e.
     /// minimise −xyz. Catalog TV10: x = y = z = √(32/3) = 3.265986, f = 34.837187,
     /// λ = 1.632993 (= x/2, from yz = λ(y + z)).
     #[test]

@@ -1,12 +1,12 @@
 //! Linear programming: `min cᵀx  s.t.  A_ub x ≤ b_ub,  A_eq x = b_eq,  loⱼ ≤ xⱼ ≤ hiⱼ` by a
 //! dense two-phase simplex method with an anti-cycling pivot rule.
 //!
-//! # The math (catalog O-10; seeds 000 L269-274, L342-373)
+//! # The math (catalog O-10)
 //!
-//! The notes state the LP `min cᵀx + d s.t. Ax ≤ e, Bx = f`, that its optimum lies at a vertex
-//! of the feasible polytope, and that `v* = +∞` when infeasible and `−∞` when unbounded. They
-//! name no algorithm; this module implements the textbook simplex method (implementation choice;
-//! Nocedal & Wright ch. 13, Bertsimas & Tsitsiklis ch. 3):
+//! The course notes state the LP `min cᵀx + d s.t. Ax ≤ e, Bx = f`, that its optimum lies at a
+//! vertex of the feasible polytope, and that `v* = +∞` when infeasible and `−∞` when unbounded.
+//! They name no algorithm; this module implements the textbook simplex method (implementation
+//! choice; Nocedal & Wright ch. 13, Bertsimas & Tsitsiklis ch. 3):
 //!
 //! 1. **Standard form** `min c̃ᵀz s.t. Ãz = b̃, z ≥ 0`: a variable with a finite lower bound is
 //!    shifted, `x = lo + z` (a finite upper bound adds the row `z + s = hi − lo`); one with only

@@ -1,21 +1,23 @@
 //! Newton's method: one-dimensional ([`newton_1d`]) and multivariate ([`newton`]) with a
 //! Cholesky solve, Levenberg-style damping and a backtracking step.
 //!
-//! # The math (catalog O-07; seeds 000 L479-526, 001 L969-983)
+//! # The math (catalog O-07)
 //!
 //! A second-order Taylor model `f(x) ≈ f(xₖ) + gₖᵀ(x − xₖ) + ½(x − xₖ)ᵀHₖ(x − xₖ)` is minimised
-//! exactly:
+//! exactly (Boyd & Vandenberghe, *Convex Optimization*, Cambridge University Press (2004),
+//! §9.5; Nocedal & Wright, *Numerical Optimization*, 2nd ed., Springer (2006), ch. 3):
 //!
 //! * 1-D: `xₖ₊₁ = xₖ − f'(xₖ)/f''(xₖ)`; applied to `(g, g')` instead of `(f', f'')` the same
 //!   iteration finds a root of `g`;
 //! * multivariate: `xₖ₊₁ = xₖ − Hₖ⁻¹gₖ`, computed, as the notes advise, by factorising
 //!   `Hₖ = LLᵀ` (Cholesky) and solving `Hₖ d = −gₖ` instead of inverting.
 //!
-//! The notes stop while `|x − x₀| > ε` (001 L979); here every [`StopCriteria`] test applies
+//! The course notes stop while `|x − x₀| > ε`; here every [`StopCriteria`] test applies
 //! (`‖∇f‖ ≤ g_tol`, `|Δf| ≤ ε₁`, `‖Δx‖ ≤ ε₂`, `max_iter`).
 //!
-//! Pure Newton can overshoot when `f''` is small and go uphill on non-convex `f` (000 L517-526,
-//! footnote 15). Two safeguards make [`newton`] robust:
+//! Pure Newton can overshoot when `f''` is small and go uphill on non-convex `f` (Nocedal &
+//! Wright (2006), §3.4, Newton's method with Hessian modification). Two safeguards make
+//! [`newton`] robust:
 //!
 //! 1. **Levenberg damping** (implementation choice): when `Hₖ` is not positive definite, the
 //!    Cholesky factorisation fails and `μI` is added, `μ = 10⁻³·max(1, maxᵢ|Hᵢᵢ|)` first and

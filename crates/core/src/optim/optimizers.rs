@@ -57,8 +57,8 @@
 //!
 //! # References
 //!
-//! - Course notes: `001_b51c42422401bdd2.txt` L991 ("calculate a momentum in a direction").
-//! - B. T. Polyak, "Some methods of speeding up the convergence of iteration methods", 1964.
+//! - Momentum, which the course notes only mention ("calculate a momentum in a direction"):
+//!   B. T. Polyak, "Some methods of speeding up the convergence of iteration methods", 1964.
 //! - I. Sutskever, J. Martens, G. Dahl, G. Hinton, "On the importance of initialization and
 //!   momentum in deep learning", ICML 2013; Y. Bengio, N. Boulanger-Lewandowski, R. Pascanu,
 //!   "Advances in optimizing recurrent networks", ICASSP 2013.

@@ -48,8 +48,9 @@
 //!
 //! # References
 //!
-//! - Course notes, projected gradient descent: `000_1d3ac56b3e5035d1.txt` L471-477, L483
-//!   (catalog O-05, CL-057).
+//! - Projected gradient descent as in the course notes (catalog O-05, CL-057): A. A. Goldstein,
+//!   "Convex programming in Hilbert space", Bull. AMS 70, 1964; E. S. Levitin, B. T. Polyak,
+//!   "Constrained minimization methods", USSR Comput. Math. Math. Phys. 6(5), 1966.
 //! - J. Duchi, S. Shalev-Shwartz, Y. Singer, T. Chandra, "Efficient projections onto the ℓ1-ball
 //!   for learning in high dimensions", ICML 2008; M. Held, P. Wolfe, H. Crowder, "Validation of
 //!   subgradient optimization", Math. Programming 6, 1974.

@@ -59,8 +59,10 @@
 //!
 //! # References
 //!
-//! - Course notes, lasso and ISTA with `S_μ`: `002_06df1fe9d423e85b.txt` L655-721 (L699-715 the
-//!   iteration, `τ = 1/σ₁(X)²`); catalog L-05, O-06, CL-058.
+//! - Lasso and ISTA with `S_μ` and `τ = 1/σ₁(X)²` as in the course notes (catalog L-05, O-06,
+//!   CL-058): R. Tibshirani, "Regression shrinkage and selection via the lasso", JRSS B 58(1),
+//!   1996; I. Daubechies, M. Defrise, C. De Mol, "An iterative thresholding algorithm for
+//!   linear inverse problems with a sparsity constraint", Comm. Pure Appl. Math. 57(11), 2004.
 //! - A. Beck, M. Teboulle, "A fast iterative shrinkage-thresholding algorithm for linear inverse
 //!   problems", SIAM J. Imaging Sciences 2(1), 2009.
 //!

@@ -1,9 +1,9 @@
 //! Random restarts for non-convex problems: run a local solver from several random starting
 //! points in a box and keep the best result.
 //!
-//! # The math (catalog O-03, C-16; seed 001 L991)
+//! # The math (catalog O-03, C-16)
 //!
-//! The notes mention random restarts as a way to escape local minima of gradient descent; no
+//! The course notes mention random restarts as a way to escape local minima of gradient descent; no
 //! procedure is given. Here (implementation choice): start `i ∈ 0..n_restarts` is drawn
 //! uniformly from the box `[lo, hi]` with the random stream `random::stream(seed, i)`; the local
 //! solver runs from every start in parallel (`par::map_tasks`); the result with the lowest

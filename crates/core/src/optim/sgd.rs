@@ -48,9 +48,10 @@
 //!
 //! # References
 //!
-//! - Course notes, SGD and mini-batches: `000_1d3ac56b3e5035d1.txt` L433-450 (mean vs sum scaling,
-//!   footnote L450); `002_06df1fe9d423e85b.txt` L1430-1442 (the minibatch mean; L1440 sums to `N`
-//!   by mistake, errata E17). Catalog O-02, CL-053.
+//! - SGD and mini-batches as in the course notes (mean vs sum scaling; the minibatch mean, which
+//!   one set of the notes sums to `N` by mistake, errata E17; catalog O-02, CL-053): H. Robbins,
+//!   S. Monro, "A stochastic approximation method", Annals of Mathematical Statistics 22(3),
+//!   1951.
 //! - L. Bottou, F. E. Curtis, J. Nocedal, "Optimization Methods for Large-Scale Machine
 //!   Learning", SIAM Review 60(2), 2018.
 //!

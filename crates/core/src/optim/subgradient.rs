@@ -47,8 +47,9 @@
 //!
 //! # References
 //!
-//! - Course notes, subgradients and subgradient descent: `000_1d3ac56b3e5035d1.txt` L452-469;
-//!   `002_06df1fe9d423e85b.txt` L1573-1583, L1707-1721 (kink convention). Catalog O-04, CL-056.
+//! - Subgradients and subgradient descent, with the kink convention of the course notes
+//!   (catalog O-04, CL-056): N. Z. Shor, *Minimization Methods for Non-Differentiable
+//!   Functions*, Springer, 1985.
 //! - S. Boyd, L. Xiao, A. Mutapcic, "Subgradient methods", lecture notes, Stanford EE392o, 2003.
 //!
 //! ```

@@ -53,7 +53,8 @@ pub enum BinQuantileMethod {
 }
 
 /// Bins continuous features into `n_bins` intervals per feature — scikit-learn's
-/// `KBinsDiscretizer` (the notes' bucketising, `000_1d3ac56b3e5035d1.txt` L292).
+/// `KBinsDiscretizer` (the course notes' bucketising; scikit-learn user guide: Preprocessing
+/// data, Discretization).
 ///
 /// # Edges
 ///

@@ -138,8 +138,9 @@ fn check_known<F: Float>(x: &ArrayRef2<F>, cats: &[Vec<F>]) -> Result<()> {
 /// categories `c₀ < c₁ < … < c_{k−1}` becomes `k` indicator columns, `1` in the column of the
 /// row's category — scikit-learn's `OneHotEncoder` (dense output).
 ///
-/// The notes use one-hot vectors for nominal attributes (`001_b51c42422401bdd2.txt` L733) and
-/// for class targets (`002_06df1fe9d423e85b.txt` L1762). Categories are the sorted distinct
+/// The course notes use one-hot vectors for nominal attributes and for class targets (the
+/// "1-of-K" coding of Bishop, *Pattern Recognition and Machine Learning* (2006), ch. 4;
+/// scikit-learn user guide: Encoding categorical features). Categories are the sorted distinct
 /// values of each column: integer codes (`0., 1., 2.`) are the usual input, but any finite value
 /// is a category (compared exactly; `−0 = 0`), as in scikit-learn.
 ///
@@ -371,7 +372,8 @@ pub enum OrdinalUnknown {
 /// Maps each feature's categories `c₀ < c₁ < … < c_{k−1}` to their ranks `0, 1, …, k − 1` —
 /// scikit-learn's `OrdinalEncoder` for numeric input.
 ///
-/// The notes' ordinal treatment (`001_b51c42422401bdd2.txt` L735-737) rescales a rank
+/// The course notes' ordinal treatment (Han, Kamber & Pei, *Data Mining: Concepts and
+/// Techniques*, 3rd ed. (2011), §2.4) rescales a rank
 /// `r ∈ 1..M` to `(r − 1)/(M − 1)`: that is this code divided by `k − 1` (see
 /// [`crate::distance::ordinal_to_unit`]). `inverse_transform` maps codes back (an unknown code
 /// → NaN, scikit-learn gives `None`; a code that is not an integer in `0..k` is an error).

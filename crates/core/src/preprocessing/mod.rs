@@ -33,9 +33,11 @@
 //! # Fit on training data only
 //!
 //! Every statistic (means, scales, quantiles, categories, knots, idf) is learned by `fit` and
-//! applied unchanged by `transform`. The notes insist on it (`003_a4817c1523917003.txt` L18):
-//! "one should neither use statistics of test set to normalize nor compute the statistics using
-//! the whole dataset (training + test)". Fit on the training split, transform train and test.
+//! applied unchanged by `transform`. The course notes insist on it: "one should neither use
+//! statistics of test set to normalize nor compute the statistics using the whole dataset
+//! (training + test)" (see also Hastie, Tibshirani & Friedman, *The Elements of Statistical
+//! Learning*, 2nd ed. (2009), §7.10.2, and the scikit-learn user guide: Common pitfalls, Data
+//! leakage). Fit on the training split, transform train and test.
 //!
 //! # Conventions (implementation choices)
 //!
@@ -53,10 +55,13 @@
 //!
 //! # References
 //!
-//! Catalog C-17 (scaling, centring, encoding: `000_1d3ac56b3e5035d1.txt` L197, L292, L1311;
-//! `001_b51c42422401bdd2.txt` L699-711, L733-739; `002_06df1fe9d423e85b.txt` L1762, L2046-2083;
-//! `003_a4817c1523917003.txt` L15-18), C-18 (basis expansions: 000 L120-139; 001 L92, L136-182;
-//! 002 L1151-1169, L1725-1745) and X-06 (TF-IDF: 003 L182-190). B-splines: C. de Boor, *A
+//! Catalog C-17 (scaling, centring, encoding: scikit-learn user guide, Preprocessing data;
+//! mean-absolute-deviation standardisation and ordinal/ratio-scaled variables: L. Kaufman and
+//! P. J. Rousseeuw, *Finding Groups in Data*, Wiley (1990), ch. 1), C-18 (basis expansions:
+//! C. M. Bishop, *Pattern Recognition and Machine Learning* (2006), §3.1; T. Hastie,
+//! R. Tibshirani and J. Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009),
+//! ch. 5) and X-06 (TF-IDF: G. Salton and C. Buckley, "Term-weighting approaches in automatic
+//! text retrieval", Information Processing & Management 24(5), 1988). B-splines: C. de Boor, *A
 //! Practical Guide to Splines* (1978). Quantile definitions: R. J. Hyndman and Y. Fan, "Sample
 //! quantiles in statistical packages", *The American Statistician* 50 (1996).
 

@@ -11,10 +11,11 @@ use crate::{Error, Float, Result};
 /// Generates the monomials of the input features of total degree `min_degree..=degree` (plus a
 /// leading column of ones with `include_bias`) — scikit-learn's `PolynomialFeatures`.
 ///
-/// For two features and degree 2 the output is `[1, x₀, x₁, x₀², x₀x₁, x₁²]`: the notes' quadratic
-/// model `ψ(x) = [1, x₁, x₂, x₁², x₂², x₁x₂]ᵀ` (`000_1d3ac56b3e5035d1.txt` L120-122; catalog TV31,
-/// six features) in scikit-learn's column order. Degree `p` in `D` dimensions gives
-/// `C(D + p, p) = O(Dᵖ)` columns (L124).
+/// For two features and degree 2 the output is `[1, x₀, x₁, x₀², x₀x₁, x₁²]`: the course notes'
+/// quadratic model `ψ(x) = [1, x₁, x₂, x₁², x₂², x₁x₂]ᵀ` (catalog TV31, six features; a basis
+/// expansion as in Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd
+/// ed. (2009), §5.1) in scikit-learn's column order. Degree `p` in `D` dimensions gives
+/// `C(D + p, p) = O(Dᵖ)` columns.
 ///
 /// # Column order (exactly scikit-learn's)
 ///

@@ -198,8 +198,8 @@ impl<F: Float> InverseTransform<F> for FittedRobustScaler<F> {
 // ---------------------------------------------------------------------------------------------
 // MeanAbsDevScaler
 
-/// The notes' standardisation by the **mean absolute deviation** (`001_b51c42422401bdd2.txt`
-/// L699-711, catalog C-17): for each feature `f`,
+/// The course notes' standardisation by the **mean absolute deviation** (catalog C-17; Kaufman &
+/// Rousseeuw, *Finding Groups in Data*, Wiley (1990), ch. 1): for each feature `f`,
 ///
 /// `m_f = (1/n) Σᵢ x_if`,  `s_f = (1/n) Σᵢ |x_if − m_f|`,  `z_if = (x_if − m_f) / s_f`.
 ///

@@ -27,10 +27,11 @@ use crate::{Error, Float, Result};
 /// scikit-learn's rule, the error bound of the two-pass variance (Chan, Golub & LeVeque), so
 /// columns that are constant up to rounding are recognised.
 ///
-/// The notes' z-score `x' = (x − μ)/σ` (`000_1d3ac56b3e5035d1.txt` L197, L1311); dividing by the
-/// standard deviation is optional (`003_a4817c1523917003.txt` L15): `with_std = false`. The
+/// The course notes' z-score `x' = (x − μ)/σ` (scikit-learn user guide: Preprocessing data,
+/// Standardization); dividing by the standard deviation is optional: `with_std = false`. The
 /// statistics come from the training data only and are applied unchanged to test data
-/// (003 L18): fit on the training split, transform both.
+/// (scikit-learn user guide: Common pitfalls, Data leakage): fit on the training split,
+/// transform both.
 ///
 /// | field | default | scikit-learn | meaning |
 /// |---|---|---|---|
@@ -261,9 +262,10 @@ impl<F: Float> InverseTransform<F> for FittedStandardScaler<F> {
 
 /// Centres `train` and `test` with the column means of `train` only.
 ///
-/// The notes insist on this (`003_a4817c1523917003.txt` L18): "one should neither use statistics
-/// of test set to normalize nor compute the statistics using the whole dataset"; the mean-centring
-/// of PCA (`002_06df1fe9d423e85b.txt` L2046-2083) is the same operation. Returns
+/// The course notes insist on this: "one should neither use statistics of test set to normalize
+/// nor compute the statistics using the whole dataset" (scikit-learn user guide: Common
+/// pitfalls, Data leakage); the mean-centring of PCA (Jolliffe, *Principal Component
+/// Analysis*, 2nd ed., Springer (2002)) is the same operation. Returns
 /// `(train − μ, test − μ, μ)`; equivalent to `StandardScaler::new().with_std(false)` fitted on
 /// `train` and applied to both.
 ///
@@ -274,7 +276,7 @@ impl<F: Float> InverseTransform<F> for FittedStandardScaler<F> {
 ///
 /// # Example
 ///
-/// The notes' example (002 L2052-2083): heights and weights of three people.
+/// The course notes' example: heights and weights of three people.
 ///
 /// ```
 /// use ndlearn_core::preprocessing::center;
@@ -772,7 +774,7 @@ mod tests {
     fn center_uses_training_statistics() {
         let train: Array2<f64> = array![[170.0, 60.0], [180.0, 75.0], [160.0, 50.0]];
         let (tc, xc, m) = center(&train, &array![[170.0, 60.0]]).expect("center");
-        // The notes' example (002 L2081): [[0,-1.67],[10,13.33],[-10,-11.67]].
+        // The course notes' example: [[0,-1.67],[10,13.33],[-10,-11.67]].
         let want: Array2<f64> = array![[0.0, -5.0 / 3.0], [10.0, 40.0 / 3.0], [-10.0, -35.0 / 3.0]];
         assert!((&tc - &want).iter().all(|v| v.abs() < 1e-12));
         assert_eq!(xc[[0, 0]], 0.0);

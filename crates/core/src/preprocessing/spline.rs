@@ -51,14 +51,15 @@ pub enum Extrapolation {
 /// Expands each feature in a B-spline basis of degree `d` on knots `k₁ ≤ … ≤ k_n` — exactly
 /// scikit-learn's `SplineTransformer` (dense output).
 ///
-/// # The notes
+/// # The course notes
 ///
 /// A spline of degree `d` with knots `k₁ < … < k_n` is a piecewise polynomial with `d − 1`
 /// continuous derivatives; the space has dimension `n + d + 1` on the real line
-/// (`001_b51c42422401bdd2.txt` L168-182, catalog C-18). A knot of multiplicity `m` only needs
-/// `d − m` matching derivatives: with [`SplineKnots::Given`] a knot may be repeated (up to
-/// `d + 1` times is meaningful; the basis then loses continuity there), which scikit-learn
-/// does not allow. B-splines are the basis used here, rather than the truncated powers
+/// (catalog C-18; Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd
+/// ed. (2009), §5.2; de Boor, *A Practical Guide to Splines* (1978)). A knot of multiplicity
+/// `m` only needs `d − m` matching derivatives: with [`SplineKnots::Given`] a knot may be
+/// repeated (up to `d + 1` times is meaningful; the basis then loses continuity there), which
+/// scikit-learn does not allow. B-splines are the basis used here, rather than the truncated powers
 /// `(x − kᵢ)₊ᵈ`: they are local and numerically stable.
 ///
 /// # Construction (as scikit-learn)

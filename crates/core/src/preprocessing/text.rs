@@ -43,9 +43,12 @@ pub enum TfidfNorm {
 /// * `w = tf · idf_t`, then each row is scaled to unit `l2` (default) or `l1` norm (all-zero rows
 ///   stay zero).
 ///
-/// The notes' definition `w_ij = t_ij · log(D/d_i)` (`003_a4817c1523917003.txt` L182-190, catalog
-/// X-06) is `smooth_idf = false, idf_add_one = false, norm = None`; the defaults are
-/// scikit-learn's "normalisation and smoothing" variant the notes mention. The `+1` keeps terms
+/// The course notes' definition `w_ij = t_ij · log(D/d_i)` (catalog X-06; Spärck Jones, "A
+/// statistical interpretation of term specificity and its application in retrieval", J.
+/// Documentation 28(1), 1972; Salton & Buckley, "Term-weighting approaches in automatic text
+/// retrieval", Information Processing & Management 24(5), 1988) is
+/// `smooth_idf = false, idf_add_one = false, norm = None`; the defaults are scikit-learn's
+/// "normalisation and smoothing" variant the course notes mention. The `+1` keeps terms
 /// that occur in every document from being ignored entirely.
 ///
 /// | field | default | scikit-learn |

@@ -1,8 +1,9 @@
 //! Class-imbalance handling: random under- and over-sampling, SMOTE, and class / sample weights.
 //!
 //! A classifier that optimises accuracy is biased toward the majority class when one class is
-//! much rarer than the others (the notes, 004 L1386-1432, catalog X-05). The notes list the
-//! remedies implemented here:
+//! much rarer than the others (the course notes, catalog X-05; He & Garcia, "Learning from
+//! imbalanced data", IEEE TKDE 21(9), 2009). The course notes list the remedies implemented
+//! here:
 //!
 //! | remedy | here | imbalanced-learn / scikit-learn |
 //! |---|---|---|
@@ -49,7 +50,8 @@
 //!
 //! # References
 //!
-//! The notes: 004 L1386-1432 (catalog X-05, items CL-203 and CL-204). The SMOTE interpolation
+//! The course notes (catalog X-05, items CL-203 and CL-204); He & Garcia (2009), "Learning from
+//! imbalanced data", IEEE TKDE 21(9). The SMOTE interpolation
 //! rule is not in the notes (catalog: "the interpolation rule is not spelled out"): Chawla,
 //! Bowyer, Hall & Kegelmeyer (2002), "SMOTE: Synthetic Minority Over-sampling Technique", JAIR
 //! 16. The balanced class weight `n / (n_classes · n_c)` is King & Zeng (2001) as used by

@@ -1,4 +1,5 @@
-//! Random under- and over-sampling (catalog X-05, CL-203; the notes 004 L1404-1416).
+//! Random under- and over-sampling (catalog X-05, CL-203; the course notes; He & Garcia,
+//! "Learning from imbalanced data", IEEE TKDE 21(9), 2009).
 
 use ndarray::{ArrayRef1, ArrayRef2};
 use rand::Rng as _;
@@ -12,8 +13,8 @@ use crate::{Float, Result, random};
 /// Random under-sampling: drops randomly chosen rows of the selected classes until each has its
 /// target count (by default every class but the minority shrinks to the minority's size).
 ///
-/// "Simple, efficient; throws away a lot of data; not representative of test data" (the notes,
-/// 004 L1404-1409). The kept rows are returned in their original order.
+/// "Simple, efficient; throws away a lot of data; not representative of test data" (the course
+/// notes; see He & Garcia (2009)). The kept rows are returned in their original order.
 ///
 /// | field | default | imbalanced-learn | meaning |
 /// |---|---|---|---|
@@ -87,8 +88,8 @@ impl<F: Float> Resample<F> for RandomUnderSampler {
 /// the majority's size).
 ///
 /// "No data loss; performs better than undersampling (empirically); prone to overfitting" (the
-/// notes, 004 L1411-1416). The output is every original row in order, then the copies class by
-/// class.
+/// course notes; see He & Garcia (2009)). The output is every original row in order, then the
+/// copies class by class.
 ///
 /// | field | default | imbalanced-learn | meaning |
 /// |---|---|---|---|

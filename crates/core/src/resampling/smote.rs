@@ -1,4 +1,5 @@
-//! SMOTE: synthetic minority over-sampling (catalog X-05, CL-204; the notes 004 L1418-1424).
+//! SMOTE: synthetic minority over-sampling (catalog X-05, CL-204; Chawla, Bowyer, Hall &
+//! Kegelmeyer, "SMOTE: Synthetic Minority Over-sampling Technique", JAIR 16, 2002).
 
 use ndarray::{Array2, ArrayRef1, ArrayRef2, Axis};
 use rand::Rng as _;

@@ -1,19 +1,20 @@
-//! Information measures: entropy and mutual information (catalog CL-034; notes 001 L530, L901
-//! for entropy, 000 L292 for mutual information estimated by bucketising).
+//! Information measures: entropy and mutual information (catalog CL-034; Cover & Thomas,
+//! *Elements of Information Theory*, 2nd ed., Wiley (2006), ch. 2; the course notes estimate
+//! mutual information by bucketising).
 //!
 //! * Entropy `H(p) = −Σᵢ pᵢ log pᵢ` (`0 log 0 = 0`). [`entropy`] normalizes its input like
 //!   `scipy.stats.entropy` and takes an optional log base; the label-based functions use nats
 //!   (natural log), as scikit-learn. The notes leave the base open (catalog §1.14): decision trees
 //!   conventionally use bits (`base = Some(2.0)`).
-//! * Mutual information `I(X, Y) = Σₓ Σᵧ p(x, y) log[p(x, y) / (p(x) p(y))]` (000 L292) with the
+//! * Mutual information `I(X, Y) = Σₓ Σᵧ p(x, y) log[p(x, y) / (p(x) p(y))]` with the
 //!   plug-in (empirical frequency) estimate; [`mutual_information_discrete`] equals
 //!   `sklearn.metrics.mutual_info_score`.
-//! * The binned estimator (000 L292: "approximate by bucketizing features into discrete bins and
-//!   counting fractions"): each continuous variable is cut into `bins` **equal-width** bins over its
-//!   own observed range `[min, max]`; a value on an inner edge goes to the bin on its right, the
-//!   maximum into the last bin — the bins of `numpy.histogram2d(x, y, bins)`. A constant variable
-//!   falls into one bin (its mutual information with anything is 0). Equal-width bins are an
-//!   implementation choice; the notes do not say how to bucketise.
+//! * The binned estimator (the course notes: "approximate by bucketizing features into discrete
+//!   bins and counting fractions"): each continuous variable is cut into `bins` **equal-width**
+//!   bins over its own observed range `[min, max]`; a value on an inner edge goes to the bin on
+//!   its right, the maximum into the last bin — the bins of `numpy.histogram2d(x, y, bins)`. A
+//!   constant variable falls into one bin (its mutual information with anything is 0).
+//!   Equal-width bins are an implementation choice; the notes do not say how to bucketise.
 //!
 //! Complexity: `O(n log n)` at worst (labels are compacted by sorting when they are sparse).
 
@@ -271,7 +272,7 @@ fn check_pair_len(nx: usize, ny: usize) -> Result<()> {
 /// Binned mutual information in nats of two continuous variables: both are cut into `bins`
 /// equal-width bins over their own range ([`equal_width_bins`]) and the plug-in estimate of the
 /// joint histogram is returned — `mutual_info_score(None, None, contingency =
-/// numpy.histogram2d(x, y, bins)[0])` (notes 000 L292).
+/// numpy.histogram2d(x, y, bins)[0])` (the course notes' bucketising estimate).
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] for different lengths; as [`equal_width_bins`] otherwise.
@@ -296,7 +297,9 @@ pub fn mutual_information_binned<F: Float>(
 }
 
 /// Binned mutual information in nats between a continuous feature and class labels (the
-/// filter score of feature selection, 000 L292): `x` is cut into `bins` equal-width bins and
+/// filter score of feature selection; Battiti, "Using mutual information for selecting
+/// features in supervised neural net learning", IEEE Trans. Neural Networks 5(4), 1994): `x`
+/// is cut into `bins` equal-width bins and
 /// compared with `y` by [`mutual_information_discrete`].
 ///
 /// # Errors

@@ -1,23 +1,26 @@
-//! Kernel density estimation (notes 002 L1970-1997, the density behind the KDE classifier of
-//! the bayes crate; catalog C-15 / TV28).
+//! Kernel density estimation (Rosenblatt, Ann. Math. Statist. 27(3), 1956; Parzen, Ann. Math.
+//! Statist. 33(3), 1962; Silverman, *Density Estimation for Statistics and Data Analysis*,
+//! Chapman & Hall (1986)), the density behind the KDE classifier of the bayes crate (catalog
+//! C-15 / TV28).
 //!
-//! `p̂(x) = (1/n) Σᵢ K_h(x − xᵢ)`, `K_h(u) = K(u/h)/h` (002 L1976-1980), with
+//! `p̂(x) = (1/n) Σᵢ K_h(x − xᵢ)`, `K_h(u) = K(u/h)/h`, with
 //!
-//! | [`KdeKernel`] | one dimension (the notes) | `d` dimensions | scikit-learn |
+//! | [`KdeKernel`] | one dimension (the course notes) | `d` dimensions | scikit-learn |
 //! |---|---|---|---|
 //! | `Gaussian` | `K(u) = (2π)^{−½} e^{−u²/2}` | product of 1-D Gaussians, `Π_j K(u_j/h_j)/h_j` | `kernel='gaussian'` |
 //! | `Tophat` | `K(u) = ½ 1{\|u\| ≤ 1}` | uniform on the ellipsoid `‖u/h‖ ≤ 1`, `1/(V_d Πh_j)` | `kernel='tophat'` |
 //! | `Box` | `K(u) = ½ 1{\|u\| ≤ 1}` | product of 1-D boxes: the cube `max_j \|u_j\|/h_j ≤ 1`, `1/(2^d Πh_j)` | — |
 //!
 //! In one dimension `Tophat` and `Box` are the notes' box kernel. With one bandwidth for all
-//! dimensions the Gaussian product kernel is scikit-learn's isotropic Gaussian. As the notes
-//! warn (002 L1983), a box kernel gives density 0 far from the data (log density `−∞`).
+//! dimensions the Gaussian product kernel is scikit-learn's isotropic Gaussian. As the course
+//! notes warn, a box kernel gives density 0 far from the data (log density `−∞`).
 //!
 //! Bandwidths ([`Bandwidth`]): a fixed `h`, or a rule `h_j = factor(n, d) · σ_j` per dimension
 //! (σ_j the sample standard deviation, ddof = 1), with scipy's factors
 //! Scott `n^{−1/(d+4)}` and Silverman `(n (d + 2)/4)^{−1/(d+4)}`. For `d = 1` Silverman's rule is
-//! exactly the notes' optimum for Gaussian data, `λ = C n^{−1/5}` with `C = (4/3)^{1/5} σ ≈
-//! 1.059224 σ` (002 L1995-1997; [`NOTES_BANDWIDTH_CONSTANT`]), and equals
+//! exactly the course notes' optimum for Gaussian data, `λ = C n^{−1/5}` with
+//! `C = (4/3)^{1/5} σ ≈ 1.059224 σ` (Silverman's rule of thumb, Silverman (1986), ch. 3;
+//! [`NOTES_BANDWIDTH_CONSTANT`]), and equals
 //! `scipy.stats.gaussian_kde(x, bw_method='silverman')`. Per-dimension bandwidths (a diagonal
 //! kernel covariance) are an implementation choice; scipy uses the full data covariance.
 //!
@@ -33,8 +36,9 @@ use crate::traits::FitUnsupervised;
 use crate::validate::{check_fit_input, check_positive, check_predict_input};
 use crate::{Error, Float, Result};
 
-/// `(4/3)^{1/5} = 1.0592238…`: the notes' optimal bandwidth constant for Gaussian data,
-/// `λ = (4/3)^{1/5} σ n^{−1/5}` (002 L1995-1997).
+/// `(4/3)^{1/5} = 1.0592238…`: the course notes' optimal bandwidth constant for Gaussian data,
+/// `λ = (4/3)^{1/5} σ n^{−1/5}` (Silverman, *Density Estimation for Statistics and Data
+/// Analysis* (1986), ch. 3).
 pub const NOTES_BANDWIDTH_CONSTANT: f64 = 1.059_223_841_048_812_2;
 
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
@@ -80,8 +84,8 @@ pub fn silverman_factor(n: usize, d: usize) -> f64 {
     (n as f64 * (d as f64 + 2.0) / 4.0).powf(-1.0 / (d as f64 + 4.0))
 }
 
-/// The notes' bandwidth `λ = (4/3)^{1/5} σ n^{−1/5}` for `n` points of standard deviation `σ`
-/// (002 L1995-1997).
+/// The course notes' bandwidth `λ = (4/3)^{1/5} σ n^{−1/5}` for `n` points of standard
+/// deviation `σ` (Silverman's rule of thumb; Silverman (1986), ch. 3).
 ///
 /// # Errors
 /// [`Error::InvalidParam`] for `n = 0` or `σ` not finite and `> 0`.
@@ -364,7 +368,7 @@ mod tests {
 
     #[test]
     fn catalog_tv28_bandwidth_constant() {
-        // 002 L1995-1997: C = (4/3)^{1/5} σ ⇒ 1.059224 σ (catalog TV28)
+        // the course notes' C = (4/3)^{1/5} σ ⇒ 1.059224 σ (catalog TV28)
         assert!((NOTES_BANDWIDTH_CONSTANT - (4.0f64 / 3.0).powf(0.2)).abs() < 1e-16);
         assert!((NOTES_BANDWIDTH_CONSTANT - 1.059_224).abs() < 5e-7);
         // Silverman's 1-D factor is the notes' rule
@@ -388,7 +392,7 @@ mod tests {
                 .expect("valid");
             let p = kde.density(&array![[0.5], [3.0]]).expect("ok");
             assert!((p[0] - 1.0 / 3.0).abs() < 1e-15);
-            // far from the data the box density is 0 (002 L1983)
+            // far from the data the box density is 0 (as the course notes warn)
             assert_eq!(p[1], 0.0);
         }
         // 2-D: box counts the cube, tophat the disc; corner point (0.9, 0.9) from the origin

@@ -155,10 +155,12 @@
 //!
 //! # References
 //!
-//! - Course notes: SGD with the `(1/N)Σ∇ℓ + λ∇R` gradient `000_1d3ac56b3e5035d1.txt` L437-450;
-//!   hinge-loss primal SVM by (stochastic) subgradient `002_06df1fe9d423e85b.txt` L1707-1721;
-//!   squared hinge `004_e851b5eaf31fc520.txt` L977-997; logistic loss
-//!   `000_1d3ac56b3e5035d1.txt` L676-715; Huber loss L104-114 (catalog O-02, S-03, L-07, L-08).
+//! - Course notes: SGD with the `(1/N)Σ∇ℓ + λ∇R` gradient; hinge-loss primal SVM by
+//!   (stochastic) subgradient; squared hinge; logistic loss; Huber loss (catalog O-02, S-03,
+//!   L-07, L-08).
+//! - S. Shalev-Shwartz, Y. Singer, N. Srebro, A. Cotter, "Pegasos: primal estimated
+//!   sub-gradient solver for SVM", Mathematical Programming 127(1), 2011 (hinge loss by
+//!   stochastic subgradient).
 //! - L. Bottou, "Stochastic Gradient Descent Tricks", *Neural Networks: Tricks of the Trade*,
 //!   2012 (the optimal schedule, the scaled weight vector, lazy averaging).
 //! - Y. Tsuruoka, J. Tsujii, S. Ananiadou, "Stochastic gradient descent training for

@@ -49,8 +49,8 @@ fn check_power_bound<F: Float>(m: F, power: usize, factor: usize, what: &str) ->
 /// The Vandermonde matrix of a 1-D input: rows `[1, xᵢ, xᵢ², …, xᵢᵖ]` (without the 1 when
 /// `include_bias = false`) — numpy's `vander(x, p + 1, increasing=True)`.
 ///
-/// The notes' polynomial-regression design matrix (`002_06df1fe9d423e85b.txt` L1151-1169,
-/// `001_b51c42422401bdd2.txt` L92, L136). Note the corrected invertibility condition (catalog
+/// The course notes' polynomial-regression design matrix (Bishop, *Pattern Recognition and
+/// Machine Learning* (2006), §1.1, §3.1). Note the corrected invertibility condition (catalog
 /// erratum E15): for `N > p + 1` rows, `XᵀX` is invertible iff at least `p + 1` of the `xᵢ` are
 /// distinct. Powers are built by repeated multiplication (`xᵏ = xᵏ⁻¹·x`), as numpy does.
 ///
@@ -235,8 +235,8 @@ impl Frequency {
 /// The Fourier basis of a 1-D input: rows `[1, sin ωx, cos ωx, sin 2ωx, cos 2ωx, …, sin Kωx,
 /// cos Kωx]` (without the 1 when `include_bias = false`), the argument formed as `(k ω)·x`.
 ///
-/// The notes (`001_b51c42422401bdd2.txt` L136, L146-152): a natural basis only for periodic
-/// functions, with cheap coefficients by orthogonality.
+/// The course notes (and Bishop, *Pattern Recognition and Machine Learning* (2006), §3.1): a
+/// natural basis only for periodic functions, with cheap coefficients by orthogonality.
 ///
 /// ```
 /// use ndlearn_core::preprocessing::{Frequency, fourier};
@@ -401,10 +401,10 @@ impl<F: Float> Transform<F> for FittedFourierFeatures {
 // ---------------------------------------------------------------------------------------------
 // Custom embeddings
 
-/// The notes' embedding `φ(x) = (x₁, …, x_d, x₁², …, x_d²)` (`002_06df1fe9d423e85b.txt`
-/// L1725-1739): a hyperplane in the `2d`-dimensional space is a quadric `b + ⟨w, x⟩ + xᵀDx = 0`
-/// with diagonal `D` in the original coordinates. Stateless; [`Error::InvalidParam`] when `x²`
-/// overflows.
+/// The course notes' embedding `φ(x) = (x₁, …, x_d, x₁², …, x_d²)` (a nonlinear transform as in
+/// Abu-Mostafa, Magdon-Ismail & Lin, *Learning from Data* (2012), §3.4): a hyperplane in the
+/// `2d`-dimensional space is a quadric `b + ⟨w, x⟩ + xᵀDx = 0` with diagonal `D` in the
+/// original coordinates. Stateless; [`Error::InvalidParam`] when `x²` overflows.
 ///
 /// ```
 /// use ndlearn_core::preprocessing::SquareEmbedding;
@@ -419,10 +419,10 @@ impl<F: Float> Transform<F> for FittedFourierFeatures {
 #[non_exhaustive]
 pub struct SquareEmbedding {}
 
-/// The notes' radius embedding `φ(x₁, x₂) = (x₁, x₂, x₁² + x₂²)` (`002_06df1fe9d423e85b.txt`
-/// L1741-1745), generalised to `d` features as `(x₁, …, x_d, Σⱼ xⱼ²)`: the hyperplane
-/// `b + (x₁² + x₂²) = 0` with `b ≤ 0` is a circle in the original plane. Stateless;
-/// [`Error::InvalidParam`] when `d · max|x|²` overflows.
+/// The course notes' radius embedding `φ(x₁, x₂) = (x₁, x₂, x₁² + x₂²)` (cf. Abu-Mostafa et
+/// al., *Learning from Data* (2012), §3.4), generalised to `d` features as
+/// `(x₁, …, x_d, Σⱼ xⱼ²)`: the hyperplane `b + (x₁² + x₂²) = 0` with `b ≤ 0` is a circle in the
+/// original plane. Stateless; [`Error::InvalidParam`] when `d · max|x|²` overflows.
 ///
 /// ```
 /// use ndlearn_core::preprocessing::RadiusEmbedding;

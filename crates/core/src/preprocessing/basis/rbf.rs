@@ -44,8 +44,9 @@ pub enum RbfWidth {
 
 /// The Gaussian basis functions of a 1-D input: `Φ[i, m] = exp(−(xᵢ − μ_m)²/(2σ²))`.
 ///
-/// The notes' local basis (`001_b51c42422401bdd2.txt` L160-166) and RBF features with centres
-/// `μ₁..μ_M` and a width as hyperparameters (`000_1d3ac56b3e5035d1.txt` L132-139). Computed as
+/// The course notes' local basis and RBF features with centres `μ₁..μ_M` and a width as
+/// hyperparameters (the Gaussian basis functions of Bishop, *Pattern Recognition and Machine
+/// Learning* (2006), §3.1). Computed as
 /// `exp(−t²/2)` with `t = (x − μ)/σ`, which cannot overflow to NaN.
 ///
 /// # Errors

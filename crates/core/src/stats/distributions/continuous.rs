@@ -8,7 +8,8 @@ use crate::stats::special::{norm_cdf, norm_logpdf, norm_ppf, norm_sf};
 use crate::validate::check_positive;
 use crate::{Error, Result};
 
-/// The normal law `N(μ, σ²)` (notes 000 L1541-1543; `scipy.stats.norm(loc=μ, scale=σ)`).
+/// The normal law `N(μ, σ²)` (Casella & Berger, *Statistical Inference*, 2nd ed. (2002), ch. 3;
+/// `scipy.stats.norm(loc=μ, scale=σ)`).
 ///
 /// ```
 /// use ndlearn_core::stats::distributions::{Normal, Univariate};
@@ -76,8 +77,9 @@ impl Univariate for Normal {
     }
 }
 
-/// The Laplace law `Lap(x; μ, γ) = exp(−|x − μ|/γ)/(2γ)` (notes 000 L1549-1551;
-/// `scipy.stats.laplace(loc=μ, scale=γ)`). Mean μ, variance 2γ².
+/// The Laplace law `Lap(x; μ, γ) = exp(−|x − μ|/γ)/(2γ)` (the double exponential of Casella &
+/// Berger, *Statistical Inference*, 2nd ed. (2002), ch. 3; `scipy.stats.laplace(loc=μ,
+/// scale=γ)`). Mean μ, variance 2γ².
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Laplace {
@@ -140,7 +142,8 @@ impl Univariate for Laplace {
     }
 }
 
-/// The uniform law on `[low, high]` (notes 002 L963-969: `U[0, 1]` has E = ½, V = 1/12;
+/// The uniform law on `[low, high]` (Casella & Berger (2002), ch. 3: `U[0, 1]` has E = ½,
+/// V = 1/12;
 /// `scipy.stats.uniform(loc=low, scale=high − low)`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -203,7 +206,7 @@ impl Univariate for Uniform {
     }
 }
 
-/// The log-normal law: `X = e^Y`, `Y ~ N(μ, σ²)` (notes 001 L84-86;
+/// The log-normal law: `X = e^Y`, `Y ~ N(μ, σ²)` (Casella & Berger (2002), ch. 3;
 /// `scipy.stats.lognorm(s=σ, scale=e^μ)`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -348,7 +351,7 @@ mod tests {
 
     #[test]
     fn closed_forms_by_hand() {
-        // Catalog TV13 (002 L963-969): U[0, 1] has E = ½ and V = 1/12.
+        // Catalog TV13: U[0, 1] has E = ½ and V = 1/12.
         let u = Uniform::new(0.0, 1.0).expect("valid");
         assert_eq!((u.mean(), u.var()), (0.5, 1.0 / 12.0));
         assert_eq!(

@@ -65,8 +65,8 @@ fn check_p(p: f64) -> Result<()> {
     check_in_range("p", p, 0.0, 1.0)
 }
 
-/// The Bernoulli law `θ^x (1 − θ)^{1−x}`, `x ∈ {0, 1}` (notes 000 L1533-1535; E = θ,
-/// V = θ(1 − θ), 002 L945-961; `scipy.stats.bernoulli(θ)`).
+/// The Bernoulli law `θ^x (1 − θ)^{1−x}`, `x ∈ {0, 1}` (Casella & Berger, *Statistical
+/// Inference*, 2nd ed. (2002), ch. 3; E = θ, V = θ(1 − θ); `scipy.stats.bernoulli(θ)`).
 ///
 /// `ppf(0) = 0` (scipy returns −1 there; a `u64` cannot).
 ///
@@ -130,7 +130,7 @@ impl Discrete for Bernoulli {
     }
 }
 
-/// The binomial law `C(n, k) φ^k (1 − φ)^{n−k}` (notes 000 L1537-1539;
+/// The binomial law `C(n, k) φ^k (1 − φ)^{n−k}` (Casella & Berger (2002), ch. 3;
 /// `scipy.stats.binom(n, φ)`).
 ///
 /// ```
@@ -393,7 +393,7 @@ mod tests {
 
     #[test]
     fn catalog_tv13_bernoulli_moments() {
-        // 002 L945-961: E = p, V = p(1 − p)
+        // Bernoulli moments: E = p, V = p(1 − p)
         let b = Bernoulli::new(0.25).expect("valid");
         assert_eq!((b.mean(), b.var()), (0.25, 0.1875));
         assert_eq!((b.pmf(0), b.pmf(1), b.pmf(2)), (0.75, 0.25, 0.0));

@@ -1,21 +1,22 @@
-//! Probability distributions (catalog CL-031; notes 000 L1531-1551, 002 L777-981,
-//! 001 L75-86): densities, log-densities, distribution functions, quantiles, moments and
-//! seeded sampling.
+//! Probability distributions (catalog CL-031; the laws of the course notes, as in Casella &
+//! Berger, *Statistical Inference*, 2nd ed., Duxbury (2002), ch. 3, and Bishop, *Pattern
+//! Recognition and Machine Learning*, Springer (2006), Appendix B): densities, log-densities,
+//! distribution functions, quantiles, moments and seeded sampling.
 //!
-//! | type | notes' formula | scipy equivalent |
+//! | type | course notes' formula | scipy equivalent |
 //! |---|---|---|
 //! | [`Normal`] | `N(x; μ, σ²) = (2πσ²)^{−½} exp(−(x − μ)²/(2σ²))` | `norm(loc=μ, scale=σ)` |
 //! | [`Laplace`] | `Lap(x; μ, γ) = exp(−\|x − μ\|/γ)/(2γ)` | `laplace(loc=μ, scale=γ)` |
-//! | [`Uniform`] | `1/(b − a)` on `[a, b]`; `U[0, 1]`: E = ½, V = 1/12 (002 L963-969) | `uniform(loc=a, scale=b−a)` |
-//! | [`Beta`] | `x^{α−1}(1 − x)^{β−1}/B(α, β)` (001 L75-80) | `beta(α, β)` |
-//! | [`LogNormal`] | `ln X ~ N(μ, σ²)` (001 L84-86) | `lognorm(s=σ, scale=e^μ)` |
+//! | [`Uniform`] | `1/(b − a)` on `[a, b]`; `U[0, 1]`: E = ½, V = 1/12 | `uniform(loc=a, scale=b−a)` |
+//! | [`Beta`] | `x^{α−1}(1 − x)^{β−1}/B(α, β)` | `beta(α, β)` |
+//! | [`LogNormal`] | `ln X ~ N(μ, σ²)` | `lognorm(s=σ, scale=e^μ)` |
 //! | [`Gamma`] | `x^{k−1} e^{−x/θ}/(Γ(k) θ^k)` (not in the notes; Dirichlet sampling) | `gamma(k, scale=θ)` |
 //! | [`Exponential`] | `e^{−x/θ}/θ` (not in the notes) | `expon(scale=θ)` |
-//! | [`Bernoulli`] | `θ^x (1 − θ)^{1−x}`, E = θ, V = θ(1 − θ) (002 L945-961) | `bernoulli(θ)` |
+//! | [`Bernoulli`] | `θ^x (1 − θ)^{1−x}`, E = θ, V = θ(1 − θ) | `bernoulli(θ)` |
 //! | [`Binomial`] | `C(n, k) φ^k (1 − φ)^{n−k}` | `binom(n, φ)` |
 //! | [`Categorical`], [`Multinomial`] | class probabilities; counts of `n` draws | `multinomial` |
-//! | [`MultivariateNormal`] | `((2π)^k det Σ)^{−½} exp(−½(x − μ)ᵀΣ⁻¹(x − μ))` (000 L1545-1547) | `multivariate_normal` |
-//! | [`Dirichlet`] | the multivariate Beta (named in 001 L82) | `dirichlet(α)` |
+//! | [`MultivariateNormal`] | `((2π)^k det Σ)^{−½} exp(−½(x − μ)ᵀΣ⁻¹(x − μ))` | `multivariate_normal` |
+//! | [`Dirichlet`] | the multivariate Beta (only named in the course notes) | `dirichlet(α)` |
 //!
 //! Continuous one-dimensional laws implement [`Univariate`], discrete ones [`Discrete`].
 //! Constructors validate their parameters and return [`crate::Error::InvalidParam`] (σ > 0,

@@ -1,5 +1,6 @@
-//! Multivariate laws: the multivariate normal (notes 000 L1545-1547, 002 L2364, 004 L1545)
-//! and the Dirichlet (named in 001 L82 as the multidimensional Beta).
+//! Multivariate laws: the multivariate normal and the Dirichlet (named in the course notes as
+//! the multidimensional Beta); see Bishop, *Pattern Recognition and Machine Learning*,
+//! Springer (2006), §2.2.1, §2.3 and Appendix B.
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 

@@ -10,7 +10,8 @@ use crate::stats::special::{
 };
 use crate::validate::check_positive;
 
-/// The Beta law `x^{α−1}(1 − x)^{β−1}/B(α, β)` on `[0, 1]` (notes 001 L75-80;
+/// The Beta law `x^{α−1}(1 − x)^{β−1}/B(α, β)` on `[0, 1]` (Casella & Berger, *Statistical
+/// Inference*, 2nd ed. (2002), ch. 3;
 /// `scipy.stats.beta(α, β)`). cdf `I_x(α, β)`, quantile by [`beta_inc_inv`].
 ///
 /// ```

@@ -1,6 +1,8 @@
-//! Special functions (catalog CL-032; notes 001 L13-17, L75-80 for Γ and B, 002 L1095-1143 for
-//! the normal quantiles of the z-test): Γ, ln Γ, ψ, B, ln B, the regularized incomplete Gamma
-//! and Beta functions, erf/erfc and the standard normal cdf, survival function and quantile.
+//! Special functions (catalog CL-032; Γ and B as used by the course notes for hypersphere volumes
+//! and the Beta law, the normal quantiles for the z-test; definitions as in Abramowitz & Stegun,
+//! *Handbook of Mathematical Functions*, NBS (1964), ch. 6, 7, 26): Γ, ln Γ, ψ, B, ln B, the
+//! regularized incomplete Gamma and Beta functions, erf/erfc and the standard normal cdf,
+//! survival function and quantile.
 //!
 //! Scalar `f64` functions, each matched against `scipy.special` on golden points to ≤ 1e-13
 //! relative (`tests/stats_golden.rs`). Like `f64::ln`, the pure math functions return NaN

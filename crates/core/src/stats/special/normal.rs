@@ -254,7 +254,7 @@ fn ppf_lower(p: f64) -> f64 {
 ///
 /// ```
 /// use ndlearn_core::stats::special::norm_ppf;
-/// // The notes' two-sided critical value for α = 0.02 (002 L1111): z₀.₉₉ ≈ 2.33.
+/// // The course notes' two-sided critical value for α = 0.02: z₀.₉₉ ≈ 2.33.
 /// let m = norm_ppf(0.99)?;
 /// assert!((m - 2.326_347_874_040_841).abs() < 1e-15);
 /// # Ok::<(), ndlearn_core::Error>(())
@@ -346,7 +346,7 @@ mod tests {
 
     #[test]
     fn catalog_tv11_critical_value() {
-        // Catalog TV11 (notes 002 L1111-1115): α = 0.02, reject when |T| ≥ M with
+        // Catalog TV11 (course notes' z-test example): α = 0.02, reject when |T| ≥ M with
         // P(|t| ≥ M) = α ⇒ M = Φ⁻¹(1 − α/2) = Φ⁻¹(0.99) ≈ 2.33 (2.326348, catalog-derived).
         let m = norm_ppf(0.99).expect("valid");
         assert!((m - 2.326_348).abs() < 5e-7);

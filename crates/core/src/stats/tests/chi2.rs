@@ -1,6 +1,7 @@
-//! The χ² distribution and Pearson's χ² test of independence (catalog CL-047; notes 000 L186
-//! "χ²-test before adding features", 001 L567 "stop if the class distribution is independent of
-//! the features").
+//! The χ² distribution and Pearson's χ² test of independence (catalog CL-047; Pearson, "On the
+//! criterion that a given system of deviations from the probable …", Philosophical Magazine
+//! 50, 1900; the course notes use it as a "χ²-test before adding features" and to "stop if the
+//! class distribution is independent of the features").
 
 use ndarray::{Array2, ArrayRef2};
 
@@ -122,7 +123,8 @@ pub struct Chi2Test {
 /// [`chi2_independence`] uses none). A table with `dof = 0` (one row or one column) gives
 /// statistic 0 and p-value 1, as scipy. Counts need not be integers.
 ///
-/// Used for feature significance (000 L186) and as a pre-pruning stop rule for trees (001 L567).
+/// Used for feature significance and as a pre-pruning stop rule for trees (Quinlan, "Induction
+/// of decision trees", Machine Learning 1(1), 1986).
 ///
 /// # Errors
 /// [`Error::InvalidParam`] for an empty table, a negative or non-finite count, or a zero row or

@@ -1,7 +1,8 @@
-//! The z-test (catalog CL-046; notes 002 L983-1143).
+//! The z-test (catalog CL-046; Casella & Berger, *Statistical Inference*, 2nd ed., Duxbury
+//! (2002), ch. 8; Wasserman, *All of Statistics*, Springer (2004), ch. 10).
 //!
 //! Model `yᵢ = b + εᵢ`, `εᵢ ~ N(0, σ²)` with σ known; `b̂ = ȳ`. Under `H₀: b = b_A` the statistic
-//! `T = √N (b̂ − b_A)/σ` is standard normal (002 L1019-1083). p-values (Definition 2.1.19):
+//! `T = √N (b̂ − b_A)/σ` is standard normal. p-values (Definition 2.1.19 of the course notes):
 //! right-tailed `P(t ≥ T)`, left-tailed `P(t ≤ T)`, two-tailed `2 min{P(t ≤ T), P(t ≥ T)}`
 //! (printed ".2 min", catalog erratum E23), which equals `P(|t| ≥ |T|)` for the symmetric normal.
 //! Reject `H₀` at level α when the p-value is ≤ α, equivalently when `T` passes the critical
@@ -61,7 +62,7 @@ impl ZTest {
         })
     }
 
-    /// One-sample z-test of the mean with known σ: `T = √N (ȳ − b_A)/σ` (002 L1003-1019).
+    /// One-sample z-test of the mean with known σ: `T = √N (ȳ − b_A)/σ`.
     ///
     /// # Errors
     /// [`Error::TooFewSamples`] for an empty sample, [`Error::NonFinite`] for NaN/∞ in `y`,
@@ -124,7 +125,7 @@ fn check_alpha(alpha: f64) -> Result<()> {
 /// `|T| ≥ M`), right `Φ⁻¹(1 − α)` (reject when `T ≥ M`), left `Φ⁻¹(α)` (negative; reject when
 /// `T ≤ M`).
 ///
-/// The notes' example (002 L1111-1115): the two-sided rule `P(|t| ≥ M) ≤ α` with `α = 0.02`
+/// The course notes' example: the two-sided rule `P(|t| ≥ M) ≤ α` with `α = 0.02`
 /// gives `M ≈ 2.33` (`2.326348`), the same number as a one-sided test at `α = 0.01`.
 ///
 /// # Errors
@@ -154,10 +155,10 @@ mod tests {
 
     #[test]
     fn catalog_tv11_alpha_002() {
-        // Catalog TV11 (002 L1111-1115): α = 0.02 ⇒ M ≈ 2.33 (derived 2.326348), two-sided.
+        // Catalog TV11: α = 0.02 ⇒ M ≈ 2.33 (derived 2.326348), two-sided.
         let m = z_critical(0.02, Tail::TwoSided).expect("valid");
         assert!((m - 2.326_348).abs() < 5e-7, "{m}");
-        // "reject if |T| ≥ 2.33 ⇔ p(T) ≤ 0.02" (002 L1131)
+        // "reject if |T| ≥ 2.33 ⇔ p(T) ≤ 0.02" (the course notes)
         let at = ZTest::from_statistic(m).expect("finite");
         assert!((at.p_two_sided - 0.02).abs() < 1e-16);
         assert!(
