@@ -715,7 +715,7 @@ bayes_predict!(FittedBernoulliNB);
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct CategoricalNB {
-    /// Additive smoothing `α ≥ 0` (default 1; 0 gives the notes' frequency estimates).
+    /// Additive smoothing `α ≥ 0` (default 1; 0 gives the course notes' frequency estimates).
     pub alpha: f64,
     /// Estimate class priors from the data (default `true`).
     pub fit_prior: bool,

@@ -475,11 +475,11 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
     pub fn priors(&self) -> &Array1<F> {
         &self.priors
     }
-    /// The notes' `β_c = Σ⁻¹μ_c`, `C × d` (softmax form).
+    /// The course notes' `β_c = Σ⁻¹μ_c`, `C × d` (softmax form).
     pub fn beta(&self) -> &Array2<F> {
         &self.beta
     }
-    /// The notes' `γ_c = −½μ_cᵀΣ⁻¹μ_c + log π_c` (for the svd solver, shifted by a constant
+    /// The course notes' `γ_c = −½μ_cᵀΣ⁻¹μ_c + log π_c` (for the svd solver, shifted by a constant
     /// common to all classes, which the softmax ignores).
     pub fn gamma(&self) -> &Array1<F> {
         &self.gamma
@@ -797,7 +797,7 @@ bayes_predict!(FittedQuadraticDiscriminantAnalysis);
 /// Fisher's linear discriminant (catalog G-06): the directions `w` maximising
 /// `J(w) = wᵀ S_B w / wᵀ S_W w`, with the within-class scatter
 /// `S_W = Σ_c Σ_{i ∈ c} (x_i − m_c)(x_i − m_c)ᵀ` and the between-class scatter
-/// `S_B = Σ_c N_c (m_c − m)(m_c − m)ᵀ` (for two classes proportional to the notes'
+/// `S_B = Σ_c N_c (m_c − m)(m_c − m)ᵀ` (for two classes proportional to the course notes'
 /// `(m₂ − m₁)(m₂ − m₁)ᵀ`).
 ///
 /// Stationarity gives the generalised eigenproblem `S_B w = λ S_W w` (Fisher, "The use of

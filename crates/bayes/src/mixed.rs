@@ -83,7 +83,7 @@ pub struct MixedNB {
     /// `[Gaussian]`).
     pub features: Vec<FeatureModel>,
     /// Smoothing `α ≥ 0` of the categorical and Bernoulli frequencies (default 1; 0 gives the
-    /// notes' unsmoothed estimates).
+    /// course notes' unsmoothed estimates).
     pub alpha: f64,
     /// Fraction of the largest Gaussian-feature variance added to the Gaussian variances
     /// (default 1e-9, as [`crate::GaussianNB`]).

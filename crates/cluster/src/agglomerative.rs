@@ -24,7 +24,7 @@
 //! is their distance): computed from centroids and sizes it needs no distance matrix, so 20,000
 //! points take a few megabytes instead of scipy's 1.6 GB. Complete and average linkage accept
 //! any core [`Metric`] or a precomputed dissimilarity matrix
-//! ([`Agglomerative::fit_precomputed`]; the notes: "needs only dissimilarities", footnote 35).
+//! ([`Agglomerative::fit_precomputed`]; the course notes: "needs only dissimilarities").
 //!
 //! The merges are then ordered by height (stable) and numbered as scipy numbers them: leaves
 //! `0..n`, the cluster formed by merge `i` is `n + i`, each row `[a, b, height, size]` with

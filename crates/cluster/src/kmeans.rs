@@ -74,7 +74,7 @@ pub enum KMeansInit {
     /// Greedy k-means++ (default).
     #[default]
     KMeansPlusPlus,
-    /// `k` distinct rows drawn uniformly (the notes' initialisation).
+    /// `k` distinct rows drawn uniformly (the course notes' initialisation).
     Random,
     /// These centres (`k × d`).
     Centers(Array2<f64>),

@@ -70,7 +70,7 @@ pub enum MedoidInit {
     /// PAM BUILD (default; deterministic).
     #[default]
     Build,
-    /// `k` distinct random rows (the notes' "arbitrarily").
+    /// `k` distinct random rows (the course notes' "arbitrarily").
     Random,
     /// These rows.
     Indices(Vec<usize>),

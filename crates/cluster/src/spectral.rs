@@ -15,9 +15,9 @@
 //!    ([`LaplacianKind`], from core, shared with the decomposition crate's spectral embedding).
 //! 3. **Embedding**: the eigenvectors of the smallest eigenvalues (LAPACK `syevd` on the dense
 //!    `L`; `L_rw`'s from `L_sym`'s as `D^{−½} v`); by default `v₂ … v_K` (the constant `v₁` is
-//!    skipped, footnote 37), `n_components` to choose how many. With `L_sym` the rows are scaled
-//!    to unit length (Ng, Jordan & Weiss). Eigenvector signs follow scikit-learn's `svd_flip`
-//!    rule (largest entry positive), so results are reproducible.
+//!    skipped, as in the course notes), `n_components` to choose how many. With `L_sym` the rows
+//!    are scaled to unit length (Ng, Jordan & Weiss). Eigenvector signs follow scikit-learn's
+//!    `svd_flip` rule (largest entry positive), so results are reproducible.
 //! 4. **Assignment** ([`SpectralAssign`]): k-means on the embedded rows (default, `n_init`
 //!    restarts), or for `K = 2` the sign of the Fiedler vector `u⁽²⁾` (variant B; `u_i ≥ 0` →
 //!    cluster of row 0's sign first).

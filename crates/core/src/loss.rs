@@ -1220,9 +1220,9 @@ mod tests {
         );
     }
 
-    /// The notes' worked examples. Huber (catalog L-07): `h_{λ,μ}` with `μ = ½` is `½z²` below
-    /// `λ` and `λ(|z| − λ/2)` beyond, i.e. `Huber { delta: λ }`; at `λ = 2` both branches give
-    /// `h(2) = 2`. Hinge (S-03): the slack `ξ = max(0, 1 − yf)` is 0 outside the margin, in
+    /// The course notes' worked examples. Huber (catalog L-07): `h_{λ,μ}` with `μ = ½` is `½z²`
+    /// below `λ` and `λ(|z| − λ/2)` beyond, i.e. `Huber { delta: λ }`; at `λ = 2` both branches
+    /// give `h(2) = 2`. Hinge (S-03): the slack `ξ = max(0, 1 − yf)` is 0 outside the margin, in
     /// `(0, 1)` inside it on the right side, `≥ 1` when misclassified, and the subgradient is
     /// `−y` on the margin-violating side; the squared hinge (L2-SVM) is the square of the slack.
     #[test]

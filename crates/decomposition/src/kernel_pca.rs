@@ -1,5 +1,5 @@
 //! Kernel principal component analysis ([`KernelPca`], scikit-learn's `KernelPCA`; catalog
-//! CL-167, the notes' optional explicit-feature-map PCA done with kernels; S-09).
+//! CL-167, the course notes' optional explicit-feature-map PCA done with kernels; S-09).
 //!
 //! # Method
 //!

@@ -180,7 +180,7 @@ pub enum MdsLoss {
     /// Raw stress `Σ_{i<j} (d_ij − δ_ij)²` (default; scikit-learn's).
     #[default]
     Stress,
-    /// The notes' objective on squared distances, `Σ_{i<j} (d_ij² − δ_ij²)²` (S-stress);
+    /// The course notes' objective on squared distances, `Σ_{i<j} (d_ij² − δ_ij²)²` (S-stress);
     /// gradient descent only.
     SquaredStress,
 }

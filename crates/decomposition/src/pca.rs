@@ -180,7 +180,7 @@ pub enum PcaSolver {
     Gram,
     /// Randomized SVD (approximate; a count of components only).
     Randomized,
-    /// Power iteration with deflation on the covariance matrix, top `k` only (the notes'
+    /// Power iteration with deflation on the covariance matrix, top `k` only (the course notes'
     /// method; converges slowly when eigenvalues are close; a count of components only).
     PowerIteration,
 }

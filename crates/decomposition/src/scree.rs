@@ -1,6 +1,6 @@
 //! Scree plot of a fitted [`crate::Pca`] as SVG (feature `plot`, plotters' SVG backend): the
 //! explained-variance ratio of every kept component as bars and the cumulative ratio as a line
-//! with markers, with an optional dashed horizontal line at the notes' threshold `t` (the
+//! with markers, with an optional dashed horizontal line at the course notes' threshold `t` (the
 //! smallest `k` whose cumulative ratio exceeds `t` is where the line crosses it; catalog CL-161).
 
 use plotters::prelude::*;

@@ -68,8 +68,8 @@
 //!
 //! The course notes (spectral embedding, kNN graph, Laplacian). Belkin & Niyogi, *Laplacian
 //! eigenmaps for dimensionality reduction and data representation* (2003); von Luxburg, *A
-//! tutorial on spectral clustering* (2007); Bengio et al., *Out-of-sample extensions for LLE, Isomap, MDS, Eigenmaps and
-//! spectral clustering* (2004).
+//! tutorial on spectral clustering* (2007); Bengio et al., *Out-of-sample extensions for LLE,
+//! Isomap, MDS, Eigenmaps and spectral clustering* (2004).
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;

@@ -1,5 +1,6 @@
 //! t-distributed stochastic neighbour embedding ([`Tsne`], scikit-learn's `TSNE`; van der
-//! Maaten & Hinton 2008, Barnes–Hut: van der Maaten 2014). Beyond the notes: issue #9 asks for it.
+//! Maaten & Hinton 2008, Barnes–Hut: van der Maaten 2014). Beyond the course notes: issue #9
+//! asks for it.
 //!
 //! # Method
 //!

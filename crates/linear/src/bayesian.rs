@@ -18,7 +18,8 @@
 //! ```
 //!
 //! and the MAP estimate is the posterior mean: `w_MAP = (βXᵀX + Σ₀⁻¹)⁻¹(βXᵀy + Σ₀⁻¹μ₀)`
-//! (the notes' formula with `Σ₀⁻¹` where `004` L1935 prints `Σ₀`: catalog erratum E33).
+//! (the course notes' formula with `Σ₀⁻¹` where one set of the notes prints `Σ₀`: catalog
+//! erratum E33; Bishop, *Pattern Recognition and Machine Learning* (2006), §3.3.1).
 //! Special cases (checked by the tests):
 //!
 //! - spherical prior `μ₀ = 0`, `Σ₀ = cI`: `m_N = (XᵀX + I/(βc))⁻¹Xᵀy`, i.e. [`crate::Ridge`]
@@ -327,7 +328,7 @@ impl ndlearn_core::Estimator for GaussianPrior {
 }
 
 /// Bayesian linear regression with a Gaussian prior and a known noise precision `β`
-/// (the notes' MAP estimate, with the full Gaussian posterior). See the [module docs](self).
+/// (the course notes' MAP estimate, with the full Gaussian posterior). See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]

@@ -1,5 +1,5 @@
-//! ISTA, FISTA and the subgradient method for the elastic net (the notes' solvers, for teaching
-//! and tests): private helpers of [`crate::lasso`], which documents them.
+//! ISTA, FISTA and the subgradient method for the elastic net (the course notes' solvers, for
+//! teaching and tests): private helpers of [`crate::lasso`], which documents them.
 
 use ndarray::{Array1, Array2, ArrayRef1};
 use ndlearn_core::optim::{self, Objective, ProxStep, StopCriteria};

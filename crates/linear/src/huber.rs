@@ -1,5 +1,5 @@
 //! Huber regression: least squares for small residuals, least absolute deviations for large
-//! ones ([`HuberRegressor`], the notes' loss [`huber_loss`]).
+//! ones ([`HuberRegressor`], the course notes' loss [`huber_loss`]).
 //!
 //! # The notes' loss
 //!
@@ -127,7 +127,7 @@ use ndlearn_core::{Error, Fit, Float, Result};
 
 use crate::model::{LinearCoef, linear_model_api};
 
-/// The notes' Huber loss `h_{λ,μ}(z)`: `μz²` for `|z| < λ/(2μ)`, else `λ(|z| − λ/(4μ))`
+/// The course notes' Huber loss `h_{λ,μ}(z)`: `μz²` for `|z| < λ/(2μ)`, else `λ(|z| − λ/(4μ))`
 /// (see the [module docs](self)).
 ///
 /// ```
@@ -164,7 +164,7 @@ pub enum HuberLoss {
     /// scikit-learn's objective: scale `σ` estimated jointly, threshold `εσ`.
     #[default]
     Joint,
-    /// The notes' `h_{λ,μ}` with a fixed scale: `Σ h_{λ,μ}(rᵢ) + α‖w‖²`
+    /// The course notes' `h_{λ,μ}` with a fixed scale: `Σ h_{λ,μ}(rᵢ) + α‖w‖²`
     /// (= the joint objective with `σ = 1/μ`, `ε = λ/2`).
     Notes {
         /// Slope `λ > 0` of the linear branch.
@@ -215,7 +215,7 @@ impl HuberRegressor {
             ..Self::default()
         }
     }
-    /// The notes' fixed-scale Huber regression `Σ h_{λ,μ}(rᵢ) + α‖w‖²` with `α = 0`.
+    /// The course notes' fixed-scale Huber regression `Σ h_{λ,μ}(rᵢ) + α‖w‖²` with `α = 0`.
     pub fn notes(lambda: f64, mu: f64) -> Self {
         Self {
             alpha: 0.0,
@@ -394,7 +394,7 @@ struct HuberObjective<'a, F: Float> {
     eps: F,
     alpha: F,
     fit_intercept: bool,
-    /// `Some(σ)`: fixed scale (the notes' loss); `None`: `σ = σ*(w, b)` (joint problem).
+    /// `Some(σ)`: fixed scale (the course notes' loss); `None`: `σ = σ*(w, b)` (joint problem).
     fixed_scale: Option<F>,
 }
 

@@ -257,7 +257,7 @@ impl<F: Float> OlsInference<F> {
         F::one() - self.rss / self.tss
     }
 
-    /// The MLE of the noise variance, `RSS / N` (the notes' `1/β_ML`).
+    /// The MLE of the noise variance, `RSS / N` (the course notes' `1/β_ML`).
     pub fn sigma2_mle(&self) -> F {
         self.rss / F::cast(self.n)
     }

@@ -169,7 +169,7 @@ pub enum LogisticSolver {
     Lbfgs,
     /// Newton's method with the analytic Hessian and backtracking.
     Newton,
-    /// Iteratively reweighted least squares (full Newton steps), as the notes derive it.
+    /// Iteratively reweighted least squares (full Newton steps), as the course notes derive it.
     Irls,
     /// Proximal Newton with coordinate descent on the quadratic model (newGLMNET style); the
     /// solver of the L1 and elastic-net penalties, usable with every penalty.

@@ -89,7 +89,7 @@ use crate::{LinearRegression, Ridge};
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum LsTargets {
-    /// One column per class, 1 for the sample's class and 0 elsewhere (the notes).
+    /// One column per class, 1 for the sample's class and 0 elsewhere (the course notes).
     #[default]
     OneHot,
     /// `+1` / `−1` per class column, a single column for two classes (scikit-learn's
@@ -97,9 +97,9 @@ pub enum LsTargets {
     PlusMinusOne,
 }
 
-/// The least-squares linear discriminant (the notes' K-class linear discriminant fitted by least
-/// squares; scikit-learn's `RidgeClassifier` with `alpha > 0` and `PlusMinusOne` targets). See
-/// the [module docs](self).
+/// The least-squares linear discriminant (the course notes' K-class linear discriminant fitted
+/// by least squares; scikit-learn's `RidgeClassifier` with `alpha > 0` and `PlusMinusOne`
+/// targets). See the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]

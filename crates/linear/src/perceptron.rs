@@ -1,4 +1,4 @@
-//! The perceptron: Rosenblatt's learning rule in the notes' three forms and scikit-learn's
+//! The perceptron: Rosenblatt's learning rule in the course notes' three forms and scikit-learn's
 //! `Perceptron` ([`Perceptron`], [`perceptron_loss`]).
 //!
 //! # Model
@@ -159,11 +159,11 @@ pub enum PerceptronSolver {
     /// scikit-learn's `Perceptron` (SGD on the hinge loss with threshold 0).
     #[default]
     Sgd,
-    /// The notes' PLA: `w = 0`, rows in order, update on `sign(s) ≠ y` with `sign(0) = +1`.
+    /// The course notes' PLA: `w = 0`, rows in order, update on `sign(s) ≠ y` with `sign(0) = +1`.
     Classic,
-    /// The notes' θ/η variant: fire when `⟨w, x⟩ + b ≥ θ`, random sample order.
+    /// The course notes' θ/η variant: fire when `⟨w, x⟩ + b ≥ θ`, random sample order.
     Threshold,
-    /// The notes' stochastic subgradient method on the perceptron loss (batches of `B`).
+    /// The course notes' stochastic subgradient method on the perceptron loss (batches of `B`).
     Subgradient,
 }
 
@@ -184,8 +184,8 @@ pub enum PerceptronPenalty {
     ElasticNet,
 }
 
-/// A linear perceptron classifier (scikit-learn's `Perceptron` and the notes' variants). See the
-/// [module docs](self).
+/// A linear perceptron classifier (scikit-learn's `Perceptron` and the course notes' variants).
+/// See the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
@@ -335,7 +335,7 @@ impl Perceptron {
         })
     }
 
-    /// The notes' stochastic subgradient method on the perceptron loss.
+    /// The course notes' stochastic subgradient method on the perceptron loss.
     fn subgradient(&self, x: &Dense, y: &[f64], rng: &mut Rng) -> Result<Binary> {
         let tau = self.eta0;
         let mut w: Vec<f64> = (0..x.d)
@@ -661,8 +661,8 @@ impl<F: Float> FeatureImportances<F> for FittedPerceptron<F> {
     }
 }
 
-/// The notes' perceptron loss `(1/N) Σᵢ max(0, −yᵢ sᵢ)` of scores `s` for labels `y ∈ {−1, +1}`
-/// (catalog TV17: `y = −1, s = −2` gives 0; `y = 1, s = −2` gives 2).
+/// The course notes' perceptron loss `(1/N) Σᵢ max(0, −yᵢ sᵢ)` of scores `s` for labels
+/// `y ∈ {−1, +1}` (catalog TV17: `y = −1, s = −2` gives 0; `y = 1, s = −2` gives 2).
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] for lengths that differ or are 0, [`Error::InvalidParam`] for a label
@@ -984,8 +984,9 @@ mod tests {
             assert!(fit.converged(), "{solver:?}");
             assert_eq!(fit.predict(&x).expect("test"), y, "{solver:?}");
             // A separating plane is a fixed point: the perceptron loss and so its subgradient
-            // vanish there (as the course notes observe), and the epoch-wise rules made no update in their last
-            // epoch (the subgradient method tests after its epoch's updates).
+            // vanish there (as the course notes observe), and the epoch-wise rules made no
+            // update in their last epoch (the subgradient method tests after its epoch's
+            // updates).
             assert_eq!(perceptron_scores_loss(&fit, &x, &y), 0.0, "{solver:?}");
             if solver != PerceptronSolver::Subgradient {
                 assert_eq!(*fit.n_mistakes()[0].last().expect("test"), 0, "{solver:?}");

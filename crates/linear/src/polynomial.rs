@@ -405,7 +405,7 @@ pub struct OrderErrors {
 }
 
 /// Fits `base` (its `degree` replaced) for every order in `degrees` and returns the training
-/// and test `E_RMS` (the notes' order-selection experiment; see the [module docs](self)).
+/// and test `E_RMS` (the course notes' order-selection experiment; see the [module docs](self)).
 ///
 /// # Errors
 /// As [`PolynomialRegression`]'s fit and predict (for example an order too high for the number

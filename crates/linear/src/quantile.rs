@@ -16,7 +16,8 @@
 //! regression with `τ = ½`, `α = 0` (`|r| = 2ρ_½(r)`). It is the maximum-likelihood fit under
 //! Laplace noise: the notes' `NLL = (1/β) Σ|yᵢ − wᵀxᵢ| + N log(2β)` is minimised in `w` by
 //! the LAD fit whatever `β`, and in `β` by `β̂ = (1/N)Σ|rᵢ|`
-//! ([`FittedLadRegressor::laplace_scale`]). There is no closed form (notes L114).
+//! ([`FittedLadRegressor::laplace_scale`]). There is no closed form (as the course notes say;
+//! Koenker & Bassett, Econometrica 46(1), 1978).
 //!
 //! # The linear program (both estimators; `LadSolver::LinearProgram`)
 //!

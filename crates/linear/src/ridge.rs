@@ -12,9 +12,9 @@
 //! `λ = α`, erratum E2). With `fit_intercept`, `X` and `y` are centred and
 //! `w = (X_cᵀX_c + αI)⁻¹X_cᵀy_c`, `b = ȳ − x̄ᵀw`. For every `α > 0` the solution is unique
 //! whatever the rank of `X`; as `α → 0` it converges to the minimum-norm least-squares solution
-//! `X_c⁺y_c` (the notes' Corollary 2.1.1). This closed form is the one `002` L511 calls the
-//! "Lasso estimate": it is ridge (catalog erratum E13; the lasso has no closed form, see
-//! [`crate::Lasso`]).
+//! `X_c⁺y_c` (a corollary in the course notes). This closed form is the one a set of the course
+//! notes calls the "Lasso estimate": it is ridge (catalog erratum E13; the lasso has no closed
+//! form, see [`crate::Lasso`]).
 //!
 //! # Solvers ([`RidgeSolver`])
 //!
@@ -565,7 +565,8 @@ mod tests {
 
     #[test]
     fn one_dimensional_worked_example() {
-        // The course notes' 1-D example: β̂ = xy/(x² + λ); x = 2, y = 3, λ = 1 ⇒ 1.2 (catalog TV33).
+        // The course notes' 1-D example: β̂ = xy/(x² + λ); x = 2, y = 3, λ = 1 ⇒ 1.2
+        // (catalog TV33).
         let x: Array2<f64> = array![[2.0]];
         let y: Array1<f64> = array![3.0];
         for solver in [RidgeSolver::Cholesky, RidgeSolver::Svd] {

@@ -32,7 +32,7 @@ fn check_pair<F: Float>(x: &ArrayRef1<F>, y: &ArrayRef1<F>, context: &'static st
     ndlearn_core::validate::check_finite_1d(y, "y")
 }
 
-/// The closed form of least squares with one feature and an intercept (the notes' cov/var
+/// The closed form of least squares with one feature and an intercept (the course notes' cov/var
 /// formula). See the [module docs](self).
 ///
 /// ```

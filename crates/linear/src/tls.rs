@@ -61,9 +61,9 @@
 //! # References
 //!
 //! - Course notes: orthogonal L2 distance vs vertical offsets; catalog D-11 (CL-085). The
-//!   notes give no algorithm; the SVD solution is from G. H. Golub, C. F. Van Loan, "An analysis of the total least squares problem",
-//!   SIAM J. Numer. Anal. 17(6), 1980, and S. Van Huffel, J. Vandewalle, *The Total Least
-//!   Squares Problem*, SIAM 1991.
+//!   notes give no algorithm; the SVD solution is from G. H. Golub, C. F. Van Loan, "An
+//!   analysis of the total least squares problem", SIAM J. Numer. Anal. 17(6), 1980, and
+//!   S. Van Huffel, J. Vandewalle, *The Total Least Squares Problem*, SIAM 1991.
 //!
 //! ```
 //! use ndlearn_core::{Fit, Predict, ndarray::array};

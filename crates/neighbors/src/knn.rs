@@ -1,5 +1,5 @@
 //! k-nearest-neighbour classification and regression ([`KNeighborsClassifier`],
-//! [`KNeighborsRegressor`]) and the notes' 1-NN interpolation
+//! [`KNeighborsRegressor`]) and the course notes' 1-NN interpolation
 //! ([`NearestNeighborInterpolator`]).
 //!
 //! # Method
@@ -15,9 +15,10 @@
 //! * regression: `ŷ(x) = Σ w_i y_i / Σ w_i` (the plain mean of the neighbours' targets for
 //!   uniform weights), per output column.
 //!
-//! The notes keep the `k` smallest distances in a max-heap (000 L530-538); the index does the
-//! same inside its trees and pre-selects with a fused SIMD score kernel for brute-force Euclidean
-//! and cosine search.
+//! The course notes keep the `k` smallest distances in a max-heap (k-NN: Cover & Hart, "Nearest
+//! neighbor pattern classification", IEEE Trans. Information Theory 13(1), 1967); the index
+//! does the same inside its trees and pre-selects with a fused SIMD score kernel for
+//! brute-force Euclidean and cosine search.
 //!
 //! **Neighbour ties.** When several training rows are at the same distance as the `k`-th
 //! neighbour, the ones with the **lower training index** are used (the index's documented
@@ -411,10 +412,11 @@ impl<F: Float> Predict<F> for FittedKNeighborsRegressor<F> {
     }
 }
 
-/// The notes' 1-nearest-neighbour interpolation (000, catalog L-13): the prediction at `x` is
-/// the target of the closest training row (ties to the lower training index). A
-/// [`KNeighborsRegressor`] with `k = 1`, kept as its own estimator because the notes use it to
-/// show a zero-training-error, high-variance regressor.
+/// The course notes' 1-nearest-neighbour interpolation (catalog L-13; Hastie, Tibshirani &
+/// Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009), §2.3.2): the prediction at
+/// `x` is the target of the closest training row (ties to the lower training index). A
+/// [`KNeighborsRegressor`] with `k = 1`, kept as its own estimator because the course notes use
+/// it to show a zero-training-error, high-variance regressor.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]

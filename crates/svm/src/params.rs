@@ -146,7 +146,7 @@ impl<'de> serde::Deserialize<'de> for Gamma {
     }
 }
 
-/// `C = 1/(Nλ)`: the C-SVM penalty equivalent to the notes' `(λ/2)‖w‖² + (1/N) Σ ξᵢ` on `N`
+/// `C = 1/(Nλ)`: the C-SVM penalty equivalent to the course notes' `(λ/2)‖w‖² + (1/N) Σ ξᵢ` on `N`
 /// samples (catalog errata E3; both objectives have the same minimiser).
 ///
 /// ```

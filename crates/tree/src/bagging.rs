@@ -1,6 +1,6 @@
 //! Bagging over any estimator: [`BaggingClassifier`] (majority vote) and [`BaggingRegressor`]
 //! (average), with bootstrap rows and/or random feature subsets, out-of-bag estimates and the
-//! notes' out-of-bag permutation importance. Random-subspace ensembles are the special case
+//! course notes' out-of-bag permutation importance. Random-subspace ensembles are the special case
 //! without row sampling ([`BaggingClassifier::random_subspace`]).
 //!
 //! # Algorithm (catalog T-08, T-13, T-14)
@@ -248,7 +248,7 @@ where
     })
 }
 
-/// The notes' out-of-bag permutation importance: for every member with out-of-bag rows, the
+/// The course notes' out-of-bag permutation importance: for every member with out-of-bag rows, the
 /// increase of `error` on those rows when one original feature is permuted among them, averaged
 /// over those members (`d × n_repeats` drops).
 pub(crate) fn oob_permutation<F, M, E>(
@@ -782,7 +782,7 @@ impl<E, M> FittedBaggingClassifier<E, M> {
         Ok(acc.mapv(|v| F::cast(v / b)))
     }
 
-    /// The notes' out-of-bag permutation importance (catalog CL-119): for each member, the
+    /// The course notes' out-of-bag permutation importance (catalog CL-119): for each member, the
     /// increase of its misclassification rate on its out-of-bag rows when feature `j` is
     /// permuted among them, averaged over the members (`n_repeats` permutations each, from
     /// `random::stream(seed, b)`). `x`, `y` must be the training data.
@@ -945,7 +945,7 @@ where
 }
 
 impl<E, M> FittedBaggingRegressor<E, M> {
-    /// The notes' out-of-bag permutation importance (catalog CL-119) with the squared error:
+    /// The course notes' out-of-bag permutation importance (catalog CL-119) with the squared error:
     /// for each member, the increase of its mean squared error on its out-of-bag rows when
     /// feature `j` is permuted among them, averaged over the members. `x`, `y` must be the
     /// training data.

@@ -664,11 +664,11 @@ macro_rules! forest_classifier {
                 Ok(out)
             }
 
-            /// The notes' out-of-bag permutation importance (catalog CL-119): for each tree, the
-            /// increase of its misclassification rate on its out-of-bag rows when feature `j` is
-            /// permuted among them, averaged over the trees (`n_repeats` permutations each from
-            /// `random::stream(seed, b)`; [`crate::bagging`]). `x`, `y` and `sample_weight`
-            /// must be those of the fit (they decide the bootstrap draws).
+            /// The course notes' out-of-bag permutation importance (catalog CL-119): for each
+            /// tree, the increase of its misclassification rate on its out-of-bag rows when
+            /// feature `j` is permuted among them, averaged over the trees (`n_repeats`
+            /// permutations each from `random::stream(seed, b)`; [`crate::bagging`]). `x`, `y`
+            /// and `sample_weight` must be those of the fit (they decide the bootstrap draws).
             ///
             /// # Errors
             /// A forest without bootstrap, data of another shape, `n_repeats = 0`.
@@ -1026,9 +1026,9 @@ macro_rules! forest_regressor {
                 Ok(out)
             }
 
-            /// The notes' out-of-bag permutation importance (catalog CL-119) with the squared
-            /// error: for each tree, the increase of its mean squared error on its out-of-bag
-            /// rows when feature `j` is permuted among them, averaged over the trees
+            /// The course notes' out-of-bag permutation importance (catalog CL-119) with the
+            /// squared error: for each tree, the increase of its mean squared error on its
+            /// out-of-bag rows when feature `j` is permuted among them, averaged over the trees
             /// ([`crate::bagging`]). `x`, `y` and `sample_weight` must be those of the fit.
             ///
             /// # Errors

@@ -397,8 +397,8 @@ pub struct CcpCv {
     pub best_alpha: f64,
 }
 
-/// The notes' K-fold recipe over the path `alphas`: `fold_errors(train, test)` fits on `train`
-/// and returns the held-out error at every alpha.
+/// The course notes' K-fold recipe over the path `alphas`: `fold_errors(train, test)` fits on
+/// `train` and returns the held-out error at every alpha.
 pub(crate) fn cv_alpha<G>(
     alphas: Vec<f64>,
     n: usize,

@@ -275,7 +275,7 @@ impl DecisionTreeRegressor {
             .cost_complexity_pruning_path())
     }
 
-    /// The notes' K-fold choice of `ccp_alpha` (catalog CL-113; [`crate::pruning`]): the
+    /// The course notes' K-fold choice of `ccp_alpha` (catalog CL-113; [`crate::pruning`]): the
     /// candidates are the full tree's pruning path, each fold grows a tree on the other folds
     /// (shuffled `KFold` from `seed`) and records its held-out mean squared error at every
     /// candidate; returns the errors and the model refitted with the best alpha.

@@ -133,7 +133,7 @@ fn theta_between<F: Float>(points: &ArrayRef1<F>, boundary: usize) -> F {
     }
 }
 
-/// The passive learner the notes compare with: a decision stump fitted on **all** `n` labels
+/// The passive learner the course notes compare with: a decision stump fitted on **all** `n` labels
 /// (`labels[i] = true` for `+1`), choosing the boundary that misclassifies the fewest points
 /// (ties to the lowest boundary index). `queries` is `n`.
 ///

@@ -64,10 +64,10 @@ pub enum DtwKind {
 #[non_exhaustive]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LocalCost {
-    /// `|xᵢ − yⱼ|`, as in the notes' recurrences.
+    /// `|xᵢ − yⱼ|`, as in the course notes' recurrences.
     #[default]
     Absolute,
-    /// `(xᵢ − yⱼ)²`, as in the notes' path objective.
+    /// `(xᵢ − yⱼ)²`, as in the course notes' path objective.
     Squared,
 }
 
@@ -118,7 +118,7 @@ fn steps(kind: DtwKind) -> [(usize, usize, bool); 3] {
 }
 
 impl Dtw {
-    /// Type 1 DTW with slope penalty `eta` on the non-45° steps (the notes' Type 1 rule).
+    /// Type 1 DTW with slope penalty `eta` on the non-45° steps (the course notes' Type 1 rule).
     pub fn type1(eta: f64) -> Self {
         Self {
             kind: DtwKind::Type1,
@@ -127,7 +127,7 @@ impl Dtw {
         }
     }
 
-    /// Type 2 DTW with slope penalty `eta` on the 45° steps (the notes' Type 2 rule).
+    /// Type 2 DTW with slope penalty `eta` on the 45° steps (the course notes' Type 2 rule).
     pub fn type2(eta: f64) -> Self {
         Self {
             kind: DtwKind::Type2,

@@ -1,5 +1,6 @@
-//! Volume and surface area of the `d`-dimensional ball (catalog CL-048, notes 001, the
-//! hypersphere geometry behind the curse of dimensionality).
+//! Volume and surface area of the `d`-dimensional ball (catalog CL-048; the course notes'
+//! hypersphere geometry behind the curse of dimensionality, as in Blum, Hopcroft & Kannan,
+//! *Foundations of Data Science*, Cambridge University Press (2020), ch. 2).
 //!
 //! `V_d(r) = π^{d/2} r^d / Γ(d/2 + 1)` and `A_d(r) = d V_d(r) / r` (the "surface area" of the
 //! boundary sphere `S^{d−1}`). Computed with the exact recurrence `V_d = (2π r² / d) V_{d−2}`,

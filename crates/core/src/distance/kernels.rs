@@ -205,7 +205,7 @@ pub(crate) fn hamming<F: Float>(a: &[F], b: &[F]) -> F {
 }
 
 /// scipy's `jaccard`: among the coordinates where at least one vector is non-zero, the fraction
-/// where they differ; 0 when both vectors are all zero. For 0/1 data this is the notes'
+/// where they differ; 0 when both vectors are all zero. For 0/1 data this is the course notes'
 /// `(FN + FP) / (TP + FP + FN)`.
 #[inline]
 pub(crate) fn jaccard<F: Float>(a: &[F], b: &[F]) -> F {

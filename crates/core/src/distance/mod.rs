@@ -118,7 +118,7 @@ pub enum Metric {
         vi: Array2<f64>,
     },
     /// Fraction of differing coordinates (`"hamming"`); for categorical codes this is the
-    /// notes' nominal simple matching `(p − m)/p`, for 0/1 data `(FN + FP)/p`.
+    /// course notes' nominal simple matching `(p − m)/p`, for 0/1 data `(FN + FP)/p`.
     Hamming,
     /// scipy's Jaccard dissimilarity (`"jaccard"`), for binary (0/1) data
     /// `(FN + FP) / (TP + FP + FN)`.

@@ -34,8 +34,8 @@ pub struct BestSubset {
 /// features (all sizes when `None`): scores each with `score(&subset)` (higher is better; the
 /// subset is sorted ascending) and returns the best.
 ///
-/// "Exhaustive search is unfeasible as there are `2^n` subsets of `n` features" (the notes 000
-/// L258-260): hence the hard limit `n_features ≤ 20` ([`MAX_EXHAUSTIVE_FEATURES`]); use
+/// "Exhaustive search is unfeasible as there are `2^n` subsets of `n` features" (the course
+/// notes): hence the hard limit `n_features ≤ 20` ([`MAX_EXHAUSTIVE_FEATURES`]); use
 /// [`SequentialFeatureSelector`](super::SequentialFeatureSelector) beyond that.
 ///
 /// **Ties** (equal scores) go to the smaller subset, then to the lexicographically first

@@ -134,7 +134,7 @@ pub fn polynomial_feature_map<F: Float>(x: &ArrayRef2<F>, degree: u32) -> Result
 }
 
 /// The feature map of `(γ xᵀx′ + c₀)^d`: the multinomial map of `(√γ x, √c₀)`, so
-/// `φ(x)ᵀφ(x′) = (γ xᵀx′ + c₀)^d` (the notes' `(xᵀx′ + θ)^d` is `γ = 1, c₀ = θ`).
+/// `φ(x)ᵀφ(x′) = (γ xᵀx′ + c₀)^d` (the course notes' `(xᵀx′ + θ)^d` is `γ = 1, c₀ = θ`).
 ///
 /// # Errors
 /// As [`polynomial_feature_map`], plus [`Error::InvalidParam`] unless `γ > 0` and `c₀ ≥ 0` are
@@ -170,7 +170,7 @@ pub fn inhomogeneous_polynomial_feature_map<F: Float>(
 /// `φₙ(x) = e^{−γ‖x‖²} (√((2γ)^p/p!) ψ_p(x))_{p = 0..n}`, `ψ_p` the multinomial map of degree
 /// `p`. Then `φₙ(x)ᵀφₙ(x′) = e^{−γ(‖x‖² + ‖x′‖²)} Σ_{p ≤ n} (2γ xᵀx′)^p/p!` converges to
 /// `exp(−γ ‖x − x′‖²)`, within [`rbf_taylor_error_bound`]. In 1-D with `γ = 1/(2σ²)` the
-/// coordinates are the notes' `e^{−x²/2σ²} [1, x/σ, x²/(√2 σ²), …]`.
+/// coordinates are the course notes' `e^{−x²/2σ²} [1, x/σ, x²/(√2 σ²), …]`.
 ///
 /// Output: `n_rows × C(D + n, n)`.
 ///

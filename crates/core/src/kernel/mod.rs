@@ -239,13 +239,13 @@ pub enum WeightFn {
 pub enum Kernel {
     /// `k(x, x′) = xᵀx′`.
     Linear,
-    /// `k(x, x′) = (γ xᵀx′ + c₀)^d` (scikit-learn's form; the notes' `(xᵀx′ + θ)^d` is `γ = 1`,
-    /// `c₀ = θ`). PSD when `c₀ ≥ 0`.
+    /// `k(x, x′) = (γ xᵀx′ + c₀)^d` (scikit-learn's form; the course notes' `(xᵀx′ + θ)^d` is
+    /// `γ = 1`, `c₀ = θ`). PSD when `c₀ ≥ 0`.
     #[cfg_attr(feature = "serde", serde(alias = "poly"))]
     Polynomial {
         /// `γ > 0`, the scale of the dot product.
         gamma: f64,
-        /// The offset `c₀` (the notes' `θ`).
+        /// The offset `c₀` (the course notes' `θ`).
         coef0: f64,
         /// The degree `d ≥ 1`.
         degree: u32,

@@ -1,5 +1,6 @@
-//! Unit tests of `kernel`: hand-computed values (each explained), every error path, the notes'
-//! worked example, Gram/cross-Gram/diag consistency across tile boundaries, thread invariance.
+//! Unit tests of `kernel`: hand-computed values (each explained), every error path, the course
+//! notes' worked example, Gram/cross-Gram/diag consistency across tile boundaries, thread
+//! invariance.
 
 use ndarray::{Array1, Array2, array, s};
 

@@ -1,5 +1,6 @@
 //! Quality of a low-dimensional embedding: trustworthiness (Venna & Kaski 2001), as
-//! scikit-learn's `sklearn.manifold.trustworthiness`. An implementation choice, not in the notes.
+//! scikit-learn's `sklearn.manifold.trustworthiness`. An implementation choice, not in the
+//! course notes.
 
 use ndarray::{ArrayRef2, s};
 

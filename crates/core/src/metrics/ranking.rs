@@ -267,7 +267,7 @@ pub(crate) fn auc_from_counts(c: &Counts) -> f64 {
     area2 / (2.0 * p * n)
 }
 
-/// Area under the ROC curve of a binary problem (an extension of the notes' ROC curve;
+/// Area under the ROC curve of a binary problem (an extension of the course notes' ROC curve;
 /// implementation choice: trapezoid over the tie-collapsed curve, see the module docs). 1 for a
 /// perfect ranking, 0.5 for a random one; ties between a positive and a negative count ½.
 ///

@@ -11,7 +11,7 @@
 //! E_D[(g⁽ᴰ⁾(x) − f(x))²] = E_D[(g⁽ᴰ⁾(x) − ḡ(x))²] + (ḡ(x) − f(x))² = var(x) + bias²(x)
 //! ```
 //!
-//! The notes assume noise-free data and mention the irreducible error (L314). With noisy
+//! The course notes assume noise-free data and mention the irreducible error. With noisy
 //! responses `y = f(x) + ε`, `E[ε] = 0`, `Var ε = σ²(x)`, independent of `D`, the expected squared
 //! error against a fresh response adds it: `E[(y − g⁽ᴰ⁾(x))²] = σ²(x) + bias²(x) + var(x)`.
 //!

@@ -102,7 +102,7 @@ impl Bootstrap632 {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bootstrap632Result {
-    /// The notes' estimate `0.368·mean err_train + 0.632·mean err_oob`.
+    /// The course notes' estimate `0.368·mean err_train + 0.632·mean err_oob`.
     pub estimate: f64,
     /// Loss of each replicate's model on its own bootstrap sample.
     pub train_errors: Vec<f64>,

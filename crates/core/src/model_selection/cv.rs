@@ -359,7 +359,7 @@ impl CrossValidator for StratifiedKFold {
     }
 }
 
-/// Leave-one-out (the notes' LOOCV, `K = N`): `n` splits, each testing one sample.
+/// Leave-one-out (the course notes' LOOCV, `K = N`): `n` splits, each testing one sample.
 ///
 /// Errors for fewer than 2 samples.
 ///

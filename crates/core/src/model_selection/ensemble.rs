@@ -35,7 +35,7 @@ pub enum TieRule {
     Coin,
     /// A tie counts as an error (`i ≥ n/2` is wrong).
     Error,
-    /// A tie counts as correct (`i > n/2` is wrong, the notes' sum taken literally).
+    /// A tie counts as correct (`i > n/2` is wrong, the course notes' sum taken literally).
     Correct,
 }
 

@@ -437,8 +437,8 @@ pub struct ThreeWaySplit {
     pub test: Vec<usize>,
 }
 
-/// A train/validation/test split, the notes' hold-out procedure for choosing a hyperparameter
-/// on the validation set while keeping the test set apart (catalog M-02).
+/// A train/validation/test split, the course notes' hold-out procedure for choosing a
+/// hyperparameter on the validation set while keeping the test set apart (catalog M-02).
 ///
 /// Both sizes refer to the whole data set: fractions round up (`⌈v·n⌉`, `⌈t·n⌉`), the rest is
 /// the training set, which must not be empty. This convention is an implementation choice

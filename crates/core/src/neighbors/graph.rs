@@ -28,7 +28,7 @@ use crate::{Error, Float, Result};
 #[non_exhaustive]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Symmetrize {
-    /// Edge `i – j` if `i → j` **or** `j → i` (the notes' symmetric kNN graph).
+    /// Edge `i – j` if `i → j` **or** `j → i` (the course notes' symmetric kNN graph).
     Union,
     /// Edge `i – j` if `i → j` **and** `j → i` (mutual kNN graph).
     Mutual,

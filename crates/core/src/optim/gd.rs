@@ -1,4 +1,5 @@
-//! Batch gradient descent with the notes' step-size rules and an Armijo backtracking line search.
+//! Batch gradient descent with the course notes' step-size rules and an Armijo backtracking line
+//! search.
 //!
 //! # The method
 //!
@@ -107,7 +108,8 @@ pub enum StepSize {
     InverseSqrtT(f64),
     /// Armijo backtracking line search (gradient descent and projected gradient only): start at
     /// `initial > 0`, multiply by `shrink ∈ (0, 1)` until `f(w + ηp) ≤ f(w) + armijo_c·η·∇fᵀp`
-    /// and `f(w + ηp) < f(w)`; `armijo_c ∈ [0, 1)`, where 0 is the notes' plain decrease test.
+    /// and `f(w + ηp) < f(w)`; `armijo_c ∈ [0, 1)`, where 0 is the course notes' plain decrease
+    /// test.
     Backtracking {
         /// First trial step of every search.
         initial: f64,

@@ -41,9 +41,9 @@
 
 use crate::{Error, Float, Result};
 
-/// `α = (3 − √5)/2 = 1/φ²`: relative offset of the interior points (the notes' 0.382).
+/// `α = (3 − √5)/2 = 1/φ²`: relative offset of the interior points (the course notes' 0.382).
 pub const GOLDEN_ALPHA: f64 = 0.381_966_011_250_105_1;
-/// `β = √5 − 2 = 1 − 2α = 1/φ³`: relative distance between the interior points (the notes'
+/// `β = √5 − 2 = 1 − 2α = 1/φ³`: relative distance between the interior points (the course notes'
 /// 0.236).
 pub const GOLDEN_BETA: f64 = 0.236_067_977_499_789_7;
 /// `1 − α = 1/φ = 0.618…`: the fraction of the bracket kept per step.

@@ -1,5 +1,6 @@
-//! Landweber iteration for least squares (catalog CL-016, notes 002: gradient descent on
-//! `½‖Xβ − Y‖²_F`).
+//! Landweber iteration for least squares (catalog CL-016; the course notes' gradient descent on
+//! `½‖Xβ − Y‖²_F`; Landweber, "An iteration formula for Fredholm integral equations of the
+//! first kind", American Journal of Mathematics 73(3), 1951).
 //!
 //! `β_{k+1} = β_k + τ Xᵀ(Y − Xβ_k)`, started at `β_0 = 0`, converges for `0 < τ < 2/σ₁²` to the
 //! **minimum-norm** least-squares solution `X⁺Y` (each iterate stays in the row space of `X`).

@@ -113,7 +113,7 @@ pub struct LpResult<F: Float> {
     /// meaningful for `Infeasible`; a feasible vertex where the unbounded ray starts for
     /// `Unbounded`).
     pub x: Array1<F>,
-    /// `cᵀx` (`+∞` for infeasible, `−∞` for unbounded problems, as in the notes).
+    /// `cᵀx` (`+∞` for infeasible, `−∞` for unbounded problems, as in the course notes).
     pub objective: F,
     /// Simplex pivots performed (both phases).
     pub n_iter: usize,

@@ -175,7 +175,7 @@ pub struct NewtonOptions {
     /// Hessian that is not positive definite is an error ([`LinalgErrorKind::NotPositiveDefinite`]).
     pub damping: bool,
     /// Backtrack on the Newton step until the Armijo condition holds (default `true`). With
-    /// `false`, the full step is always taken (the notes' plain iteration).
+    /// `false`, the full step is always taken (the course notes' plain iteration).
     pub backtracking: bool,
     /// Armijo constant `c₁ ∈ (0, 1)` (default `1e-4`).
     pub c1: f64,

@@ -1,5 +1,5 @@
 //! Outlier-resistant scalers: [`RobustScaler`] (median and interquartile range, scikit-learn's)
-//! and [`MeanAbsDevScaler`] (the notes' mean-absolute-deviation standardisation).
+//! and [`MeanAbsDevScaler`] (the course notes' mean-absolute-deviation standardisation).
 
 use crate::Estimator;
 use ndarray::{Array1, Array2, ArrayRef2, s};

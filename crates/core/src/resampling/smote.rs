@@ -14,8 +14,8 @@ use crate::{Error, Float, Result, random};
 
 /// SMOTE (Synthetic Minority Over-sampling TEchnique): grows the selected classes with new
 /// points on the segments between a sample and one of its nearest neighbours *of the same
-/// class*, instead of exact copies ("avoid overfitting due to exact replicas", the notes 004
-/// L1418-1424).
+/// class*, instead of exact copies ("avoid overfitting due to exact replicas", the course
+/// notes; Chawla et al., JAIR 16, 2002).
 ///
 /// # Algorithm
 ///

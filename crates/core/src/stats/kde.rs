@@ -51,9 +51,9 @@ pub enum KdeKernel {
     /// Gaussian kernel (product over dimensions).
     #[default]
     Gaussian,
-    /// Uniform on the (scaled) unit ball — scikit-learn's `tophat`; the notes' box in 1-D.
+    /// Uniform on the (scaled) unit ball — scikit-learn's `tophat`; the course notes' box in 1-D.
     Tophat,
-    /// Uniform on the (scaled) unit cube — the product of the notes' 1-D box kernels.
+    /// Uniform on the (scaled) unit cube — the product of the course notes' 1-D box kernels.
     Box,
 }
 
@@ -66,7 +66,7 @@ pub enum Bandwidth {
     Fixed(f64),
     /// `h_j = n^{−1/(d+4)} σ_j` (Scott).
     Scott,
-    /// `h_j = (n (d + 2)/4)^{−1/(d+4)} σ_j` (Silverman; the notes' rule in 1-D).
+    /// `h_j = (n (d + 2)/4)^{−1/(d+4)} σ_j` (Silverman; the course notes' rule in 1-D).
     #[default]
     Silverman,
     /// `h_j = factor · σ_j` (scipy's `bw_method=<scalar>`).

@@ -427,7 +427,7 @@ pub fn classical_mds_from_distances<F: Float>(d: &ArrayRef2<F>, k: usize) -> Res
 }
 
 /// Classical MDS of a symmetric similarity (Gram / Mercer kernel) matrix `s`: double-centred,
-/// then embedded (the notes' "use a Mercer similarity matrix as `M`"); `n × k`.
+/// then embedded (the course notes' "use a Mercer similarity matrix as `M`"); `n × k`.
 ///
 /// # Errors
 /// As [`ClassicalMds`]'s `fit`.

@@ -1,4 +1,4 @@
-//! Univariate basis expansions and the notes' custom embeddings.
+//! Univariate basis expansions and the course notes' custom embeddings.
 //!
 //! Each basis maps one value `x` to a row of basis functions. The free functions
 //! ([`vandermonde`], [`gaussian_rbf`], [`fourier`]) expand a 1-D input; the transformers

@@ -33,7 +33,7 @@ pub enum RbfCentres {
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RbfWidth {
-    /// `φ(x) = exp(−(x − μ)²/(2σ²))` with this `σ > 0` (the notes' `s`).
+    /// `φ(x) = exp(−(x − μ)²/(2σ²))` with this `σ > 0` (the course notes' `s`).
     Sigma(f64),
     /// `φ(x) = exp(−γ(x − μ)²)` with this `γ > 0` (the RBF kernel's `γ`; `σ = 1/√(2γ)`).
     Gamma(f64),

@@ -265,7 +265,7 @@ impl Univariate for LogNormal {
 }
 
 /// The exponential law with scale θ (mean θ, rate 1/θ): `e^{−x/θ}/θ` for `x ≥ 0`
-/// (`scipy.stats.expon(scale=θ)`). Not in the notes; the Gamma with shape 1.
+/// (`scipy.stats.expon(scale=θ)`). Not in the course notes; the Gamma with shape 1.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Exponential {

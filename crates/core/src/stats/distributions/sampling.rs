@@ -1,5 +1,5 @@
-//! The elementary samplers every distribution builds on (implementation choices; the notes do
-//! not say how to sample):
+//! The elementary samplers every distribution builds on (implementation choices; the course
+//! notes do not say how to sample):
 //!
 //! * uniform on the open interval `(0, 1)`: `1 − U`, `U ∈ [0, 1)` from the 53-bit generator
 //!   output, so a logarithm is always finite;

@@ -83,7 +83,8 @@ impl Univariate for Beta {
 }
 
 /// The Gamma law with shape `k` and scale `θ`: `x^{k−1} e^{−x/θ}/(Γ(k) θ^k)`, `x ≥ 0`
-/// (`scipy.stats.gamma(k, scale=θ)`). Not in the notes; used to sample Beta and Dirichlet.
+/// (`scipy.stats.gamma(k, scale=θ)`). Not in the course notes; used to sample Beta and
+/// Dirichlet.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gamma {
