@@ -102,9 +102,15 @@ fn load_problem(a: &CvArgs<'_>) -> Result<Problem, CliError> {
         )));
     }
     let arg = TargetArg::parse(a.target);
-    let (table, x, raw_plan) = match raw::load_codes(a.data, &arg, kind, a.table.encode)? {
+    // The numeric reader first (see `crate::load_for_fit`); the raw-table reader when it fails.
+    let numeric = data::load(a.data, &arg, kind);
+    let codes = match &numeric {
+        Ok(_) => None,
+        Err(_) => raw::load_codes(a.data, &arg, kind, a.table.encode)?,
+    };
+    let (table, x, raw_plan) = match codes {
         None => {
-            let table = data::load(a.data, &arg, kind)?;
+            let table = numeric?;
             let x = table.data(a.f32);
             (table, x, None)
         }

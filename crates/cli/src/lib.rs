@@ -307,6 +307,12 @@ pub(crate) fn load_for_fit(
     flags: &TableFlags,
 ) -> Result<(data::Table, Option<raw::Encoding>), CliError> {
     let arg = TargetArg::parse(target);
+    // The numeric reader first: a large numeric file is never held as text. A text cell or a
+    // missing one stops it early and the raw-table reader takes over.
+    let numeric_error = match data::load(path, &arg, entry.kind()) {
+        Ok(table) => return Ok((table, None)),
+        Err(e) => e,
+    };
     match raw::load_for_fit(
         path,
         &arg,
@@ -314,7 +320,7 @@ pub(crate) fn load_for_fit(
         flags.impute_for(entry),
         flags.encode,
     )? {
-        None => Ok((data::load(path, &arg, entry.kind())?, None)),
+        None => Err(numeric_error),
         Some((table, enc, summary)) => {
             note!("{}: {summary}", path.display());
             Ok((table, Some(enc)))
