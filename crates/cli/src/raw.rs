@@ -365,12 +365,14 @@ pub fn load_for_fit(
     impute: Impute,
     encode: Encode,
 ) -> Result<Option<(Table, Encoding, String)>, CliError> {
-    let raw = read(path, target, kind)?;
-    if raw.is_plain_numeric() {
+    let Some(Codes {
+        x: codes,
+        kinds,
+        raw,
+    }) = load_codes(path, target, kind, encode)?
+    else {
         return Ok(None);
-    }
-    let kinds = raw.kinds(path)?;
-    let codes = raw.codes(&kinds, encode, path)?;
+    };
     let ct = transformer(&kinds, impute, encode);
     let fitted = FitUnsupervised::<f64>::fit(&ct, &codes)?;
     let x = fitted.transform(&codes)?;
