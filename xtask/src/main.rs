@@ -11,6 +11,7 @@ use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
 
 /// Usage text printed by `cargo xtask help`, with no arguments, or on an unknown command.
 const USAGE: &str = "\
@@ -206,8 +207,8 @@ fn quietly_ok(cmd: &mut Command) -> bool {
 /// The outcome of each step of a multi-step command, for the final summary.
 #[derive(Default)]
 struct Steps {
-    /// `(description, succeeded)` in run order.
-    done: Vec<(String, bool)>,
+    /// `(description, succeeded, seconds)` in run order.
+    done: Vec<(String, bool, f64)>,
 }
 
 impl Steps {
@@ -216,28 +217,33 @@ impl Steps {
     fn run(&mut self, title: &str, cmd: &mut Command) -> bool {
         let shown = describe(cmd);
         println!("\n==> {title}: {shown}");
+        let started = Instant::now();
         let ok = status_ok(cmd).unwrap_or_else(|msg| {
             eprintln!("xtask: error: {msg}");
             false
         });
+        let secs = started.elapsed().as_secs_f64();
         if !ok {
             println!("==> {title}: FAILED");
         }
-        self.done.push((format!("{title}: {shown}"), ok));
+        self.done.push((format!("{title}: {shown}"), ok, secs));
         ok
     }
 
     /// Prints the summary table and returns the exit code: failure if any step failed.
     fn finish(&self, what: &str) -> ExitCode {
         println!("\n==> {what} summary");
-        for (name, ok) in &self.done {
-            println!("    {:<7} {name}", if *ok { "ok" } else { "FAILED" });
+        for (name, ok, secs) in &self.done {
+            println!(
+                "    {:<7} {secs:>7.1} s  {name}",
+                if *ok { "ok" } else { "FAILED" }
+            );
         }
         let failed: Vec<&str> = self
             .done
             .iter()
-            .filter(|(_, ok)| !ok)
-            .map(|(name, _)| name.as_str())
+            .filter(|(_, ok, _)| !ok)
+            .map(|(name, _, _)| name.as_str())
             .collect();
         if failed.is_empty() {
             println!("==> {what}: all {} steps passed", self.done.len());
@@ -465,25 +471,45 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
         run.args(extra);
         steps.run("test", &mut run);
     }
-    check_lean_features(ctx, steps);
-    run_examples(ctx, steps);
-    steps.run(
-        "docs/sklearn-map.md is current",
-        &mut ctx.cargo(["xtask", "sklearn-map", "--check"]),
-    );
+    // The examples and the CLI binary, built with the test run's feature set (`--workspace`
+    // unifies features as the test run did, so nothing is rebuilt), then run from the target
+    // directory: `cargo run -p ndlearn` would resolve the facade's features alone and rebuild
+    // core and every algorithm crate with them.
+    let examples = example_names(ctx);
+    let mut build = ctx.cargo(["build", "--workspace", "--bin", "ndlearn"]);
+    for name in &examples {
+        build.args(["--example", name]);
+    }
+    if steps.run("build (examples and the ndlearn binary)", &mut build) {
+        run_examples(ctx, &examples, steps);
+        let mut map = ctx.cargo(["xtask", "sklearn-map", "--check", "--bin"]);
+        map.arg(target_dir(ctx).join("debug/ndlearn"));
+        steps.run("docs/sklearn-map.md is current", &mut map);
+    }
+    check_lean_features(ctx, nextest, steps);
     check_packages(ctx, steps);
+}
+
+/// Cargo's target directory: `$CARGO_TARGET_DIR` when set, else `target/` in the workspace.
+fn target_dir(ctx: &Ctx) -> PathBuf {
+    match env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => ctx.root.join(dir),
+        None => ctx.root.join("target"),
+    }
 }
 
 /// crates.io's upload limit.
 const MAX_PACKAGE_BYTES: u64 = 10 * 1024 * 1024;
 
-/// `cargo package` of every published crate (no verification build: the test steps build the
-/// same sources), then each `.crate` under the registry's size limit.
+/// `cargo publish --dry-run` of every published crate (it packages each one and runs the
+/// registry's checks short of the upload; no verification build: the test steps build the same
+/// sources), then each `.crate` under the registry's size limit.
 fn check_packages(ctx: &Ctx, steps: &mut Steps) {
     let dir = ctx.root.join("target/package");
     let _ = fs::remove_dir_all(&dir);
     let mut cmd = ctx.cargo([
-        "package",
+        "publish",
+        "--dry-run",
         "--workspace",
         "--no-verify",
         "--allow-dirty",
@@ -494,7 +520,7 @@ fn check_packages(ctx: &Ctx, steps: &mut Steps) {
         "--exclude",
         "xtask",
     ]);
-    if !steps.run("package (every published crate)", &mut cmd) {
+    if !steps.run("publish --dry-run (every published crate)", &mut cmd) {
         return;
     }
     let mut sizes: Vec<(String, u64)> = fs::read_dir(&dir)
@@ -531,17 +557,30 @@ fn check_packages(ctx: &Ctx, steps: &mut Steps) {
 
 /// `cargo xtask sklearn-map [--check]`: docs/sklearn-map.md from the registry.
 fn sklearn_map(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
-    let check = match rest {
-        [] => false,
-        [a] if a == "--check" => true,
-        _ => {
+    let mut check = false;
+    let mut binary: Option<PathBuf> = None;
+    let mut args = rest.iter();
+    while let Some(a) = args.next() {
+        if a == "--check" {
+            check = true;
+        } else if a == "--bin" {
+            binary = args.next().map(PathBuf::from);
+            if binary.is_none() {
+                return Err("`--bin` needs the path of an ndlearn binary".into());
+            }
+        } else {
             return Err(format!(
-                "`cargo xtask sklearn-map` takes only --check (got {rest:?})"
+                "`cargo xtask sklearn-map` takes --check and --bin PATH (got {rest:?})"
             ));
         }
-    };
-    let out = ctx
-        .cargo([
+    }
+    let mut cmd = match &binary {
+        Some(path) => {
+            let mut cmd = ctx.command(path);
+            cmd.args(["list", "--sklearn-map"]);
+            cmd
+        }
+        None => ctx.cargo([
             "run",
             "-q",
             "-p",
@@ -549,7 +588,9 @@ fn sklearn_map(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
             "--",
             "list",
             "--sklearn-map",
-        ])
+        ]),
+    };
+    let out = cmd
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
@@ -574,9 +615,8 @@ fn sklearn_map(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs every example of the facade (`crates/ndlearn/examples/*.rs`), as a user would with
-/// `cargo run --example NAME`.
-fn run_examples(ctx: &Ctx, steps: &mut Steps) {
+/// The facade's examples (`crates/ndlearn/examples/*.rs`), sorted.
+fn example_names(ctx: &Ctx) -> Vec<String> {
     let dir = ctx.root.join("crates/ndlearn/examples");
     let mut names: Vec<String> = fs::read_dir(&dir)
         .map(|rd| {
@@ -589,9 +629,15 @@ fn run_examples(ctx: &Ctx, steps: &mut Steps) {
         })
         .unwrap_or_default();
     names.sort();
+    names
+}
+
+/// Runs every example of the facade, built by the previous step, as `cargo run --example NAME`
+/// would (working directory: the workspace root).
+fn run_examples(ctx: &Ctx, names: &[String], steps: &mut Steps) {
+    let dir = target_dir(ctx).join("debug/examples");
     for name in names {
-        let mut cmd = ctx.cargo(["run", "-q", "-p", "ndlearn", "--example"]);
-        cmd.arg(&name);
+        let mut cmd = ctx.command(dir.join(name));
         steps.run(&format!("example {name}"), &mut cmd);
     }
 }
@@ -621,18 +667,82 @@ const FACADE_FAMILIES: [&str; 9] = [
     "datasets",
 ];
 
-/// Lean builds compile: every algorithm crate without its default features, and the facade
-/// with each family alone (plus the default BLAS backend).
-fn check_lean_features(ctx: &Ctx, steps: &mut Steps) {
+/// ndlearn-core's optional features, each checked alone.
+const CORE_FEATURES: [&str; 11] = [
+    "metrics",
+    "model_selection",
+    "preprocessing",
+    "feature_selection",
+    "calibration",
+    "learning_theory",
+    "active_learning",
+    "resampling",
+    "tensor",
+    "serde",
+    "plot",
+];
+
+/// Lean builds compile and pass their tests: every published library crate without its default
+/// features and with each feature alone, the facade with each family alone (plus the default
+/// BLAS backend), and a downstream crate outside the workspace.
+fn check_lean_features(ctx: &Ctx, nextest: bool, steps: &mut Steps) {
     // One crate per command: checked together, cargo would unify their features and hide a
-    // crate that uses a core toolkit it does not enable.
-    for krate in ALGORITHM_CRATES
-        .iter()
-        .chain(["ndlearn-datasets", "ndlearn-core"].iter())
-    {
+    // crate that uses a core toolkit it does not enable. Without a BLAS backend nothing links,
+    // so these are `check`s; the tests below add the default backend.
+    let crates = || {
+        ALGORITHM_CRATES
+            .iter()
+            .chain(["ndlearn-datasets", "ndlearn-core"].iter())
+    };
+    for krate in crates() {
         let mut cmd = ctx.cargo(["check", "--no-default-features", "-p", krate]);
         steps.run(&format!("features ({krate} without defaults)"), &mut cmd);
     }
+    let alone = ALGORITHM_CRATES
+        .iter()
+        .map(|k| (*k, "serde"))
+        .chain([("ndlearn-decomposition", "plot")])
+        .chain(CORE_FEATURES.iter().map(|f| ("ndlearn-core", *f)));
+    for (krate, feature) in alone {
+        let mut cmd = ctx.cargo([
+            "check",
+            "--no-default-features",
+            "--features",
+            feature,
+            "-p",
+            krate,
+        ]);
+        steps.run(&format!("features ({krate}: {feature} alone)"), &mut cmd);
+    }
+    // The tests of every library crate without serde, plots, the registry or any toolkit it
+    // does not ask for, on the default BLAS backend (tests that need serde are gated on it).
+    let mut lean = if nextest {
+        ctx.cargo(["nextest", "run", "--no-fail-fast"])
+    } else {
+        ctx.cargo(["test", "--no-fail-fast"])
+    };
+    lean.args(["--no-default-features", "--features", "openblas-system"]);
+    if env::var_os("PROPTEST_CASES").is_none() {
+        lean.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
+    }
+    for krate in crates().filter(|k| **k != "ndlearn-core") {
+        lean.args(["-p", krate]);
+    }
+    steps.run("tests (library crates without defaults)", &mut lean);
+    let mut core = if nextest {
+        ctx.cargo(["nextest", "run"])
+    } else {
+        ctx.cargo(["test"])
+    };
+    core.args([
+        "-p",
+        "ndlearn-core",
+        "--lib",
+        "--no-default-features",
+        "--features",
+        "openblas-system",
+    ]);
+    steps.run("tests (ndlearn-core without toolkits)", &mut core);
     for family in FACADE_FAMILIES {
         let features = format!("{family},openblas-system");
         let mut cmd = ctx.cargo([

@@ -21,7 +21,7 @@
 //!   `P̂(x_j = v | c) = (N_cjv + α) / (N_c + α m_j)` with `m_j` the number of categories of
 //!   feature `j`; `α = 0` gives the course notes' unsmoothed `#{x_j = v, y = c} / N_c`.
 //!
-//! Smoothing is an implementation choice the notes do not make (catalog G-03 gap): with
+//! Smoothing is an implementation choice the course notes do not make (catalog G-03 gap): with
 //! `α = 0` an unseen value has probability 0, and a query with zero likelihood under every
 //! class is a typed error (no class can be assigned).
 //!
@@ -42,7 +42,7 @@
 //!
 //! // the course notes' 9-row fruit table: colour 0 red, 1 green, 2 yellow;
 //! // class 0 apple, 1 banana, 2 cherry. Unsmoothed P̂(red | apple) = 3/5: the table has five
-//! // apples (rows 1, 2, 4, 7, 9), three of them red (the notes' text says 3/4, counting four)
+//! // apples (rows 1, 2, 4, 7, 9), three of them red (the course notes' text says 3/4, counting four)
 //! let colour = array![[0.0f64], [1.0], [2.0], [0.0], [2.0], [0.0], [1.0], [2.0], [0.0]];
 //! let fruit = array![0usize, 0, 1, 0, 1, 2, 0, 1, 0];
 //! let nb = CategoricalNB::default().alpha(0.0).fit(&colour, &fruit)?;

@@ -14,7 +14,7 @@
 //! ```
 //!
 //! exposed as [`FittedLinearDiscriminantAnalysis::beta`] and `gamma`. `Σ` is the pooled MLE
-//! `Σ_c π_c Σ̂_c` (the notes leave it unwritten; with the default priors `π_c = N_c/N` this is
+//! `Σ_c π_c Σ̂_c` (the course notes leave it unwritten; with the default priors `π_c = N_c/N` this is
 //! the within-class scatter over `N`). Solvers:
 //!
 //! * **`Svd`** (default): never forms `Σ`; whitens the within-class data by an SVD (rank cut at

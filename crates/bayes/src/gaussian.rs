@@ -9,7 +9,7 @@
 //! diagonal covariance (Murphy, *Machine Learning: A Probabilistic Perspective*, MIT Press
 //! (2012), §4.2).
 //!
-//! **Variance smoothing** (scikit-learn's `var_smoothing`, not in the notes): every variance
+//! **Variance smoothing** (scikit-learn's `var_smoothing`, not in the course notes): every variance
 //! gets `ε = var_smoothing · max_j Var(x_j)` added (the largest *overall* feature variance of
 //! the fitted data, biased), so a feature that is constant within a class does not give an
 //! infinite density. With `var_smoothing = 0` such a feature makes the fit fail with a typed

@@ -19,9 +19,9 @@
 //!
 //! `p̂(x | c)` is a `d`-dimensional kernel density estimate on the rows of class `c`
 //! (`ndlearn_core::stats::kde`: Gaussian, tophat or box kernel; fixed, Scott or Silverman
-//! bandwidths, the latter the notes' `(4/3)^{1/5} σ n^{−1/5}` in one dimension), combined with
+//! bandwidths, the latter the course notes' `(4/3)^{1/5} σ n^{−1/5}` in one dimension), combined with
 //! the class priors. With a box kernel a query far from every class has density 0 under all of
-//! them, and no class can be assigned (a typed error, as the notes observe).
+//! them, and no class can be assigned (a typed error, as the course notes observe).
 //!
 //! ```
 //! use ndlearn_bayes::{FeatureModel, MixedNB};

@@ -5,6 +5,7 @@
 //! non-integer features by design; the battery's Gaussian blobs reach them through a wrapper
 //! that maps every cell to `|x|` (rounded for the categorical model), at fit and at predict, so
 //! that every other check (NaN, shapes, scales, serde, threads) still runs on them.
+#![cfg(feature = "serde")]
 
 use ndarray::{Array1, Array2, ArrayRef2, array};
 use ndlearn_bayes::{

@@ -1,6 +1,8 @@
 //! Property tests of ndlearn-bayes: streaming equals one fit (exactly for counts, to rounding
 //! for Gaussian moments), posteriors are distributions, row order does not matter, serde round
 //! trips are bitwise.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2, Axis, s};
 use ndlearn_bayes::{
@@ -69,6 +71,7 @@ proptest! {
         }
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn posteriors_are_distributions_and_order_free((x, y) in counts(), rot in 1usize..7) {
         let xg = &x + &Array2::from_shape_fn(x.dim(), |(i, j)| ((i * 5 + j) % 7) as f64 * 0.05);

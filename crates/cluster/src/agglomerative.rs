@@ -19,7 +19,7 @@
 //!
 //! All four are *reducible* linkages, so the nearest-neighbour chain (follow nearest
 //! neighbours until two clusters are each other's nearest, merge them; Murtagh 1983) finds the
-//! same hierarchy as the naive `O(n³)` loop of the notes in `O(n²)` time. Ward's height is the
+//! same hierarchy as the naive `O(n³)` loop of the course notes in `O(n²)` time. Ward's height is the
 //! one scipy reports (the Lance–Williams recursion of the Euclidean distance; for two points it
 //! is their distance): computed from centroids and sizes it needs no distance matrix, so 20,000
 //! points take a few megabytes instead of scipy's 1.6 GB. Complete and average linkage accept

@@ -9,11 +9,11 @@
 //! Techniques*, 3rd ed., Morgan Kaufmann (2011), ch. 11):
 //!
 //! * memberships `M_ij = 1 / Σ_k (‖x_i − c_j‖ / ‖x_i − c_k‖)^{2/(p−1)}` (the general `c`-cluster,
-//!   general-`p` update; for `c = 2`, `p = 2` it is the notes' `dist(o, c₂)² / (dist(o, c₁)² +
+//!   general-`p` update; for `c = 2`, `p = 2` it is the course notes' `dist(o, c₂)² / (dist(o, c₁)² +
 //!   dist(o, c₂)²)`); a row sitting exactly on centres shares its membership equally among them;
 //! * centres `c_j = Σ_i M_ij^p x_i / Σ_i M_ij^p`;
 //!
-//! starting from `c` distinct random rows as centres (the notes' initialisation), until the
+//! starting from `c` distinct random rows as centres (the course notes' initialisation), until the
 //! largest membership change is below `tol` or `max_iter` rounds. The SSE never increases
 //! ([`FittedFuzzyCMeans::sse_history`]). `p → 1` approaches hard k-means; large `p` makes all
 //! memberships approach `1/c`.

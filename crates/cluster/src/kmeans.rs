@@ -8,7 +8,7 @@
 //! (2009), §14.3.6):
 //!
 //! 1. **assign** every row to its nearest centre (ranked by `‖μ_c‖² − 2xᵀμ_c` from one GEMM, as
-//!    scikit-learn; **ties go to the lower centre index**, the notes leave the tie policy open;
+//!    scikit-learn; **ties go to the lower centre index**, the course notes leave the tie policy open;
 //!    the squared distance of the chosen centre is then computed directly);
 //! 2. **update** every centre to the mean of its rows. A centre left without rows is moved to
 //!    the row farthest from its current centre (as scikit-learn; the k-th empty cluster takes
@@ -21,7 +21,7 @@
 //! The inertia never increases from one round to the next (each step minimises it over one
 //! block of variables); `FittedKMeans::inertia_history` records it for inspection.
 //!
-//! **Initialisation** ([`KMeansInit`]): the notes' random distinct rows; greedy k-means++
+//! **Initialisation** ([`KMeansInit`]): the course notes' random distinct rows; greedy k-means++
 //! (Arthur & Vassilvitskii 2007, with scikit-learn's `2 + ⌊ln k⌋` candidates per step, each
 //! sampled with probability ∝ `D(x)²`, keeping the one that lowers the potential most); or
 //! given centres; or the means of a Ward agglomerative clustering of a random sample (the
@@ -48,7 +48,7 @@
 //! assert_ne!(labels[0], labels[3]);
 //! assert_eq!(model.predict(&array![[9.0, 9.0]])?[0], labels[3]);
 //! assert_eq!(model.transform(&x)?.dim(), (6, 2)); // distances to the centres
-//! // the notes' Lloyd iteration from given centres
+//! // the course notes' Lloyd iteration from given centres
 //! let given = KMeans::new(2)
 //!     .init(KMeansInit::Centers(array![[0.0, 0.0], [10.0, 10.0]]))
 //!     .fit(&x)?;

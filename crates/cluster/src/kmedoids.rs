@@ -6,7 +6,7 @@
 //! dissimilarity to the nearest medoid (Kaufman & Rousseeuw, *Finding Groups in Data*, Wiley
 //! (1990), ch. 2–3); any core [`Metric`] or a precomputed
 //! dissimilarity matrix. The medoid of a cluster is the member with the smallest total
-//! dissimilarity to the other members (catalog E12: the notes print "the point closest to the
+//! dissimilarity to the other members (catalog E12: the course notes print "the point closest to the
 //! mean", which is a different point in general; PAM uses this definition).
 //!
 //! * **BUILD** (Kaufman & Rousseeuw): the first medoid minimises the total dissimilarity to all

@@ -21,7 +21,7 @@
 //!   as scikit-learn), `π_k = N_k / N`, `μ_k = Σ γ_ik x_i / N_k`,
 //!   `Σ_k = Σ γ_ik (x_i − μ_k)(x_i − μ_k)ᵀ / N_k + reg_covar · I` (the course notes' updates,
 //!   as Bishop (2006), §9.2.2; the covariance update with the transposes in the right place,
-//!   one set of the notes prints them swapped; the univariate mean without the spurious `1/k`
+//!   one set of the course notes prints them swapped; the univariate mean without the spurious `1/k`
 //!   of another).
 //! * **Stopping**: the mean log-likelihood `(1/N) Σ ln p(x_i)` (the *lower bound*) is computed
 //!   at every E-step; EM stops when it changes by less than `tol` or after `max_iter` rounds. It

@@ -11,7 +11,7 @@
 //!    * variant B: `W_ij = η(‖x_i − x_j‖)` with the ε-indicator
 //!      `η(s) = 1_{s ≤ ε}` or the fully connected Gaussian `η(s) = exp(−s²/σ²)`;
 //!    * or a given affinity matrix ([`SpectralClustering::fit_precomputed`]).
-//! 2. **Laplacian** `L = D − W` (the notes'), or the normalised `L_sym` / `L_rw`
+//! 2. **Laplacian** `L = D − W` (the course notes'), or the normalised `L_sym` / `L_rw`
 //!    ([`LaplacianKind`], from core, shared with the decomposition crate's spectral embedding).
 //! 3. **Embedding**: the eigenvectors of the smallest eigenvalues (LAPACK `syevd` on the dense
 //!    `L`; `L_rw`'s from `L_sym`'s as `D^{−½} v`); by default `v₂ … v_K` (the constant `v₁` is

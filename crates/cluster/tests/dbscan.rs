@@ -1,6 +1,8 @@
 //! DBSCAN against scikit-learn (`datasets/golden/cluster/dbscan.json`, written by
 //! `scripts/golden/cluster.py`): the same core samples, the same noise, the same clusters up to
 //! a renaming; plus the conformance battery and the noise label of `predict`.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 mod common;
 
@@ -49,6 +51,7 @@ fn dbscan_matches_sklearn_up_to_label_names() {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn dbscan_conforms_and_marks_noise() {
     Battery::new("Dbscan(1.0, 4)")

@@ -4,6 +4,8 @@
 //! single linkage (features and a precomputed cityblock matrix), the same flat clusters as
 //! scikit-learn's `AgglomerativeClustering` and scipy's `fcluster`; plus the notes' algorithm
 //! written out naively as an oracle, the conformance battery and the input errors.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 mod common;
 
@@ -222,6 +224,7 @@ fn bad_input_is_a_typed_error() {
     assert!(m.predict(&array![[1.0f64, 2.0, 3.0]]).is_err());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn agglomerative_conforms() {
     for l in [

@@ -2,6 +2,8 @@
 //! over every set of centres on small inputs), the greedy centres for k are a prefix of those for
 //! k + 1, labels are nearest centres, the conformance battery, and the kink of well-separated
 //! blobs.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::Array2;
 use ndlearn_cluster::{KCenter, elbow};
@@ -66,6 +68,7 @@ proptest! {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn kcenter_conforms() {
     Battery::new("KCenter(3)")

@@ -2,6 +2,8 @@
 //! is the sum of squared distances to the assigned centres, labels agree with `predict`, a
 //! restart set contains its best member, and relabelling the rows permutes nothing but the
 //! order (given centres).
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, Axis};
 use ndlearn_cluster::{KMeans, KMeansInit};
@@ -59,6 +61,7 @@ proptest! {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn kmeans_conforms() {
     Battery::new("KMeans(3)")

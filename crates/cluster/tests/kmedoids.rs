@@ -3,6 +3,8 @@
 //! medoid is the point of least total
 //! dissimilarity (catalog E12), CLARA approaches PAM on larger data, plus the conformance
 //! battery and the input errors.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, array};
 use ndlearn_cluster::{Clara, KMedoids, KMedoidsMethod, MedoidInit};
@@ -204,6 +206,7 @@ fn bad_input_is_a_typed_error() {
     assert!(m.predict(&array![[1.0f64, 2.0, 3.0]]).is_err());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn kmedoids_conforms() {
     Battery::new("kmedoids")

@@ -2,6 +2,8 @@
 //! `scripts/golden/cluster_minibatch.py`): the mean final inertia over ten seeds is no worse than
 //! scikit-learn's (within 2 %) and never below the full k-means optimum; plus streaming with
 //! `partial_fit`, determinism, the conformance battery and the input errors.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 mod common;
 
@@ -128,6 +130,7 @@ fn bad_input_is_a_typed_error() {
     );
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn minibatch_kmeans_conforms() {
     Battery::new("minibatch_kmeans")

@@ -3,6 +3,8 @@
 //! c-means (the notes' two-cluster membership formula, SSE monotonicity, limits of the
 //! fuzzifier) and k-modes (modes and mismatch cost by hand); conformance and input errors for
 //! all three.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 mod common;
 
@@ -173,6 +175,7 @@ fn k_modes_by_hand() {
     assert!(m.predict(&array![[1.0f64]]).is_err());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn more_clusterers_conform() {
     Battery::new("bisecting_kmeans")

@@ -2,6 +2,8 @@
 //! 6 ± √3, Fiedler split {x1} | {x2, x3}), two moons separated perfectly by every graph and
 //! Laplacian (where k-means fails), the graph utilities, the conformance battery and the input
 //! errors.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2, array};
 use ndlearn_cluster::{Affinity, KMeans, SpectralAssign, SpectralClustering};
@@ -199,6 +201,7 @@ fn bad_input_is_a_typed_error() {
     assert!(m.predict(&array![[1.0f64, 2.0, 3.0]]).is_err());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn spectral_clustering_conforms() {
     Battery::new("spectral_clustering")

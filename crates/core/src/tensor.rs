@@ -2,8 +2,8 @@
 //! "Tensor decompositions and applications", SIAM Review 51(3), 2009).
 //!
 //! A tensor of **order** `N` is an `N`-way array (order 0 a scalar, 1 a vector, 2 a matrix); it
-//! has `∏ₖ Iₖ` components (the notes' "3ⁿ components" only holds for modes of size 3, erratum
-//! E39; see [`n_components`]). Modes are numbered **from 0** as ndarray axes (the notes use
+//! has `∏ₖ Iₖ` components (the course notes' "3ⁿ components" only holds for modes of size 3, erratum
+//! E39; see [`n_components`]). Modes are numbered **from 0** as ndarray axes (the course notes use
 //! "mode-0 fibers" for the columns `A_{:jk}`; Kolda & Bader's mode-1 is our mode 0).
 //!
 //! | operation | function | definition |
@@ -19,9 +19,9 @@
 //! **Column order of the unfolding** (Kolda & Bader 2009, §2.4): tensor element
 //! `(i₀, …, i_{N−1})` goes to row `iₖ` and column `j = Σ_{m≠k} i_m J_m` with
 //! `J_m = ∏_{l<m, l≠k} I_l`, i.e. the remaining indices in increasing mode order with the
-//! **first varying fastest**. The notes name fibers and slices but give no unfolding; this
+//! **first varying fastest**. The course notes name fibers and slices but give no unfolding; this
 //! convention is the standard one (Kolda & Bader, "Tensor Decompositions and Applications",
-//! SIAM Review 51(3)). The MDDB "slicing" of the notes (rotating to a 2-D table) is
+//! SIAM Review 51(3)). The MDDB "slicing" of the course notes (rotating to a 2-D table) is
 //! [`slice()`] or [`unfold`]; "dicing" is [`dice`].
 
 use std::ops::Range;

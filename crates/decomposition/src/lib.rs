@@ -17,10 +17,10 @@
 //!
 //! [`low_rank_approximation`] gives the Eckart–Young best rank-`k` approximation and its error.
 //! [`FittedPca::scree_svg`] draws a scree plot (feature `plot`, on by default). The Fisher LDA
-//! transformer of the notes is `ndlearn_bayes::FisherDiscriminant` (every algorithm crate
+//! transformer of the course notes is `ndlearn_bayes::FisherDiscriminant` (every algorithm crate
 //! depends only on core; decision 0013).
 //!
-//! ## Applications (the notes' eigenfaces and latent semantic analysis; catalog D-12)
+//! ## Applications (the course notes' eigenfaces and latent semantic analysis; catalog D-12)
 //!
 //! **Eigendigits**: the digits images (8 × 8 pixels) as rows, their principal components as
 //! "eigen-images"; a few dozen of the 64 reconstruct the images closely.

@@ -21,7 +21,7 @@
 //! | `PrecomputedDistances` | the `n × n` dissimilarities | `m × n` dissimilarities to the training points |
 //! | `PrecomputedSimilarities` | the `n × n` similarities | `m × n` similarities to the training points |
 //!
-//! **Non-Euclidean input** (the notes leave it open, catalog D-06): `B` then has negative
+//! **Non-Euclidean input** (the course notes leave it open, catalog D-06): `B` then has negative
 //! eigenvalues. They are never used: a kept eigenvalue `λ_j ≤ n ε max|λ|` gives an all-zero
 //! embedding column ([`FittedClassicalMds::n_clipped`] counts them), and
 //! [`FittedClassicalMds::negative_eigenvalue_ratio`] reports `Σ|λ₋| / Σ|λ|` over the whole
@@ -63,7 +63,7 @@
 //! The course notes state the problem as a non-convex optimisation,
 //! `argmin Σ_{i≠j} (‖x̃_i − x̃_j‖² − D_ij)²` on *squared* distances (the S-stress of Takane,
 //! Young & de Leeuw). [`MdsSolver::GradientDescent`] minimises either loss ([`MdsLoss::Stress`]
-//! or [`MdsLoss::SquaredStress`] = `Σ_{i<j} (d_ij² − δ_ij²)²`, half the notes' sum over
+//! or [`MdsLoss::SquaredStress`] = `Σ_{i<j} (d_ij² − δ_ij²)²`, half the course notes' sum over
 //! ordered pairs) by gradient descent with Armijo backtracking (step doubled after every
 //! accepted step, halved until `f(X − α g) ≤ f(X) − 10⁻⁴ α ‖g‖²`; first step `1/(2n)`, SMACOF's
 //! step, for the stress, `1/(12 n mean δ²)` for the squared stress), and the same relative

@@ -3,7 +3,7 @@
 //! # Method
 //!
 //! Centre the rows on the training mean (and, with `scale`, divide each column by its training
-//! standard deviation: the notes insist that test data use the *training* statistics), then find
+//! standard deviation: the course notes insist that test data use the *training* statistics), then find
 //! the orthonormal directions of largest variance. With `X̃ = U Σ Vᵀ` the thin SVD of the centred
 //! data, the components are the rows of `Vᵀ`, the explained variances `σ_i² / (n − 1)` (the
 //! eigenvalues of the sample covariance `X̃ᵀX̃ / (n − 1)`), and the scores `X̃ V = U Σ`.
@@ -16,7 +16,7 @@
 //! | `Gram` | `X̃X̃ᵀ` (`n² d`) + `eigh` (`n³`), `V = X̃ᵀ U Σ⁻¹` | `d ≥ 10 n` and `n ≤ 2000` |
 //! | `Full` | thin SVD of `X̃` | otherwise, when `k ≥ 0.8 min(n, d)` or the data are small |
 //! | `Randomized` | Halko–Martinsson–Tropp range finder, `k + 10` columns, projected on the whole block Krylov space of `⌈n_iter/2⌉` power steps (`block_krylov`, default; scikit-learn's last-block projection with `false`); products with the centred data through rank-one corrections, no centred copy | otherwise (a few components of large data) |
-//! | `PowerIteration` | covariance, then `k` power iterations with Hotelling deflation (tol 1e-12, 10,000 rounds each) | never (the notes' method, for teaching and tests) |
+//! | `PowerIteration` | covariance, then `k` power iterations with Hotelling deflation (tol 1e-12, 10,000 rounds each) | never (the course notes' method, for teaching and tests) |
 //!
 //! With `n ≫ d` the covariance solver reads the data twice: one parallel pass for the column
 //! sums, which doubles as the NaN/∞ check (a column sum is finite only if every entry of the
@@ -29,12 +29,12 @@
 //! component is positive), so results are reproducible and comparable.
 //!
 //! Reconstruction from `k` components, `x̂ = μ + (x − μ) V_kᵀV_k`, is the orthogonal projection
-//! onto their span (`V_kᵀV_k` for orthonormal rows; the notes' "reduces to XXᵀ" is erratum E25).
+//! onto their span (`V_kᵀV_k` for orthonormal rows; the course notes' "reduces to XXᵀ" is erratum E25).
 //! A linear autoencoder with `k` hidden units learns that span; with one unit it learns the top
-//! eigen*vector* (erratum E22 of the notes' "first eigenvalue").
+//! eigen*vector* (erratum E22 of the course notes' "first eigenvalue").
 //!
 //! `n_components` ([`NComponents`]): a count, a variance fraction `t` (the smallest `k` whose
-//! cumulative explained-variance ratio exceeds `t`, the notes' threshold), or all. `whiten`
+//! cumulative explained-variance ratio exceeds `t`, the course notes' threshold), or all. `whiten`
 //! divides the scores by `√λ_i`. The noise variance is the mean of the discarded eigenvalues;
 //! [`FittedPca::score_samples`] is the probabilistic-PCA log-likelihood (Tipping & Bishop) with
 //! it.
@@ -44,7 +44,7 @@
 //! use ndlearn_core::ndarray::array;
 //! use ndlearn_core::{FitUnsupervised, Transform, InverseTransform};
 //!
-//! // the notes' example: heights and weights of three people. The notes' "covariance"
+//! // the course notes' example: heights and weights of three people. The course notes' "covariance"
 //! // [[200, 250], [250, 316.67]] is the scatter matrix X̃ᵀX̃ (no divisor): its eigenvalues
 //! // 515.05 and 1.618 are the squared singular values; the explained variances (divisor
 //! // n − 1 = 2, as scikit-learn) are half of them

@@ -25,7 +25,7 @@
 //!    vector is dropped (`drop_first=True`) and the next `k` are the embedding's columns.
 //!
 //! This minimises `Σ_ij W_ij ‖z_i − z_j‖²` subject to `Zᵀ D Z = I` and `Zᵀ D 1 = 0`, the course
-//! notes' relaxation of the cut (as in von Luxburg 2007; the notes use the plain `D − W`; the
+//! notes' relaxation of the cut (as in von Luxburg 2007; the course notes use the plain `D − W`; the
 //! normalised form is scikit-learn's).
 //!
 //! **Disconnected graphs**: scikit-learn warns and embeds anyway; here the embedding is returned

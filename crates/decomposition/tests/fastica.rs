@@ -4,6 +4,8 @@
 //! scikit-learn's mixed-signals example and on iris, from the same `w_init`; recovery of the
 //! true sources, uncorrelated unit-variance sources and exact reconstruction as properties;
 //! typed errors for bad input; the conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, Axis, s};
 use ndlearn_core::{Error, FitUnsupervised, InverseTransform, Result, Transform};
@@ -275,6 +277,7 @@ fn bad_input_gives_typed_errors() {
     assert_eq!(m.components().dim(), (3, 3));
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn conformance() {
     Battery::new("fast_ica")
@@ -289,6 +292,7 @@ fn conformance() {
         .assert_ok();
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn registry_entry_builds_from_strings() {
     common::registry_round_trip_on_iris(

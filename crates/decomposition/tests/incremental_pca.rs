@@ -2,6 +2,8 @@
 //! written by `scripts/golden/decomposition_kpca_ipca.py`): components, singular values,
 //! variances, running mean and variance, noise variance and transforms after `fit` in batches;
 //! equality with PCA when the batches cover the data exactly; errors; the conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, array, s};
 use ndlearn_core::{Error, FitUnsupervised, InverseTransform, PartialFit, Transform};
@@ -150,6 +152,7 @@ fn errors_are_typed() {
     ));
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn f32_and_conformance() {
     let x = array![

@@ -2,6 +2,8 @@
 //! `scripts/golden/decomposition_kpca_ipca.py`): eigenvalues, eigenvectors, transforms of
 //! training and new rows and pre-images for linear, RBF and polynomial kernels; linear kernel =
 //! PCA; the subspace solver = the dense one; errors; the conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, Axis, array, s};
 use ndlearn_core::kernel::Kernel;
@@ -233,6 +235,7 @@ fn errors_are_typed() {
     assert!(matches!(sig, Err(Error::InvalidParam { .. })), "{sig:?}");
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn f32_and_conformance() {
     let x = array![

@@ -6,6 +6,8 @@
 //! PCA, exact reproduction of the training points, kernel / similarity input, monotone SMACOF
 //! and gradient descent, thread invariance, the stress-minimising transform; typed errors; the
 //! conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2, Axis, array, s};
 use ndlearn_core::distance::{Metric, pairwise_distances};
@@ -562,6 +564,7 @@ fn bad_input_gives_typed_errors() {
     assert!(Mds::new(1).fit(&huge).is_err());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn conformance() {
     Battery::new("classical_mds")

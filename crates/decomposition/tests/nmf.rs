@@ -4,6 +4,8 @@
 //! count, `transform`) with and without penalties; non-negativity, the monotone error of the
 //! multiplicative updates and exact recovery of a non-negative low-rank matrix as properties;
 //! typed errors for bad input; the conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, s};
 use ndlearn_core::{Error, FitUnsupervised, InverseTransform, Result, Transform};
@@ -200,6 +202,7 @@ fn recovers_a_non_negative_low_rank_matrix_and_is_deterministic() {
     assert!(sh.reconstruction_err() < 0.05 * norm);
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn bad_input_gives_typed_errors() {
     let x = ndarray::array![[1.0f64, 2.0, 0.0], [0.5, 0.0, 3.0], [2.0, 1.0, 1.0]];
@@ -258,6 +261,7 @@ fn bad_input_gives_typed_errors() {
 /// NMF on `|X|`: the battery's data are signed (standard normal columns), which NMF rejects with
 /// a typed error (tested above); taking absolute values keeps every check meaningful (NaN and
 /// infinity survive `abs`, so the non-finite checks still reach NMF's own validation).
+#[cfg(feature = "serde")]
 mod on_abs {
     use super::*;
 
@@ -282,6 +286,7 @@ mod on_abs {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn conformance() {
     for sv in [
@@ -297,6 +302,7 @@ fn conformance() {
         .assert_ok();
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn registry_entry_builds_from_strings() {
     let entries = ndlearn_decomposition::registry();

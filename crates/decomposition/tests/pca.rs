@@ -5,6 +5,8 @@
 //! the Gram solver on the same cases), whitening, variance-fraction selection and the
 //! randomized solver; the notes' worked example; solver agreement, exact full-rank
 //! reconstruction and orthonormality as properties; the conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, Axis, array, s};
 use ndlearn_core::{FitUnsupervised, InverseTransform, Transform};
@@ -353,6 +355,7 @@ fn randomized_solver_is_translation_invariant() {
     );
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn scree_plot_is_an_svg_with_bars_and_the_cumulative_line() {
     let x = ndlearn_datasets::by_name("wine").expect("wine").x().clone();
@@ -468,6 +471,7 @@ proptest! {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn bad_input_and_conformance() {
     let x = array![[0.0f64, 1.0], [1.0, 0.0], [2.0, 2.0]];

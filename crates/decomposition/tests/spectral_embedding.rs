@@ -5,6 +5,8 @@
 //! (`(D − W) u = λ D u`, `Uᵀ D U = I`, `Uᵀ D 1 = 0`), the ε-graph, disconnected graphs, the
 //! Nyström extension (exact on the training rows of a precomputed affinity); typed errors; the
 //! conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, Axis, array, s};
 use ndlearn_core::kernel::Kernel;
@@ -301,6 +303,7 @@ fn bad_input_gives_typed_errors() {
     ));
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn conformance() {
     Battery::new("spectral_embedding")

@@ -3,6 +3,8 @@
 //! exact runs from a given start (embedding, KL, iterations), and Barnes–Hut runs whose
 //! trustworthiness must reach scikit-learn's − 0.01; determinism across thread counts;
 //! out-of-sample placement; errors; the conformance battery.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array2, array, s};
 use ndlearn_core::distance::Metric;
@@ -182,6 +184,7 @@ fn errors_are_typed() {
     ));
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn f32_and_conformance() {
     let x = Array2::from_shape_fn((30, 3), |(i, j)| ((i * 5 + j * 7) % 11) as f32 * 0.3);

@@ -64,7 +64,7 @@
 //!   *Bayesian Learning for Neural Networks*, 1996 (ARD); M. E. Tipping, "Sparse Bayesian
 //!   learning and the relevance vector machine", JMLR 1, 2001 (the updates).
 //! - Course notes: the Gaussian-prior MAP of catalog L-10 (C. M. Bishop, *Pattern Recognition
-//!   and Machine Learning*, §3.3); ARD itself is not in the notes.
+//!   and Machine Learning*, §3.3); ARD itself is not in the course notes.
 //!
 //! ```
 //! use ndlearn_core::{Fit, ndarray::Array2};

@@ -18,7 +18,7 @@
 //! ```
 //!
 //! and the MAP estimate is the posterior mean: `w_MAP = (βXᵀX + Σ₀⁻¹)⁻¹(βXᵀy + Σ₀⁻¹μ₀)`
-//! (the course notes' formula with `Σ₀⁻¹` where one set of the notes prints `Σ₀`: catalog
+//! (the course notes' formula with `Σ₀⁻¹` where one set of the course notes prints `Σ₀`: catalog
 //! erratum E33; Bishop, *Pattern Recognition and Machine Learning* (2006), §3.3.1).
 //! Special cases (checked by the tests):
 //!
@@ -34,7 +34,7 @@
 //! `ȳ − x̄ᵀm_N` and the predictive variance gains `1/(βN)` for it. Without `fit_intercept`
 //! there is no intercept; put a column of ones in `X` to give it a proper prior.
 //!
-//! **Predictive distribution** (not in the notes, catalog L-10 "gap"): for a new `x`,
+//! **Predictive distribution** (not in the course notes, catalog L-10 "gap"): for a new `x`,
 //! `y ~ N(m_Nᵀx + b, 1/β + (x − x̄)ᵀS_N(x − x̄) [+ 1/(βN) with an intercept])`
 //! ([`FittedBayesianLinearRegression::predict_with_std`]); `x̄ = 0` without intercept.
 //!

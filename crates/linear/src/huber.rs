@@ -1,7 +1,7 @@
 //! Huber regression: least squares for small residuals, least absolute deviations for large
 //! ones ([`HuberRegressor`], the course notes' loss [`huber_loss`]).
 //!
-//! # The notes' loss
+//! # The course notes' loss
 //!
 //! The course notes parametrise the Huber loss by `λ, μ > 0`:
 //!
@@ -40,7 +40,7 @@
 //! λ = 2ε,  μ = 1/σ        ⇔        ε = λ/2,  σ = 1/μ       (threshold λ/(2μ) = εσ).
 //! ```
 //!
-//! [`HuberLoss::Notes`] fits the notes' fixed-scale problem
+//! [`HuberLoss::Notes`] fits the course notes' fixed-scale problem
 //! `min_{w,b} Σᵢ h_{λ,μ}(rᵢ) + α‖w‖²`, i.e. scikit-learn's objective with `σ = 1/μ` held fixed
 //! and `ε = λ/2` (the constant `nσ` dropped); then [`HuberRegressor::epsilon`] is ignored,
 //! [`FittedHuberRegressor::scale`] returns `1/μ` and the outliers are the residuals with

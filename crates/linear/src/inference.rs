@@ -8,7 +8,7 @@
 //!
 //! | quantity | formula |
 //! |---|---|
-//! | noise variance, MLE (the notes) | `σ̂²_ML = RSS / N` (biased: `E[σ̂²_ML] = (1 − p/N) σ²`) |
+//! | noise variance, MLE (the course notes) | `σ̂²_ML = RSS / N` (biased: `E[σ̂²_ML] = (1 − p/N) σ²`) |
 //! | noise variance, unbiased | `s² = RSS / (N − p)`, residual degrees of freedom `N − p` |
 //! | coefficient covariance | `Var(ŵ) = s² (X_cᵀX_c)⁻¹` |
 //! | intercept variance | `Var(b̂) = s² (1/N + x̄ᵀ(X_cᵀX_c)⁻¹x̄)`, `Cov(b̂, ŵ) = −s² (X_cᵀX_c)⁻¹x̄` |

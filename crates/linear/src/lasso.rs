@@ -8,10 +8,10 @@
 //! min_{w, b}  (1/(2N)) ‖y − Xw − b‖² + α ρ ‖w‖₁ + ½ α (1 − ρ) ‖w‖²
 //! ```
 //!
-//! The notes write the lasso as `‖Xw − y‖² + λ‖w‖₁` or `½‖Xβ − y‖² + λ‖β‖₁`; these are the
+//! The course notes write the lasso as `‖Xw − y‖² + λ‖w‖₁` or `½‖Xβ − y‖² + λ‖β‖₁`; these are the
 //! same problem with `λ = 2Nα` and `λ = Nα`. For `α ≥ α_max = ‖X_cᵀy_c‖_∞ / (N ρ)` the
-//! solution is `w = 0` (the notes' 1-D rule `β̂ = 0 ⇔ λ ≥ |xy|`). There is no closed form; the
-//! L1 term makes the solution sparse. The elastic net is not written out in the notes (catalog
+//! solution is `w = 0` (the course notes' 1-D rule `β̂ = 0 ⇔ λ ≥ |xy|`). There is no closed form; the
+//! L1 term makes the solution sparse. The elastic net is not written out in the course notes (catalog
 //! L-06 names it only); the form above is scikit-learn's.
 //!
 //! # Solvers ([`EnetSolver`])
@@ -25,11 +25,11 @@
 //!   [`Precompute`]: `Auto` takes the Gram variant when `N ≥ 2D` and `D ≤ 1024` (the gemm then
 //!   costs less than a few dense sweeps; an implementation choice), scikit-learn's
 //!   `precompute=False` default corresponds to `Never`. The details are in the solver module
-//!   (`src/cd.rs`). Coordinate descent is not in the notes.
+//!   (`src/cd.rs`). Coordinate descent is not in the course notes.
 //! - **ISTA / FISTA** (the course notes' algorithm for the lasso; Daubechies, Defrise & De Mol,
 //!   Comm. Pure Appl. Math. 57(11), 2004; Beck & Teboulle, SIAM J. Imaging Sciences 2(1),
 //!   2009): proximal gradient on the smooth part `(1/(2N))‖y_c − X_c w‖² + ½α(1 − ρ)‖w‖²`
-//!   (Gram form) with step `1/L`, `L = λ_max(X_cᵀX_c)/N + α(1 − ρ)` (the notes'
+//!   (Gram form) with step `1/L`, `L = λ_max(X_cᵀX_c)/N + α(1 − ρ)` (the course notes'
 //!   `τ = 1/σ₁(X)²` in this scaling), from `w = 0`, through `ndlearn_core::optim::proximal`;
 //!   stops when the gradient-mapping norm is at most `tol·‖X_cᵀy_c‖/N` or after `max_iter`
 //!   iterations.

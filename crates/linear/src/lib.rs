@@ -16,9 +16,9 @@
 //! | [`LogisticRegression`] | binary and multinomial (softmax) logistic regression, L2, L1, elastic-net or no penalty, class and sample weights, `predict_proba`, `decision_function`, custom threshold | `LogisticRegression` | L-BFGS, Newton, IRLS; proximal Newton with coordinate descent (L1 / elastic net) |
 //! | [`OneVsRestClassifier`], [`OneVsOneClassifier`], [`RandomBipartitionClassifier`] | multiclass reductions over any binary classifier (one-vs-rest, one-vs-one with vote + confidence tie-break, random label bipartitions decoded by the nearest code word); [`ProbaScore`] adapts probability-only models | `OneVsRestClassifier`, `OneVsOneClassifier`, `OutputCodeClassifier` | the base estimator's, sub-problems in parallel |
 //! | [`RidgeCV`] | ridge with alpha chosen by exact leave-one-out over many alphas from one decomposition | `RidgeCV` (`cv=None`) | eigendecomposition of `X_cᵀX_c` or `X_cX_cᵀ` |
-//! | [`Perceptron`], [`perceptron_loss`] | the notes' PLA (`sign(0) = +1`), θ/η and stochastic-subgradient variants, and scikit-learn's SGD perceptron; one-vs-rest for `K ≥ 3` | `Perceptron` | classic PLA, threshold, subgradient (batches), SGD |
+//! | [`Perceptron`], [`perceptron_loss`] | the course notes' PLA (`sign(0) = +1`), θ/η and stochastic-subgradient variants, and scikit-learn's SGD perceptron; one-vs-rest for `K ≥ 3` | `Perceptron` | classic PLA, threshold, subgradient (batches), SGD |
 //! | [`LeastSquaresClassifier`] | least-squares linear discriminant: one score per class fitted to one-hot (or ±1) targets, argmax | `RidgeClassifier` (`alpha > 0`, ±1 targets) | OLS / ridge machinery of this crate |
-//! | [`HuberRegressor`] | Huber loss with jointly estimated scale (or the notes' fixed-scale `h_{λ,μ}`), outlier mask | `HuberRegressor` | L-BFGS on the objective with the scale profiled out (exact `σ*(w, b)`) |
+//! | [`HuberRegressor`] | Huber loss with jointly estimated scale (or the course notes' fixed-scale `h_{λ,μ}`), outlier mask | `HuberRegressor` | L-BFGS on the objective with the scale profiled out (exact `σ*(w, b)`) |
 //! | [`QuantileRegressor`], [`LadRegressor`] | pinball loss + L1 penalty; least absolute deviations (Laplace MLE) | `QuantileRegressor` | simplex LP (exact); IRLS for LAD |
 //! | [`TotalLeastSquares`] | orthogonal regression (errors in variables), multi-output | — | SVD of the centred `[X Y]` |
 //! | [`SGDClassifier`], [`SGDRegressor`] | linear SVM / logistic / Huber / ε-insensitive … by plain SGD, L2 / L1 / elastic-net, `partial_fit`, averaging, one-vs-all | `SGDClassifier`, `SGDRegressor` | scikit-learn's per-sample SGD (same arithmetic: equal results with `shuffle = false`) |
@@ -46,7 +46,7 @@
 //! - **Intercepts are never penalised.** With `fit_intercept` (the default), `X` and `y` are
 //!   centred, the centred problem is solved, and `b = ȳ − x̄ᵀw`, as scikit-learn does.
 //! - **Objectives are scikit-learn's**, stated with their scaling next to each estimator
-//!   (the notes use `1/(2N)`, `½` or `1` in different places: catalog erratum E2).
+//!   (the course notes use `1/(2N)`, `½` or `1` in different places: catalog erratum E2).
 //! - **Multi-output**: every regressor has `fit_multi(x, Y)` for an `N × k` target matrix
 //!   (one factorisation shared by all targets). Coefficients are stored as scikit-learn's 2-D
 //!   `coef_` (`k × d`); `coef()` / `intercept()` give the first (for `fit`, the only) target and

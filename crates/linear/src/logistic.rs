@@ -3,7 +3,7 @@
 //! # Model
 //!
 //! Two classes: `p(y = 1 | x) = σ(wᵀx + b)`, `σ(t) = 1/(1 + e^{−t})`, and the prediction is
-//! class 1 when `σ ≥ ½`, i.e. `wᵀx + b ≥ 0` (the notes' rule, `sign(0) = +1`; scikit-learn
+//! class 1 when `σ ≥ ½`, i.e. `wᵀx + b ≥ 0` (the course notes' rule, `sign(0) = +1`; scikit-learn
 //! predicts class 0 at exactly 0). `K ≥ 3` classes: the softmax model
 //! `p(y = k | x) = exp(z_k) / Σ_l exp(z_l)`, `z_k = w_kᵀx + b_k`, with one coefficient vector per
 //! class (scikit-learn's multinomial parametrisation), prediction `argmax_k z_k` (ties to the
@@ -29,7 +29,7 @@
 //! scikit-learn's objective for every `l1_ratio` (its SAGA solver scales by `1/N` rather than
 //! `1/S`, which does not move the minimiser). For the multinomial model the penalty is on the
 //! whole `K × d` matrix. Intercepts are not penalised; `penalty = None`
-//! drops the `‖W‖²` term (the fit then diverges on separable data, as the notes warn). The
+//! drops the `‖W‖²` term (the fit then diverges on separable data, as the course notes warn). The
 //! gradient is `Xᵀ(P − Y)` weighted (`σ(z) − y` for two classes, `softmax(z) − onehot(y)`: the
 //! notes' Prop. 2.2.2), the Hessian `Xᵀ S X` with `S_ii = p_i(1 − p_i)` (binary) or the
 //! `K × K` blocks `Xᵀ diag(p_ik(δ_kl − p_il)) X`. Logs and exponentials are evaluated stably
@@ -42,7 +42,7 @@
 //!   Euclidean gradient norm and `f_tol = 64ε`, like scikit-learn's L-BFGS-B settings (which test
 //!   the largest gradient entry).
 //! - `Newton`: `ndlearn_core::optim::newton` with the analytic Hessian (Armijo backtracking).
-//! - `Irls`: the notes' iteratively reweighted least squares, full Newton steps
+//! - `Irls`: the course notes' iteratively reweighted least squares, full Newton steps
 //!   `θ ← (XᵀSX + Λ)⁻¹(XᵀSX θ + Xᵀs(y − p))` (= the weighted least-squares problem with the
 //!   working response `z = Xθ + S⁻¹(y − p)`, written without the division by `pᵢ(1 − pᵢ)`, which
 //!   vanishes near separation); stops when `‖∇L‖ ≤ tol` or the step is below `tol·max(1, ‖θ‖)`.
@@ -65,7 +65,7 @@
 //!   objective: `g_j + λ sign(w_j)` where `w_j ≠ 0`, `max(|g_j| − λ, 0)` where `w_j = 0`,
 //!   `g_j` for intercepts (`λ = ρ/(C S)`); it is 0 exactly at the optimum and is the gradient
 //!   norm when there is no L1 part. `n_iter` counts outer iterations. Deterministic (no
-//!   sampling), unlike scikit-learn's SAGA; the notes leave the L1 solver open, so this is an
+//!   sampling), unlike scikit-learn's SAGA; the course notes leave the L1 solver open, so this is an
 //!   implementation choice. Cost per outer iteration: `O(N p² K²)` for the Hessian (BLAS
 //!   gemm) plus `O(p² K²)` per coordinate sweep, `p = d + 1`; it suits `N ≫ d`; the explicit
 //!   `(K p)²` Hessian makes very wide problems memory-bound (as for `Newton`/`Irls`).

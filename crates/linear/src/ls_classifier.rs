@@ -4,7 +4,7 @@
 //! # Model
 //!
 //! Each class `k` gets a linear score `y_k(x) = w_kᵀx + w_k0`, and `x` is assigned to
-//! `argmax_k y_k(x)` (the notes' `K`-class discriminant; ties go to the lower class index). The
+//! `argmax_k y_k(x)` (the course notes' `K`-class discriminant; ties go to the lower class index). The
 //! boundary between classes `k` and `j` is the hyperplane `(w_k − w_j)ᵀx + (w_k0 − w_j0) = 0`,
 //! so the decision regions are convex and singly connected.
 //!
@@ -23,17 +23,17 @@
 //!
 //! # Target coding ([`LsTargets`])
 //!
-//! - `OneHot` (default; the notes): `T_ik = 1` if `yᵢ = k`, else 0, one column per class also
+//! - `OneHot` (default; the course notes): `T_ik = 1` if `yᵢ = k`, else 0, one column per class also
 //!   for `K = 2`. With an intercept the `K` scores of any `x` sum to 1.
 //! - `PlusMinusOne` (scikit-learn's `RidgeClassifier`): `T_ik = +1` if `yᵢ = k`, else `−1`; for
 //!   `K = 2` a single column (class 1 ↦ `+1`, class 0 ↦ `−1`) and a single score, and class 1 is
-//!   predicted when that score is `≥ 0` (the notes' `sign(0) = +1`; scikit-learn predicts class 0
+//!   predicted when that score is `≥ 0` (the course notes' `sign(0) = +1`; scikit-learn predicts class 0
 //!   at exactly 0).
 //!
 //! With an intercept the two codings give the same classifier: `±1 = 2·onehot − 1`, so the
 //! `±1` scores are `2y_k(x) − 1` (and for `K = 2` the single score is `y_1(x) − y_0(x)`). They
 //! differ only at an exact tie of a two-class problem: `OneHot` takes the lower class (0),
-//! `PlusMinusOne` the notes' `sign(0) = +1` (class 1).
+//! `PlusMinusOne` the course notes' `sign(0) = +1` (class 1).
 //! `alpha = 1, targets = PlusMinusOne` is exactly scikit-learn's `RidgeClassifier()`; `alpha = 0,
 //! targets = OneHot` is `LinearRegression` on the one-hot matrix (both checked to 1e-8 in
 //! `tests/ls_classifier_golden.rs`).
@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn outlier_sensitivity_of_least_squares() {
-        // The notes warn that least squares is outlier-sensitive: far, correctly labelled points
+        // The course notes warn that least squares is outlier-sensitive: far, correctly labelled points
         // of one class move the boundary (a property logistic regression does not have).
         let x = array![[-2.0], [-1.0], [1.0], [2.0]];
         let y = array![0usize, 0, 1, 1];

@@ -16,7 +16,7 @@
 //!
 //! Write `s_m(x)` for the score of sub-model `m` and `h_m(x) ∈ {0, 1}` for its prediction.
 //!
-//! ## One-vs-rest (the notes' one-vs-all)
+//! ## One-vs-rest (the course notes' one-vs-all)
 //!
 //! For `K ≥ 3`, sub-problem `k` is "class `k` (label 1) against every other class (label 0)" on
 //! all `N` rows. Then
@@ -32,7 +32,7 @@
 //! scikit-learn does, and the reduction *is* the base model: `predict`, the `N × 1` decision
 //! function and the probabilities are the base model's (scikit-learn predicts class 1 only when
 //! the score is strictly positive; the base model's own rule decides the exact 0, for
-//! [`LogisticRegression`](crate::LogisticRegression) class 1, the notes' `sign(0) = +1`).
+//! [`LogisticRegression`](crate::LogisticRegression) class 1, the course notes' `sign(0) = +1`).
 //!
 //! ## One-vs-one
 //!
@@ -47,7 +47,7 @@
 //! D_k(x)     = votes_k(x) + conf_k / (3 (|conf_k| + 1))
 //! ```
 //!
-//! `predict = argmax_k D_k` (the notes' majority vote). The second term lies in `(−⅓, ⅓)` and is
+//! `predict = argmax_k D_k` (the course notes' majority vote). The second term lies in `(−⅓, ⅓)` and is
 //! increasing in `conf_k`, so it never overturns a difference of one vote and only breaks ties
 //! between classes with equal votes, in favour of the larger summed confidence. This is the
 //! rule of scikit-learn's `OneVsOneClassifier` (`decision_function` returns `D`, `N × K`; with
@@ -55,7 +55,7 @@
 //!
 //! ## Random label bipartitions (output codes)
 //!
-//! The notes' third reduction: split the label set at random into two non-empty halves, train a
+//! The course notes' third reduction: split the label set at random into two non-empty halves, train a
 //! binary model on the relabelled data, and repeat `O(log K)` times. The splits form a *code
 //! matrix* `M ∈ {0, 1}^{K × L}`: column `l` is bipartition `l` (`M_kl = 1`: class `k` is on the
 //! positive side), row `k` is the *code word* of class `k`, and `σ_kl = 2M_kl − 1 ∈ {−1, +1}`.
@@ -81,7 +81,7 @@
 //! (`M = I_K`, through [`RandomBipartitionClassifier::fit_with_code`]) both decodings give
 //! exactly the one-vs-rest prediction `argmax_k s_k` (`conf_k = 2s_k − Σ_l s_l`).
 //!
-//! **The code** (a seeded construction; the notes leave it open): `L = n_bipartitions`, by
+//! **The code** (a seeded construction; the course notes leave it open): `L = n_bipartitions`, by
 //! default `⌈10 log₂ K⌉` (the length of the random dense codes of Allwein, Schapire and Singer),
 //! at most the number of distinct bipartitions `2^{K−1} − 1`; when `L` reaches that number the
 //! code is *exhaustive* (every bipartition once, Dietterich and Bakiri's choice for small `K`;
@@ -94,7 +94,7 @@
 //! separates at least one more pair while one is left, so the code words are distinct once
 //! `L ≥ K − 1`, and for the default length in practice always.
 //!
-//! # Tie-breaking (left open by the notes)
+//! # Tie-breaking (left open by the course notes)
 //!
 //! - every `argmax` takes the **lowest class index** among exact ties (scikit-learn's
 //!   `np.argmax`; its one-vs-rest `predict` does the same);

@@ -6,7 +6,7 @@
 //! `ŷ = X w + b`, fitted by minimising the squared error
 //!
 //! ```text
-//! (1/(2N)) ‖y − X w − b‖²          (the notes' scaling; any positive factor gives the same ŵ)
+//! (1/(2N)) ‖y − X w − b‖²          (the course notes' scaling; any positive factor gives the same ŵ)
 //! ```
 //!
 //! With `fit_intercept`, `X` and `y` are centred (`X_c = X − 1x̄ᵀ`, `y_c = y − ȳ`), the

@@ -3,7 +3,7 @@
 //!
 //! # Model
 //!
-//! A binary perceptron scores `s(x) = ⟨w, x⟩ + b` and predicts `sign(s(x))` with the notes'
+//! A binary perceptron scores `s(x) = ⟨w, x⟩ + b` and predicts `sign(s(x))` with the course notes'
 //! convention `sign(0) = +1`: class 1 when `s(x) ≥ 0`, class 0 otherwise. Inside the formulas the
 //! labels are `y ∈ {−1, +1}` (class 1 ↦ `+1`, class 0 ↦ `−1`); the API takes `usize` classes.
 //! With `K ≥ 3` classes the estimator is one-vs-rest, as scikit-learn's `Perceptron`: problem `k`
@@ -18,7 +18,7 @@
 //! ```
 //!
 //! (mean over samples; [`perceptron_loss`]). It is convex, zero at every separating plane (and
-//! at `w = 0, b = 0`), and not differentiable where `yᵢ sᵢ = 0`; the notes take the subgradient
+//! at `w = 0, b = 0`), and not differentiable where `yᵢ sᵢ = 0`; the course notes take the subgradient
 //! `−yᵢxᵢ·1{yᵢsᵢ < 0}` (0 at the kink).
 //!
 //! # Solvers ([`PerceptronSolver`])
@@ -40,11 +40,11 @@
 //! subgradient method on the perceptron loss (the perceptron criterion of Bishop, *Pattern
 //! Recognition and Machine Learning* (2006), §4.1.7). Because every point sits at the kink
 //! when `w = 0, b = 0` (loss 0, subgradient 0: a fixed point), it starts from `wⱼ ~ N(0, 1)`
-//! (seeded), `b = 0`, which the notes allow ("initialize `w₀ ∈ ℝᵈ`").
+//! (seeded), `b = 0`, which the course notes allow ("initialize `w₀ ∈ ℝᵈ`").
 //!
 //! ## Where `Classic` and scikit-learn differ
 //!
-//! - At a score of exactly 0: the notes' `sign(0) = +1` makes `s = 0` a mistake only for
+//! - At a score of exactly 0: the course notes' `sign(0) = +1` makes `s = 0` a mistake only for
 //!   `y = −1`; scikit-learn updates whenever `y s ≤ 0`, so at `s = 0` for both labels (in
 //!   particular on the very first sample, where `w = 0`).
 //! - Stopping: `Classic` stops after an epoch without mistakes; scikit-learn stops on its loss
@@ -131,7 +131,7 @@
 //! let acc = fit.predict(data.x())?.iter().zip(y).filter(|(a, b)| a == b).count();
 //! assert!(acc > 75);
 //!
-//! // The notes' PLA on separable data: no training error once converged.
+//! // The course notes' PLA on separable data: no training error once converged.
 //! use ndlearn_core::ndarray::array;
 //! let x = array![[1.0_f64, 2.0], [2.0, 3.0], [-1.0, -1.5], [-2.0, -1.0]];
 //! let y = array![1usize, 1, 0, 0];

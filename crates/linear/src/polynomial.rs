@@ -4,7 +4,7 @@
 //!
 //! # Model and objective
 //!
-//! For one input, `f(x, w) = Σ_{j=0}^{M} w_j x^j` (the notes' curve fitting); for `D` inputs,
+//! For one input, `f(x, w) = Σ_{j=0}^{M} w_j x^j` (the course notes' curve fitting); for `D` inputs,
 //! every monomial of total degree `≤ M` (`C(D + M, M)` columns, the order of
 //! [`ndlearn_core::preprocessing::PolynomialFeatures`], exactly scikit-learn's). The weights
 //! minimise
@@ -21,7 +21,7 @@
 //! 2. with `fit_intercept`, `Φ` and `t` are centred and the intercept is unpenalised; the
 //!    bias column is then constant, is left out of the solve and gets coefficient 0 (as in
 //!    scikit-learn, where centring turns it into a zero column). Without `fit_intercept`, the
-//!    bias column *is* the intercept `w₀` of the notes' form (penalised along with the other
+//!    bias column *is* the intercept `w₀` of the course notes' form (penalised along with the other
 //!    weights when `α > 0`);
 //! 3. `α = 0`: the minimum-norm least-squares solution by the thin SVD of the centred `Φ`
 //!    ([`crate::OlsSolver::Svd`], singular values below `max(N, D)·ε·σ_max` dropped);
@@ -33,7 +33,7 @@
 //!
 //! **Vandermonde rank (catalog L-03, erratum E15).** For one input and `α = 0`, the design
 //! `[1, x, …, x^M]` has full column rank — `ΦᵀΦ` invertible, a unique least-squares
-//! polynomial — iff there are at least `M + 1` *distinct* `xₙ` (the notes print "`M` different
+//! polynomial — iff there are at least `M + 1` *distinct* `xₙ` (the course notes print "`M` different
 //! `xᵢ`", off by one). With fewer, [`PolynomialRegression`] returns
 //! [`Error::InvalidParam`] for `degree` rather than silently picking the minimum-norm
 //! polynomial (use a lower degree or `α > 0`). For a model without any constant column
@@ -52,7 +52,7 @@
 //! puts training and test sets of different sizes on the target's scale.
 //! [`rms_error_curve`] fits one model per order and returns both curves: training error
 //! falls with the order (nested least-squares models), test error falls and then rises —
-//! over-fitting. The notes' experiment (`sin(2πx)` plus noise, 10 points, orders 0…9):
+//! over-fitting. The course notes' experiment (`sin(2πx)` plus noise, 10 points, orders 0…9):
 //!
 //! ```
 //! use ndlearn_core::ndarray::{Array1, Array2};

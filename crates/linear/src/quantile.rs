@@ -14,7 +14,7 @@
 //!
 //! [`LadRegressor`] is least absolute deviations, `min_{w, b} Σᵢ |yᵢ − xᵢᵀw − b|`: quantile
 //! regression with `τ = ½`, `α = 0` (`|r| = 2ρ_½(r)`). It is the maximum-likelihood fit under
-//! Laplace noise: the notes' `NLL = (1/β) Σ|yᵢ − wᵀxᵢ| + N log(2β)` is minimised in `w` by
+//! Laplace noise: the course notes' `NLL = (1/β) Σ|yᵢ − wᵀxᵢ| + N log(2β)` is minimised in `w` by
 //! the LAD fit whatever `β`, and in `β` by `β̂ = (1/N)Σ|rᵢ|`
 //! ([`FittedLadRegressor::laplace_scale`]). There is no closed form (as the course notes say;
 //! Koenker & Bassett, Econometrica 46(1), 1978).

@@ -106,7 +106,7 @@ pub fn registry() -> Vec<Entry> {
         .into(),
         Entry::classifier::<Perceptron>(
             "perceptron",
-            "perceptron: scikit-learn's SGD rule, the notes' PLA, θ/η and subgradient variants (one-vs-rest)",
+            "perceptron: scikit-learn's SGD rule, the course notes' PLA, θ/η and subgradient variants (one-vs-rest)",
         )
         .sklearn("Perceptron")
         .decision()

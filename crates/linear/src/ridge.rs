@@ -8,7 +8,7 @@
 //! min_{w, b}  ‖y − X w − b‖² + α ‖w‖²          (α ≥ 0)
 //! ```
 //!
-//! (the notes write `‖Xw − y‖² + λ‖w‖²` or `½‖·‖² + (λ/2)‖w‖²`; both give the same `ŵ` for
+//! (the course notes write `‖Xw − y‖² + λ‖w‖²` or `½‖·‖² + (λ/2)‖w‖²`; both give the same `ŵ` for
 //! `λ = α`, erratum E2). With `fit_intercept`, `X` and `y` are centred and
 //! `w = (X_cᵀX_c + αI)⁻¹X_cᵀy_c`, `b = ȳ − x̄ᵀw`. For every `α > 0` the solution is unique
 //! whatever the rank of `X`; as `α → 0` it converges to the minimum-norm least-squares solution
@@ -24,7 +24,7 @@
 //! | `Svd` | shrinkage form `w = V diag(σᵢ/(σᵢ² + α)) Uᵀ y_c` from the thin SVD `X_c = U Σ Vᵀ` | `O(N D min(N, D))` |
 //! | `Sgd` | mini-batch SGD (`ndlearn_core::optim::minibatch_gd`) on the mean form `(1/N)Σ ½(x_{c,i}ᵀw − y_{c,i})² + (α/(2N))‖w‖²`, whose minimiser is the same `ŵ` | `O(N D)` per epoch |
 //!
-//! The shrinkage form is the notes' `V diag(σᵢ/(σᵢ² + λ)) Uᵀ` (catalog erratum E14: the
+//! The shrinkage form is the course notes' `V diag(σᵢ/(σᵢ² + λ)) Uᵀ` (catalog erratum E14: the
 //! notes print `σᵢ/(σᵢ + λ)` at two places). With `α = 0` the SVD keeps singular values above
 //! `max(N, D)·ε·σ_max` only, and a failed Cholesky factorisation (possible only for `α` at or
 //! near 0 on rank-deficient data) falls back to the SVD, as scikit-learn does.
@@ -67,7 +67,7 @@
 //! use ndlearn_core::{Fit, ndarray::array};
 //! use ndlearn_linear::{Ridge, RidgeSolver};
 //!
-//! // The notes' 1-D example without intercept: β̂ = xy / (x² + λ) = 2·3 / (4 + 1) = 1.2.
+//! // The course notes' 1-D example without intercept: β̂ = xy / (x² + λ) = 2·3 / (4 + 1) = 1.2.
 //! let x = array![[2.0_f64]];
 //! let y = array![3.0];
 //! let fit = Ridge::new(1.0).fit_intercept(false).fit(&x, &y)?;

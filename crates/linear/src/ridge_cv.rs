@@ -47,7 +47,7 @@
 //!
 //! - Course notes: ridge and its SVD form (T. Hastie, R. Tibshirani, J. Friedman, *The Elements
 //!   of Statistical Learning*, 2nd ed., 2009, §3.4.1); catalog L-04 (CL-073). The leave-one-out
-//!   shortcut is not in the notes (implementation choice).
+//!   shortcut is not in the course notes (implementation choice).
 //! - G. H. Golub, M. Heath, G. Wahba, "Generalized cross-validation as a method for choosing a
 //!   good ridge parameter", Technometrics 21(2), 1979.
 //! - R. M. Rifkin, R. A. Lippert, "Notes on regularized least squares", MIT-CSAIL-TR-2007-025.

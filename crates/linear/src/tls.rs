@@ -17,7 +17,7 @@
 //! min_{w, b}  Σᵢ (yᵢ − xᵢᵀw − b)² / (1 + ‖w‖²)
 //! ```
 //!
-//! (the notes contrast this orthogonal L2 distance with the vertical offsets of OLS). The
+//! (the course notes contrast this orthogonal L2 distance with the vertical offsets of OLS). The
 //! solution comes from the SVD of the centred, stacked data `Z = [X_c  Y_c] = U Σ Vᵀ`
 //! (`N × (D + K)`): the best fitting `D`-dimensional subspace is spanned by the first `D` right
 //! singular vectors, and its normal space by the last `K`, `V_{·y} = [V_xy; V_yy]`

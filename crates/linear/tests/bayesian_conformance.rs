@@ -1,6 +1,7 @@
 //! The conformance battery for BayesianRidge, ArdRegression, BayesianLinearRegression and
 //! PolynomialRegression (f64; f32 is covered by the golden and unit tests). Kept out of
 //! `conformance.rs` so work packages do not edit the same file.
+#![cfg(feature = "serde")]
 
 use ndlearn_linear::{
     ArdRegression, BayesianLinearRegression, BayesianRidge, GaussianPrior, PolynomialRegression,

@@ -1,5 +1,6 @@
 //! The conformance battery for every estimator of ndlearn-linear (f64; f32 is covered by the
 //! golden and property tests).
+#![cfg(feature = "serde")]
 
 use ndlearn_core::optim::StepSize;
 use ndlearn_linear::{

@@ -2,6 +2,8 @@
 //! coefficient is exactly zero (both sides of it), the large-`C` limit, `l1_ratio = 0` = the
 //! L2 fit, finite coefficients on separable data, f32 ≈ f64, determinism; the conformance
 //! battery and the registry names for the L1 and elastic-net variants.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2, Axis};
 use ndlearn_core::FitWeighted;
@@ -157,6 +159,7 @@ fn l1_ratio_zero_is_the_l2_fit_and_proximal_newton_solves_l2() {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn registry_takes_penalty_and_l1_ratio_by_name() {
     let entries = ndlearn_linear::registry();
@@ -211,6 +214,7 @@ fn registry_takes_penalty_and_l1_ratio_by_name() {
     assert!(bad.fit(&Data::F64(x), &Target::Labels(y)).is_err());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn l1_and_elastic_net_conform() {
     for (name, pen) in [

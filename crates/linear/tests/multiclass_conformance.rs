@@ -1,5 +1,6 @@
 //! The conformance battery for the multiclass reductions (f64; f32 is covered by the golden and
 //! property tests), with logistic regression as the base estimator.
+#![cfg(feature = "serde")]
 
 use ndlearn_linear::{
     CodeDecoding, LogisticRegression, OneVsOneClassifier, OneVsRestClassifier, ProbaScore,

@@ -1,6 +1,8 @@
 //! Properties of the multiclass reductions (`ndlearn_linear::multiclass`): the one-vs-rest code
 //! reproduces one-vs-rest, accuracy well above chance, determinism in the seed and across
 //! thread counts, probability-only base models through `ProbaScore`, shapes and sums.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::{
@@ -178,6 +180,7 @@ fn seeds_fix_the_code_and_the_fit() {
     assert_eq!(capped.n_bipartitions(), 3);
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn any_thread_count_and_sequential_fits_are_bitwise_identical() {
     let (x, y) = gaussian_classes(25, 4, 6, 9);
@@ -221,10 +224,12 @@ fn any_thread_count_and_sequential_fits_are_bitwise_identical() {
 }
 
 /// A base estimator whose model has probabilities but no decision function.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct ProbaOnly(LogisticRegression);
 
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct FittedProbaOnly<F: Float>(FittedLogisticRegression<F>);
 
 impl<F: Float> Fit<F> for ProbaOnly {

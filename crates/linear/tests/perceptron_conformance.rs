@@ -1,5 +1,6 @@
 //! The conformance battery for Perceptron (every solver) and LeastSquaresClassifier (both
 //! target codings, with and without a ridge penalty), f64.
+#![cfg(feature = "serde")]
 
 use ndlearn_linear::{
     LeastSquaresClassifier, LsTargets, Perceptron, PerceptronPenalty, PerceptronSolver,

@@ -1,5 +1,6 @@
 //! The conformance battery for the robust regressors and total least squares (f64; f32 is
 //! covered by the unit and golden tests).
+#![cfg(feature = "serde")]
 
 use ndlearn_linear::{
     HuberLoss, HuberRegressor, LadRegressor, LadSolver, QuantileRegressor, TotalLeastSquares,

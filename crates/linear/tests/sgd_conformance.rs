@@ -1,6 +1,7 @@
 //! The conformance battery for SGDClassifier and SGDRegressor (f64, the battery's precision),
 //! plus the same basic contract checked by hand in f32: typed errors for non-finite input and a
 //! wrong feature count, predictions from a serde round trip equal to the original's.
+#![cfg(feature = "serde")]
 
 use ndarray::{Array1, Array2, array};
 use ndlearn_core::{Error, Fit, PartialFit, Predict, PredictProba};

@@ -51,7 +51,7 @@ pub fn registry() -> Vec<Entry> {
         .into(),
         Entry::regressor::<NearestNeighborInterpolator>(
             "nearest_neighbor_interpolator",
-            "the notes' 1-NN interpolation: the target of the closest training point",
+            "the course notes' 1-NN interpolation: the target of the closest training point",
         )
         .into(),
     ]

@@ -1,4 +1,5 @@
 //! The conformance battery for every estimator of ndlearn-neighbors, plus f32 fits.
+#![cfg(feature = "serde")]
 
 use ndarray::{Array2, array};
 use ndlearn_core::distance::Metric;

@@ -1,6 +1,8 @@
 //! Property tests of ndlearn-neighbors: every search algorithm gives the same answers as a
 //! plain brute-force vote written here, k-NN with k = n is the class frequencies, radius
 //! neighbours with a huge radius are the training mean, and a model survives serde bit for bit.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2};
 use ndlearn_core::distance::Metric;
@@ -121,6 +123,7 @@ proptest! {
         }
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn serde_round_trip_is_bitwise((x, y, q) in data()) {
         let model = KNeighborsClassifier::new(1).weights(Weights::Distance).fit(&x, &y).expect("fit");

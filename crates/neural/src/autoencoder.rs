@@ -39,7 +39,7 @@
 //! use ndlearn_core::{FitUnsupervised, InverseTransform, Transform, ndarray::array};
 //! use ndlearn_neural::{Activation, Autoencoder, Solver};
 //!
-//! // The rank-1 data of the notes: a 1-unit linear autoencoder reconstructs it exactly.
+//! // The rank-1 data of the course notes: a 1-unit linear autoencoder reconstructs it exactly.
 //! let x = array![[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]];
 //! let ae = Autoencoder::new(1).activation(Activation::Identity).solver(Solver::Lbfgs)
 //!     .tol(1e-12).max_iter(5000);

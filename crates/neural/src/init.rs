@@ -10,7 +10,7 @@
 //! |---|---|
 //! | `GlorotUniform` | `U(−r, r)` with the weights' `r` (scikit-learn) |
 //! | `Constant(c)` | `c` |
-//! | `Auto` | the notes' policy: `0` for sigmoid-type units (logistic, tanh, identity, softmax, step, sign), a small positive `0.01` for ReLU-type units (ReLU, leaky ReLU, ELU, GELU) so that they start active |
+//! | `Auto` | the course notes' policy: `0` for sigmoid-type units (logistic, tanh, identity, softmax, step, sign), a small positive `0.01` for ReLU-type units (ReLU, leaky ReLU, ELU, GELU) so that they start active |
 //!
 //! Draws come from [`ndlearn_core::random::stream`]`(seed, layer)`: the same seed gives the
 //! same weights whatever the thread count, and layers do not share a stream. The generator

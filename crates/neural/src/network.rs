@@ -12,7 +12,7 @@
 //! A' = f(Z)             (element-wise, or row-wise for the softmax)
 //! ```
 //!
-//! For one sample `x` (a column vector) this is `z = Wᵀx + b`, the notes' `σ(Wᵀx + b)`.
+//! For one sample `x` (a column vector) this is `z = Wᵀx + b`, the course notes' `σ(Wᵀx + b)`.
 //! Whole batches go through one BLAS gemm per layer and direction.
 //!
 //! # Backpropagation
@@ -1206,7 +1206,7 @@ mod tests {
             1,
         )
         .expect("valid");
-        // (3 + 1)·10 + (10 + 1)·1 = 51 (the notes' 50 plus the output bias).
+        // (3 + 1)·10 + (10 + 1)·1 = 51 (the course notes' 50 plus the output bias).
         assert_eq!(net.n_params(), 51);
         let theta = net.pack();
         let mut other = net.clone();

@@ -3,6 +3,7 @@
 //! registry entries of this crate in f64 and f32, and over the typed estimators with a few
 //! solver settings. The workspace-wide battery (`ndlearn-cli`'s `conformance_all`) runs the same
 //! registry checks; this copy keeps the crate's own test run self-contained.
+#![cfg(feature = "serde")]
 
 use ndlearn_core::registry::Precision;
 use ndlearn_neural::{Activation, MLPClassifier, MLPRegressor, Solver};

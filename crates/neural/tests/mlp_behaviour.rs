@@ -1,5 +1,7 @@
 //! Behaviour of the MLP estimators beyond parity: typed errors, determinism, f32, early
 //! stopping, the stopping rule, partial_fit, serde, warm start.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2, Axis, array};
 use ndlearn_core::training::LearningRate;
@@ -288,6 +290,7 @@ fn regressor_multi_output_and_warm_start() {
     assert_eq!(more.history().t, 2 * n * 20);
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn serde_round_trip_predicts_the_same() {
     let (x, y) = iris();
@@ -372,6 +375,7 @@ fn dropout_and_noise_injection_hooks() {
     assert!(base.input_noise(-1.0).validate().is_err());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn batch_size_reads_and_writes_auto() {
     let est: MLPRegressor = serde_json::from_str(r#"{"batch_size": "auto"}"#).expect("auto");
@@ -385,6 +389,7 @@ fn batch_size_reads_and_writes_auto() {
     assert_eq!(json["batch_size"], "auto");
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn batch_normalised_mlp_learns_and_round_trips() {
     let (x, y) = iris();

@@ -38,7 +38,7 @@
 //! **Parametrisations** (errata E3, E35). Multiplying `f` by `1/λ` gives `½‖w‖² + C Σ sᵢ ξᵢ`
 //! (hinge) or `½‖w‖² + C Σ sᵢ ξᵢ²` (squared hinge) with `C = 1/(Nλ)` ([`c_from_lambda`]):
 //! the same minimiser as [`Svc`](crate::Svc) with a linear kernel and that `C`, or as liblinear's
-//! L2-loss SVM. The notes' L1-SVM `½‖w‖² + (1/n)Σξᵢ` is `λ = 1`; their L1C / L2C-SVM
+//! L2-loss SVM. The course notes' L1-SVM `½‖w‖² + (1/n)Σξᵢ` is `λ = 1`; their L1C / L2C-SVM
 //! `½‖w‖² + (c/n)Σξᵢ^{1,2}` is `λ = 1/c`; the form `Σ max(0, 1 − m) + λ'‖w‖²` (without the ½
 //! and the `1/N`) is `λ = 2λ'/N`.
 //!

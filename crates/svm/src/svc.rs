@@ -9,8 +9,8 @@
 //! min_α ½ Σᵢⱼ αᵢαⱼ yᵢyⱼ k(xᵢ, xⱼ) − Σᵢ αᵢ   s.t.  Σᵢ yᵢαᵢ = 0,  0 ≤ αᵢ ≤ Cᵢ,
 //! ```
 //!
-//! with `Cᵢ = C · class_weight[yᵢ] · sample_weight[i]` (the notes' CL-098/CL-099). Errata E3:
-//! the primal `½‖w‖² + C Σ ξᵢ` is the notes' `(λ/2)‖w‖² + (1/N) Σ ξᵢ` with `C = 1/(Nλ)`
+//! with `Cᵢ = C · class_weight[yᵢ] · sample_weight[i]` (the course notes' CL-098/CL-099). Errata E3:
+//! the primal `½‖w‖² + C Σ ξᵢ` is the course notes' `(λ/2)‖w‖² + (1/N) Σ ξᵢ` with `C = 1/(Nλ)`
 //! ([`c_from_lambda`](crate::c_from_lambda), [`lambda_from_c`](crate::lambda_from_c)). The decision is `f(x) = Σᵢ αᵢyᵢ k(xᵢ, x) − ρ` with `ρ` the mean of
 //! `yᵢ∇ᵢ` over the free support vectors (`0 < αᵢ < Cᵢ`), or the midpoint of the KKT interval
 //! when none is free. The ν-SVM replaces `C` by `ν ∈ (0, 1]`, a lower bound on the fraction of

@@ -11,7 +11,7 @@
 //! | `algorithm` | `α_m` | stops when |
 //! |---|---|---|
 //! | `Samme` (default, scikit-learn's) | `ν (ln((1 − E)/E) + ln(K − 1))` | `E ≥ 1 − 1/K` (the tree is dropped) |
-//! | `Canonical` (Freund & Schapire; the notes' rule with the sign of E8 fixed) | `ν · ½ ln((1 − E)/E)` | `E ≥ ½` (the tree is dropped) |
+//! | `Canonical` (Freund & Schapire; the course notes' rule with the sign of E8 fixed) | `ν · ½ ln((1 − E)/E)` | `E ≥ ½` (the tree is dropped) |
 //!
 //! (`ν = learning_rate`.) For `K = 2` SAMME's `α` is twice the canonical one, which changes
 //! neither the weight updates' direction nor the vote. The canonical rule is what the course

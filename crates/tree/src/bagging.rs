@@ -12,7 +12,7 @@
 //!
 //! ```text
 //! classifier:  ŷ(x) = argmax_c Σ_b 1[T_b(x) = c]        (majority vote, ties to the lower class)
-//! regressor:   ŷ(x) = (1/B) Σ_b T_b(x)                  (f̂_bag of the notes)
+//! regressor:   ŷ(x) = (1/B) Σ_b T_b(x)                  (f̂_bag of the course notes)
 //! ```
 //!
 //! A bootstrap sample holds about `1 − e⁻¹ ≈ 63.2 %` distinct rows, so every member leaves about
@@ -20,7 +20,7 @@
 //! see it: the accuracy (classifier) or R² (regressor) of those out-of-bag predictions
 //! estimates the test error without a validation set (rows no member left out count with an
 //! empty vote / a prediction of 0, as scikit-learn's).
-//! [`FittedBaggingClassifier::oob_permutation_importance`] is the notes' (and Breiman's)
+//! [`FittedBaggingClassifier::oob_permutation_importance`] is the course notes' (and Breiman's)
 //! importance: for every member, the increase of its error on its own out-of-bag rows when one
 //! feature's values are permuted among those rows, averaged over the members.
 //!
@@ -41,7 +41,7 @@
 //! | `oob_score` | `false` | `oob_score` | needs `bootstrap` |
 //! | `seed` | 0 | `random_state` | |
 //!
-//! Differences from scikit-learn: `predict` is the notes' majority vote for every base
+//! Differences from scikit-learn: `predict` is the course notes' majority vote for every base
 //! estimator (scikit-learn averages `predict_proba` when the base has it; for fully grown trees,
 //! whose probabilities are 0/1, the two are the same), and `predict_proba` gives the vote
 //! fractions; [`FittedBaggingClassifier::predict_proba_mean`] is scikit-learn's soft rule. With

@@ -21,7 +21,7 @@
 //!
 //! With `oob_score`, each row is predicted by the trees whose bootstrap left it out
 //! (out-of-bag); the accuracy (classifier) or R² (regressor) of those predictions estimates the
-//! generalisation error without a validation set. `oob_permutation_importance` is the notes'
+//! generalisation error without a validation set. `oob_permutation_importance` is the course notes'
 //! out-of-bag permutation importance (catalog T-14). `fit_warm(previous, …)` is scikit-learn's
 //! `warm_start`: it keeps the trees already grown and adds the missing ones with the seeds a
 //! cold fit would give them (the same forest). Importances are the mean of the trees'

@@ -36,7 +36,7 @@
 //!
 //! # MDL pruning (CL-114, an implementation choice)
 //!
-//! The notes give the principle (the best tree needs the fewest bits) without an encoding; this
+//! The course notes give the principle (the best tree needs the fewest bits) without an encoding; this
 //! is the encoding of SLIQ (Mehta, Rissanen & Agrawal 1995), in bits: a leaf costs
 //! `1 + Σ_c n_c log₂(n/n_c) + (K − 1)/2 · log₂(n/2) + log₂(π^{K/2}/Γ(K/2))` (its node type and the
 //! stochastic complexity of its `n` labels, `K` classes); an internal node `1 + log₂ d +
@@ -45,7 +45,7 @@
 //!
 //! # K-fold choice of α (CL-113)
 //!
-//! The notes' recipe: grow the full tree and compute its pruning path `α_0 = 0 < α_1 < …`;
+//! The course notes' recipe: grow the full tree and compute its pruning path `α_0 = 0 < α_1 < …`;
 //! for each of `K` folds grow a tree on the other `K − 1`, prune it at every `α_j` and record
 //! the held-out error (misclassification rate, or mean squared error for regression); average
 //! per `α_j` and refit at the `α` of least mean error (ties: the larger `α`, the smaller tree).

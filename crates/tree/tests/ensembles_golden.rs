@@ -9,6 +9,7 @@
 //!   CV with the same folds: the mean score difference within two standard errors of the
 //!   difference of the two means (`√(s₁²/10 + s₂²/10)`, floored at one test row's worth of
 //!   accuracy / 0.01 of R² or AUC, so that two nearly constant score lists cannot fail on noise).
+#![cfg(feature = "serde")]
 
 use ndarray::{Array1, Array2, Axis};
 use ndlearn_core::metrics::{accuracy_score, r2_score, roc_auc_score};

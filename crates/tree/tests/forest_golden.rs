@@ -4,6 +4,7 @@
 //! count of every tree is equal and the probabilities, predictions, importances and out-of-bag
 //! results agree to `1e-12` (sums over trees in the same order; only the last bits of the
 //! trees' own sums may differ).
+#![cfg(feature = "serde")]
 
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::{FeatureImportances, FitWeighted, Predict, PredictProba};

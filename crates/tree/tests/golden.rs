@@ -8,6 +8,7 @@
 //! impurities, weighted counts, importances, probabilities and pruning paths within `1e-12`
 //! (relative, plus `1e-12` absolute for values near 0: the two libraries sum the same numbers
 //! in different orders in places).
+#![cfg(feature = "serde")]
 
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::{FeatureImportances, Fit, FitWeighted, Predict, PredictProba};

@@ -8,6 +8,7 @@
 //! of the trees' mean leaves); probabilities within 6e-17. The cases avoid equal-gain ties
 //! between features that split a node identically (with real-valued residuals the winner then
 //! depends on the last bits of sums, and the importances differ; see decision 0021).
+#![cfg(feature = "serde")]
 
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::{DecisionFunction, FeatureImportances, Fit, FitWeighted, Predict, PredictProba};

@@ -1,6 +1,8 @@
 //! Properties of histogram gradient boosting: the conformance battery over its registry
 //! entries, bitwise thread invariance, missing-value routing, early stopping, warm starts,
 //! staged predictions and typed errors.
+// Some tests need the `serde` feature; without it their helpers and imports are unused.
+#![cfg_attr(not(feature = "serde"), allow(unused))]
 
 use ndarray::{Array1, Array2};
 use ndlearn_core::registry::Precision;
@@ -23,6 +25,7 @@ fn regression_data(n: usize, d: usize, seed: u64) -> (Array2<f64>, Array1<f64>) 
     (x, y)
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn registry_entries_conform_in_f64_and_f32() {
     for e in ndlearn_tree::registry()
@@ -522,6 +525,7 @@ fn categorical_splits_send_a_scattered_set_of_categories_left() {
     assert_eq!(pz[0], pz[1]);
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn categorical_models_are_thread_invariant_serialisable_and_explainable() {
     let (mut x, y, _) = categorical_data(40_000, 5);

@@ -22,7 +22,7 @@
 //! concept learning", Machine Learning 2(4), 1988) has no algorithm in the course notes beyond
 //! the two membership learners and is not provided separately.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
 //! * Scores are oriented so that larger means "query first" (margin becomes `1 − margin`).
 //! * Entropy uses the natural logarithm (the ranking does not depend on the base).

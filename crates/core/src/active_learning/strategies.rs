@@ -13,7 +13,7 @@ use crate::{Error, Float, Result};
 /// [`QueryStrategy::scores`] turns a probability matrix into an *informativeness* per row,
 /// larger = query first:
 ///
-/// | strategy | informativeness | range | the notes |
+/// | strategy | informativeness | range | the course notes |
 /// |---|---|---|---|
 /// | `Uncertainty` | `0.5 − |P(y=1|x) − 0.5|` (two classes only) | `[0, 0.5]` | "posterior closest to 0.5" |
 /// | `LeastConfident` | `1 − P(ŷ|x)`, `ŷ = argmax` | `[0, 1 − 1/K]` | `argmax_x 1 − P(ŷ|x)` |

@@ -6,7 +6,7 @@
 //! search loses meaning. The course notes print "tends to 1"; the catalog lists this as an
 //! erratum and the code follows the standard result. [`simulate_relative_contrast`] draws
 //! uniform data on `[0, 1]^d` to show the effect (a demo and a property test, not a method of
-//! the notes).
+//! the course notes).
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 

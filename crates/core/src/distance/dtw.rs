@@ -13,16 +13,16 @@
 //! * **Type 2** (classic; one-to-many and many-to-one, no skips; "0-45-90" local paths):
 //!   `D(i, j) = c(i, j) + min(D(i−1, j), D(i−1, j−1), D(i, j−1))`.
 //! * **Type 1** (one-to-one with at most one skipped point; "27-45-63" local paths):
-//!   `D(i, j) = c(i, j) + min(D(i−1, j−2), D(i−1, j−1), D(i−2, j−1))` (the notes print
+//!   `D(i, j) = c(i, j) + min(D(i−1, j−2), D(i−1, j−1), D(i−2, j−1))` (the course notes print
 //!   `|xᵢ − yᵢ|`, erratum E10: it is `|xᵢ − yⱼ|`).
 //!
-//! **Slope penalty η.** The notes add a penalty `η` to "paths that deviate from 45 degrees" for
+//! **Slope penalty η.** The course notes add a penalty `η` to "paths that deviate from 45 degrees" for
 //! Type 1 and to "45 degree paths" for Type 2; the text is ambiguous (catalog X-02), so both
 //! are configurable: `diagonal_penalty` is added on every `(1, 1)` step and
 //! `off_diagonal_penalty` on every other step. [`Dtw::type1`]`(η)` sets the off-diagonal
-//! penalty and [`Dtw::type2`]`(η)` the diagonal one, as the notes say; both default to 0.
+//! penalty and [`Dtw::type2`]`(η)` the diagonal one, as the course notes say; both default to 0.
 //!
-//! # Choices the notes leave open (documented deviations)
+//! # Choices the course notes leave open (documented deviations)
 //!
 //! * Boundary: `D(1, 1) = c(1, 1)` and every cell outside the grid is `+∞`, so every path
 //!   starts at `(1, 1)` and ends at `(m, n)`. For Type 1 the end is reachable only when
@@ -37,7 +37,7 @@
 //! Time `O(m n)` (`O(m w)` with a window is not exploited: cells outside the band are skipped,
 //! but the table is `m × n`); memory `O(n)` for the distance alone, `O(m n)` with the path.
 //!
-//! The notes' claim "Type 1 is more efficient than Type 2" is about the reachable band, which
+//! The course notes' claim "Type 1 is more efficient than Type 2" is about the reachable band, which
 //! this implementation does not exploit; it is not tested.
 
 use ndarray::ArrayRef1;
@@ -321,7 +321,7 @@ mod tests {
     #[test]
     fn type1_hand_example() {
         // x = (0, 5, 1), y = (0, 1): the only admissible path is (0,0)→(2,1) (a (2,1) step
-        // skipping x₁ = 5): D = |0 − 0| + |1 − 1| = 0. The notes' penalty on non-45° steps adds η.
+        // skipping x₁ = 5): D = |0 − 0| + |1 − 1| = 0. The course notes' penalty on non-45° steps adds η.
         let x = array![0.0, 5.0, 1.0];
         let y = array![0.0, 1.0];
         let r = Dtw::type1(0.0).distance_with_path(&x, &y).expect("ok");

@@ -22,7 +22,7 @@
 //! is missing (NaN) or, for an asymmetric binary feature, when both values are 0 (a negative
 //! match carries no information, as in Jaccard). Otherwise `δᵢ = 1`.
 //!
-//! Implementation choices (the notes give only the weighted average): the range normalisation
+//! Implementation choices (the course notes give only the weighted average): the range normalisation
 //! of numeric features, the missing-value rule and the asymmetric-binary rule follow Gower
 //! (1971). When no feature is comparable (`Σ wᵢδᵢ = 0`) the dissimilarity is undefined and an
 //! error is returned. Cost `O(p)` per pair.

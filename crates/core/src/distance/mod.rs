@@ -22,7 +22,7 @@
 //! [`Metric`] names a metric as a value (serde-derivable) for estimators and the neighbour index
 //! ([`crate::neighbors`]).
 //!
-//! # Conventions (implementation choices, not in the notes)
+//! # Conventions (implementation choices, not in the course notes)
 //!
 //! * **Zero vectors and cosine.** The cosine similarity of a zero vector with anything is `0`
 //!   (so the cosine distance is `1`), as in scikit-learn, whose row normalisation leaves zero rows
@@ -45,7 +45,7 @@
 //! The course notes (catalog C-13, X-02, X-04) cover Minkowski / binary / nominal / ordinal /
 //! ratio-scaled / mixed dissimilarities (as in Han, Kamber & Pei, *Data Mining: Concepts and
 //! Techniques*, 3rd ed., Morgan Kaufmann (2011), §2.4, and Kaufman & Rousseeuw, *Finding Groups
-//! in Data*, Wiley (1990), ch. 1; the Minkowski formula in the notes drops the inner powers,
+//! in Data*, Wiley (1990), ch. 1; the Minkowski formula in the course notes drops the inner powers,
 //! erratum E5); L_p for sequences and DTW (Sakoe & Chiba, IEEE Trans. ASSP 26(1), 1978);
 //! cosine; Mahalanobis (Proc. National Institute of Sciences of India 2(1), 1936); the general
 //! mixed form `d = f(Σ wᵢ dᵢ)` and the Gram trick; point to hyperplane (Bishop, *Pattern

@@ -243,7 +243,7 @@ mod tests {
         assert!((minkowski(&a, &b, 3.0).expect("ok") - 91f64.cbrt()).abs() < 1e-14);
         assert_eq!(minkowski(&a, &b, f64::INFINITY).expect("ok"), 4.0);
         assert_eq!(lp_distance(&a, &b, 2.0).expect("ok"), 5.0);
-        // Inner powers matter: the notes' printed form (Σ|Δ|)^{1/q} would give 7^{1/3}.
+        // Inner powers matter: the course notes' printed form (Σ|Δ|)^{1/q} would give 7^{1/3}.
         assert!((minkowski(&a, &b, 3.0).expect("ok") - 7f64.cbrt()).abs() > 1.0);
     }
 

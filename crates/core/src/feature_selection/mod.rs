@@ -7,15 +7,15 @@
 //! selection", JMLR 3, 2003). Selecting fewer features reduces overfitting, the curse of
 //! dimensionality and training time.
 //!
-//! | approach (the notes) | here | scikit-learn |
+//! | approach (the course notes) | here | scikit-learn |
 //! |---|---|---|
 //! | wrapper: forward stepwise selection | [`SequentialFeatureSelector`], [`forward_selection`] | `SequentialFeatureSelector(direction="forward")` |
-//! | wrapper: backward elimination (not in the notes) | [`SequentialFeatureSelector`], [`backward_elimination`] | `direction="backward"` |
+//! | wrapper: backward elimination (not in the course notes) | [`SequentialFeatureSelector`], [`backward_elimination`] | `direction="backward"` |
 //! | wrapper: exhaustive search over `2^D` subsets | [`best_subset`] (`D ≤ 20`) | — |
 //! | filter: correlation with the target | [`PearsonCorrelation`], [`r_regression`] | `r_regression` |
 //! | filter: mutual information, binned | [`MutualInfoClassif`], [`MutualInfoRegression`] | (`mutual_info_*` use k-NN estimators instead) |
 //! | χ² significance test | [`Chi2`] / [`chi2`] (scikit-learn's), [`Chi2Independence`] (a contingency-table test on a binned feature) | `chi2` |
-//! | ANOVA F-tests (not in the notes) | [`FClassif`] / [`f_classif`], [`FRegression`] / [`f_regression`] | `f_classif`, `f_regression` |
+//! | ANOVA F-tests (not in the course notes) | [`FClassif`] / [`f_classif`], [`FRegression`] / [`f_regression`] | `f_classif`, `f_regression` |
 //! | keep the best scores | [`SelectKBest`], [`SelectPercentile`] | same names |
 //! | embedded: lasso / elastic net | [`SelectFromModel`] over any model with [`FeatureImportances`](crate::FeatureImportances) | `SelectFromModel` |
 //! | SVM-RFE | [`Rfe`] | `RFE` |
@@ -64,7 +64,7 @@
 //! selected columns, in their original order) and [`InverseTransform`](crate::InverseTransform)
 //! (zeros in the dropped columns), and expose the support mask.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
 //! * Ties: forward/backward steps take the lower feature index; [`best_subset`] prefers the
 //!   smaller, then the lexicographically first subset; [`SelectKBest`] keeps the higher indices

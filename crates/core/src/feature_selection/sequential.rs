@@ -45,7 +45,7 @@ pub enum Direction {
 /// `None` with `tol` set runs until `tol` stops it (or all / one feature remain); `None` without
 /// `tol` selects `⌊D/2⌋` (at least 1), scikit-learn's default.
 ///
-/// Cost: `O(D · k)` score evaluations (`O(D²)` models for a full path, the notes' count). The
+/// Cost: `O(D · k)` score evaluations (`O(D²)` models for a full path, the course notes' count). The
 /// candidates of one step are scored in parallel on the rayon pool (`crate::par`), so the
 /// closure must be `Sync`; the choice is made in index order afterwards, so the result does
 /// not depend on the thread count. Since the closure runs inside rayon tasks, a closure that

@@ -17,7 +17,7 @@
 //!
 //! Coordinates are ordered by degree, then lexicographically by the sorted index tuple
 //! `i₁ ≤ … ≤ i_d` of the monomial `x_{i₁}⋯x_{i_d}` (so `x₁², x₁x₂, x₂²` for `D = 2, d = 2`).
-//! Implementation choice: the notes give the map but no ordering.
+//! Implementation choice: the course notes give the map but no ordering.
 
 use ndarray::{Array2, ArrayRef2, ArrayView1, Axis, concatenate};
 

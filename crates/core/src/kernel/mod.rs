@@ -27,7 +27,7 @@
 //! | [`Polynomial`](Kernel::Polynomial) | `(γ xᵀx′ + c₀)^d` | if `c₀ ≥ 0` | `polynomial_kernel(degree, gamma, coef0)` | `(x·x′ + θ)^d` is `γ = 1, c₀ = θ`; also written `(x·z + 1)^p` and `(1 + xᵀx′)^t` |
 //! | [`HomogeneousPolynomial`](Kernel::HomogeneousPolynomial) | `(xᵀx′)^d` | yes | `polynomial_kernel(gamma=1, coef0=0)` | `(xᵀx′)^d` |
 //! | [`Rbf`](Kernel::Rbf) | `exp(−γ ‖x − x′‖²)` | yes | `rbf_kernel(gamma)` | `exp(−γ ‖x − x′‖²)`; the Gaussian `exp(−‖x − z‖²/2σ²)` is `γ = 1/(2σ²)`: [`Kernel::rbf_sigma`] |
-//! | [`Laplacian`](Kernel::Laplacian) | `exp(−γ ‖x − x′‖₁)` | yes | `laplacian_kernel(gamma)` | not in the notes |
+//! | [`Laplacian`](Kernel::Laplacian) | `exp(−γ ‖x − x′‖₁)` | yes | `laplacian_kernel(gamma)` | not in the course notes |
 //! | [`Sigmoid`](Kernel::Sigmoid) | `tanh(γ xᵀx′ + c₀)` | **no** (in general) | `sigmoid_kernel(gamma, coef0)` | named only |
 //! | [`QuadraticForm`](Kernel::QuadraticForm) | `xᵀ A x′`, `A` symmetric PSD | yes | — | rule 8 |
 //!
@@ -130,10 +130,10 @@
 //!   `(xᵀx′)^d` is evaluated as one dot product and `powi` (repeated squaring): the course
 //!   notes' `O(D + log d)` against `O(D^d)` through the explicit map.
 //!
-//! # Implementation choices (not in the notes)
+//! # Implementation choices (not in the course notes)
 //!
-//! * The polynomial kernel carries scikit-learn's `γ` as well as the notes' offset `θ = c₀`.
-//! * The Laplacian kernel is not in the notes (scikit-learn has it).
+//! * The polynomial kernel carries scikit-learn's `γ` as well as the course notes' offset `θ = c₀`.
+//! * The Laplacian kernel is not in the course notes (scikit-learn has it).
 //! * Rule 2 takes any function `f`; a kernel stored as data cannot hold a closure, so `f` is one of
 //!   the [`WeightFn`] variants (inverse norm = cosine normalisation, inverse feature-space norm =
 //!   kernel normalisation, Gaussian weight). For an arbitrary `f`, scale a Gram matrix yourself:
@@ -215,7 +215,7 @@ pub enum WeightFn {
 
 /// A kernel function `k(x, x′)`, stored as data (serde-derivable).
 ///
-/// Leaves are the classic kernels; the combinators are the notes' closure rules (module docs).
+/// Leaves are the classic kernels; the combinators are the course notes' closure rules (module docs).
 /// Build leaves with the constructors ([`Kernel::rbf_gamma`], [`Kernel::polynomial`], ...) or the
 /// variants directly, and combine with [`Kernel::scaled`], [`Kernel::plus`], [`Kernel::times`],
 /// [`Kernel::exp`], [`Kernel::polynomial_of`], [`Kernel::weighted`], [`Kernel::normalized`],

@@ -73,7 +73,7 @@
 //! Press (2014), ch. 2; LT-01); RSS/MSE/E_RMS/R² (Bishop, *Pattern Recognition and Machine
 //! Learning* (2006), §1.1; scikit-learn user guide: Metrics and scoring) and the clustering SSE.
 //! AUC, specificity, balanced accuracy, multi-class averaging, log-loss as a metric, and every
-//! clustering/embedding index are implementation choices not in the notes (catalog §1.13):
+//! clustering/embedding index are implementation choices not in the course notes (catalog §1.13):
 //! Hand & Till (2001) and Fawcett (2006) for ROC analysis; Rousseeuw (1987) silhouettes;
 //! Hubert & Arabie (1985) ARI; Vinh, Epps & Bailey (2010) AMI; Rosenberg & Hirschberg (2007)
 //! V-measure; Davies & Bouldin (1979); Caliński & Harabasz (1974); Venna & Kaski (2001)

@@ -1,7 +1,7 @@
 //! Internal cluster validity (from the data and one labeling): inertia (clustering SSE),
 //! silhouette coefficients, Davies–Bouldin and Calinski–Harabasz indices.
 //!
-//! Silhouette, Davies–Bouldin and Calinski–Harabasz are implementation choices, not in the notes
+//! Silhouette, Davies–Bouldin and Calinski–Harabasz are implementation choices, not in the course notes
 //! (catalog §1.13); the clustering SSE is (M-07).
 //!
 //! # Silhouette algorithm

@@ -30,7 +30,7 @@
 //! | `mse(x)` | `mean_r (y_r(x) − g_r(x))²` |
 //! | `mse_noise_free(x)` | `mean_r (g_r(x) − f(x))²` |
 //!
-//! and the reported scalars are the means over the test points (the notes' `E_x`). The
+//! and the reported scalars are the means over the test points (the course notes' `E_x`). The
 //! noise-free identity `mse_noise_free = bias² + var` holds exactly (up to rounding) for any
 //! `R`; `mse ≈ noise + bias² + var` holds up to the cross terms `2·mean_r ε_r(ḡ − f)` and
 //! `2·mean_r ε_r(ḡ − g_r)`, which vanish as `R` grows (`O(1/√R)`); `cross_term` reports the

@@ -12,7 +12,7 @@
 //! err_.632 = (1/B) Σ_b [0.632 · err_oob(M_b) + 0.368 · err_train(M_b)]
 //! ```
 //!
-//! (the notes write the accuracy version `Acc(M) = Σ 0.632·Acc(M_i)_test + 0.368·Acc(M_i)_train`,
+//! (the course notes write the accuracy version `Acc(M) = Σ 0.632·Acc(M_i)_test + 0.368·Acc(M_i)_train`,
 //! averaged over the models; the combination is linear, so errors and accuracies give the same
 //! estimate). `err_train(M_b)` is the mean loss on the bootstrap sample itself, repetitions
 //! counted; `err_oob(M_b)` the mean loss on the out-of-bag points. A replicate without
@@ -20,7 +20,7 @@
 //! `err_.632 = 0.368 · mean_b err_train + 0.632 · mean_{b : oob ≠ ∅} err_oob`, which equals the
 //! formula above whenever every replicate has out-of-bag points.
 //!
-//! ## Efron's .632 and .632+ (implementation choices, not in the notes)
+//! ## Efron's .632 and .632+ (implementation choices, not in the course notes)
 //!
 //! Efron (1983) combines the *apparent* error `err̄` (fit and evaluate on all data) with the
 //! leave-one-out bootstrap error `Err⁽¹⁾ = (1/n) Σ_i mean_{b : i ∉ D_b} L(y_i, M_b(x_i))`:

@@ -2,7 +2,7 @@
 //! leave-one-out and leave-p-out (shuffle splits, repeated K-fold and explicit splits are in
 //! `cv_random.rs`).
 //!
-//! ## K-fold (the notes' procedure, catalog M-03)
+//! ## K-fold (the course notes' procedure, catalog M-03)
 //!
 //! `0..n` (optionally permuted) is cut into `k` consecutive folds; fold `i` is the validation set
 //! of split `i` and the other `k − 1` folds train. Fold sizes are scikit-learn's: `⌊n/k⌋` each,
@@ -30,7 +30,7 @@
 //! Reference: K-fold and leave-one-out cross-validation as in the course notes (Stone, JRSS B
 //! 36(2), 1974; Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed.
 //! (2009), §7.10; scikit-learn user guide: Cross-validation). Shuffling and stratification are
-//! implementation choices (the notes leave them open).
+//! implementation choices (the course notes leave them open).
 
 use ndarray::ArrayRef1;
 

@@ -12,7 +12,7 @@
 //!
 //! e.g. 25 classifiers with `e = 0.35`: `Σ_{i=13}^{25} … = 0.06` (0.060445 to six digits).
 //!
-//! For even `n` a vote can tie at `i = n/2` wrong votes; the notes do not say what happens, so
+//! For even `n` a vote can tie at `i = n/2` wrong votes; the course notes do not say what happens, so
 //! the rule is a parameter ([`TieRule`], an implementation choice): a tie counts as an error,
 //! as correct, or is broken by a fair coin (half the tie probability counts as error; this is
 //! what random tie-breaking between two classes gives). For odd `n` there is no tie and all rules
@@ -66,7 +66,7 @@ fn check_rate(e: f64, name: &'static str) -> Result<()> {
 /// ```
 /// use ndlearn_core::model_selection::majority_vote_error;
 ///
-/// // The notes' example: 25 classifiers with e = 0.35.
+/// // The course notes' example: 25 classifiers with e = 0.35.
 /// let p = majority_vote_error(25, 0.35)?;
 /// assert!((p - 0.060445).abs() < 5e-7);
 /// # Ok::<(), ndlearn_core::Error>(())

@@ -10,7 +10,7 @@
 //! | [`cross_val_score`], [`cross_validate`] | per-fold scores, times, models; folds in parallel | same names |
 //! | [`GridSearchCV`], [`RandomizedSearchCV`] over [`ParamGrid`] / [`ParamSpace`] | hyperparameter search, candidates × folds in parallel | same names |
 //! | [`learning_curve`], [`validation_curve`] | score vs training size / vs a hyperparameter; SVG plots (feature `plot`) | same names |
-//! | [`bootstrap_632`] | the notes' .632 bootstrap estimate, Efron's .632 and .632+ | — |
+//! | [`bootstrap_632`] | the course notes' .632 bootstrap estimate, Efron's .632 and .632+ | — |
 //! | [`bias_variance`] | Monte-Carlo bias², variance, noise and expected squared error | — (mlxtend's `bias_variance_decomp`) |
 //! | [`majority_vote_error`] | majority-vote error of independent classifiers (binomial tail) | — |
 //! | [`Scorer`] ([`scoring`]) | named scorers (`"accuracy"`, `"roc_auc"`, `"neg_log_loss"`, `"r2"`, ...) turned into the scorer closures below | `get_scorer`, `scoring=` |

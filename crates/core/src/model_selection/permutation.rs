@@ -14,7 +14,7 @@
 //!
 //! (with the population standard deviation over the `R` repeats, as scikit-learn). Breaking the
 //! link between feature `j` and the target costs as much score as the model relied on it; a
-//! feature the model never reads has importance exactly 0. The notes' out-of-bag variant (catalog
+//! feature the model never reads has importance exactly 0. The course notes' out-of-bag variant (catalog
 //! T-14) applies the same rule to each ensemble member on its out-of-bag rows; see
 //! `ndlearn_tree`'s bagging and forests.
 //!

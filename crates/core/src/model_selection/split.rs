@@ -25,7 +25,7 @@
 //! Reference: the course notes' train/test and validation procedure (catalog M-01, M-02;
 //! Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009),
 //! §7.2). Shuffling, stratification and the size
-//! rounding are implementation choices (scikit-learn's), not in the notes.
+//! rounding are implementation choices (scikit-learn's), not in the course notes.
 
 use ndarray::{ArrayRef1, Axis};
 

@@ -50,7 +50,7 @@
 //!
 //! References: the course notes' k-NN (keep the `k` smallest in a max-heap; Cover & Hart,
 //! "Nearest neighbor pattern classification", IEEE Trans. Information Theory 13(1), 1967) and
-//! kNN graph (von Luxburg 2007). k-d and ball trees are not in the notes (catalog G-01 marks
+//! kNN graph (von Luxburg 2007). k-d and ball trees are not in the course notes (catalog G-01 marks
 //! them absent): Friedman, Bentley & Finkel (1977), "An algorithm for finding best matches in
 //! logarithmic expected time"; Omohundro (1989), "Five balltree construction algorithms".
 

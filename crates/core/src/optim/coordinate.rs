@@ -2,8 +2,8 @@
 //!
 //! # The math
 //!
-//! Block-coordinate minimisation appears in the notes as alternation (k-means, catalog O-13);
-//! coordinate descent for the lasso is **not in the notes** (O-13 marks it absent). For
+//! Block-coordinate minimisation appears in the course notes as alternation (k-means, catalog O-13);
+//! coordinate descent for the lasso is **not in the course notes** (O-13 marks it absent). For
 //! `min_w f(w)`, one sweep replaces each coordinate in turn by its exact minimiser with the
 //! others fixed, `wⱼ ← argmin_t f(w₁, …, wⱼ₋₁, t, wⱼ₊₁, …)`. For the lasso
 //! `(1/2n)‖y − Xw‖² + α‖w‖₁` the update is the soft-threshold

@@ -3,7 +3,7 @@
 //!
 //! # The math
 //!
-//! The notes define the directional derivative as a limit, `∇f(a)·v = lim_{h→0} (f(a + hv) −
+//! The course notes define the directional derivative as a limit, `∇f(a)·v = lim_{h→0} (f(a + hv) −
 //! f(a))/h`, and the Hessian as `H = ∇ₓ(∇ₓf)ᵀ` with `Hᵢⱼ = ∂²f/∂xᵢ∂xⱼ` (catalog O-15, C-23). The
 //! routines here replace the limit by **central** differences, whose truncation error is
 //! `O(h²)` instead of `O(h)`:
@@ -36,7 +36,7 @@
 //! `2n² + 1` evaluations; Hessian from gradients: `2n` gradient evaluations; classification: one
 //! symmetric eigendecomposition, `O(n³)`.
 //!
-//! # Implementation choices (not in the notes)
+//! # Implementation choices (not in the course notes)
 //!
 //! The step sizes, the relative-error formula of [`check_gradient`], the default eigenvalue
 //! tolerance and the chord test are standard numerical practice (Nocedal & Wright, *Numerical

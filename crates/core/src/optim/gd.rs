@@ -25,7 +25,7 @@
 //! f(w + η p) ≤ f(w) + c · η · ∇f(w)ᵀp      and      f(w + η p) < f(w),
 //! ```
 //!
-//! multiply `η` by `shrink = β ∈ (0, 1)`. With `armijo_c = c = 0` this is exactly the notes'
+//! multiply `η` by `shrink = β ∈ (0, 1)`. With `armijo_c = c = 0` this is exactly the course notes'
 //! plain decrease test `f(w_t − η_t∇f(w_t)) < f(w_t)`; `c > 0` (typically `10⁻⁴`) is the Armijo
 //! condition, which guarantees convergence to a stationary point on smooth `f` (the plain test does
 //! not exclude arbitrarily small progress). Trial points whose value is NaN or ±∞ are rejected and
@@ -53,11 +53,11 @@
 //! One gradient (and value) evaluation per iteration plus `O(d)` vector work; backtracking adds
 //! one value evaluation per trial step.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
-//! - The notes start each backtracking search at `c/t`; here every search starts at the fixed
+//! - The course notes start each backtracking search at `c/t`; here every search starts at the fixed
 //!   `initial` (the common choice: with a decaying start the search can never take a long step
-//!   again). Use `armijo_c = 0` for the notes' decrease test.
+//!   again). Use `armijo_c = 0` for the course notes' decrease test.
 //! - The Armijo constant and the relative form of the tolerances (see [`StopCriteria`]).
 //! - Non-finite values or gradients met during the iteration (a divergent step size) are reported
 //!   as [`Error::NonFinite`] instead of returning a meaningless iterate.
@@ -745,7 +745,7 @@ mod tests {
         .expect("valid");
         assert_eq!(floor.stop, StopReason::LineSearchFailed);
         assert!((&floor.x - &want).iter().all(|v| v.abs() < 1e-7));
-        // The notes' plain decrease test (armijo_c = 0) also converges here.
+        // The course notes' plain decrease test (armijo_c = 0) also converges here.
         let plain = StepSize::Backtracking {
             initial: 1.0,
             shrink: 0.5,

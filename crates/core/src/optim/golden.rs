@@ -16,7 +16,7 @@
 //! reused): `β/(1 − α) = α`. Together `α² − 3α + 1 = 0`, so
 //!
 //! ```text
-//! α = (3 − √5)/2 = 0.381966…  (the notes' 0.382),    β = 1 − 2α = √5 − 2 = 0.236068…  (0.236).
+//! α = (3 − √5)/2 = 0.381966…  (the course notes' 0.382),    β = 1 − 2α = √5 − 2 = 0.236068…  (0.236).
 //! ```
 //!
 //! With the golden ratio `φ = (1 + √5)/2 = 1.618034…`: `α = 1 − 1/φ = 1/φ²` and `β = 1/φ³`; each
@@ -25,7 +25,7 @@
 //!
 //! Each step compares `f(c)` and `f(d)`: if `f(c) ≤ f(d)` the minimum lies in `[a, d]` (the old
 //! `c` becomes the new `d`), otherwise in `[c, b]` (the old `d` becomes the new `c`); one new
-//! probe is evaluated. The notes give no stopping rule: [`golden_section`] stops when the bracket
+//! probe is evaluated. The course notes give no stopping rule: [`golden_section`] stops when the bracket
 //! is no longer than `tol` (an absolute length), or after `max_iter` steps. To reach length `tol`
 //! from `b − a` takes `⌈ln((b − a)/tol)/ln φ⌉` steps.
 //!
@@ -272,7 +272,7 @@ mod tests {
         assert!((GOLDEN_BETA - 0.236).abs() < 5e-4);
         assert!((GOLDEN_ALPHA - (3.0 - s5) / 2.0).abs() < 1e-15);
         assert!((GOLDEN_BETA - (s5 - 2.0)).abs() < 1e-15);
-        // β = 1 − 2α and β/(1 − α) = α (the notes' two conditions).
+        // β = 1 − 2α and β/(1 − α) = α (the course notes' two conditions).
         assert!((GOLDEN_BETA - (1.0 - 2.0 * GOLDEN_ALPHA)).abs() < 1e-15);
         assert!((GOLDEN_BETA / (1.0 - GOLDEN_ALPHA) - GOLDEN_ALPHA).abs() < 1e-15);
         let phi = (1.0 + s5) / 2.0;

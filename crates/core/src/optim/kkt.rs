@@ -17,7 +17,7 @@
 //! For a convex problem (convex `f`, `gᵢ`; affine `h`) a point with all four residuals zero is
 //! optimal; in general it is a candidate (a stationary point of `L`). The residuals are absolute:
 //! compare them with the scale of your data. `J_g`, `J_h` are Jacobians with one row per
-//! constraint (`∂gᵢ/∂xᵀ`, the notes' convention).
+//! constraint (`∂gᵢ/∂xᵀ`, the course notes' convention).
 //!
 //! [`super::LinearProgram::kkt_residuals`] and [`super::QuadraticProgram::kkt_residuals`] build
 //! these inputs for LP/QP solutions (bounds become rows `lo − x ≤ 0`, `x − hi ≤ 0`).

@@ -4,7 +4,7 @@
 //!
 //! `β_{k+1} = β_k + τ Xᵀ(Y − Xβ_k)`, started at `β_0 = 0`, converges for `0 < τ < 2/σ₁²` to the
 //! **minimum-norm** least-squares solution `X⁺Y` (each iterate stays in the row space of `X`).
-//! The default `τ = 1/σ₁²` follows the notes. Works column-wise for multi-output `Y` (`n × t`).
+//! The default `τ = 1/σ₁²` follows the course notes. Works column-wise for multi-output `Y` (`n × t`).
 //! Each step costs two gemms, `O(n d t)`; the error contracts by `1 − τσ_r²` per step (`σ_r` the
 //! smallest non-zero singular value), so ill-conditioned problems converge slowly: prefer
 //! [`crate::linalg::lstsq`] unless early stopping (implicit regularisation) is the point.

@@ -1,6 +1,6 @@
 //! L-BFGS (limited-memory BFGS) with a strong-Wolfe line search.
 //!
-//! Quasi-Newton methods are **not in the notes** (catalog O-07 marks BFGS as absent); this is the
+//! Quasi-Newton methods are **not in the course notes** (catalog O-07 marks BFGS as absent); this is the
 //! workhorse smooth solver of ndlearn (logistic regression, softmax, MLPs with full batches).
 //!
 //! # The math

@@ -9,7 +9,7 @@
 //!
 //! * 1-D: `xₖ₊₁ = xₖ − f'(xₖ)/f''(xₖ)`; applied to `(g, g')` instead of `(f', f'')` the same
 //!   iteration finds a root of `g`;
-//! * multivariate: `xₖ₊₁ = xₖ − Hₖ⁻¹gₖ`, computed, as the notes advise, by factorising
+//! * multivariate: `xₖ₊₁ = xₖ − Hₖ⁻¹gₖ`, computed, as the course notes advise, by factorising
 //!   `Hₖ = LLᵀ` (Cholesky) and solving `Hₖ d = −gₖ` instead of inverting.
 //!
 //! The course notes stop while `|x − x₀| > ε`; here every [`StopCriteria`] test applies
@@ -28,11 +28,11 @@
 //!    Near a strict minimum `t = 1` is accepted and the iteration converges quadratically.
 //!
 //! Both can be switched off ([`NewtonOptions::damping`], [`NewtonOptions::backtracking`]) to run
-//! the notes' plain iteration; on a strictly convex quadratic one plain step lands on the minimum.
+//! the course notes' plain iteration; on a strictly convex quadratic one plain step lands on the minimum.
 //!
 //! # Complexity
 //!
-//! Per iteration: one gradient and one Hessian evaluation (the notes count `D + C(D, 2)` second
+//! Per iteration: one gradient and one Hessian evaluation (the course notes count `D + C(D, 2)` second
 //! derivatives, `O(ND²)` for a sum over `N` samples), one Cholesky factorisation `O(D³/3)`
 //! (repeated per damping attempt), and a few function evaluations for backtracking.
 //!
@@ -68,11 +68,11 @@ pub struct Newton1dResult<F: Float> {
 
 /// One-dimensional Newton iteration `x ← x − g(x)/g'(x)`.
 ///
-/// * Minimisation (the notes' form): pass `g = f'`, `dg = f''`; the result is a stationary point
+/// * Minimisation (the course notes' form): pass `g = f'`, `dg = f''`; the result is a stationary point
 ///   of `f` (a minimum when `f'' > 0` there).
 /// * Root finding: pass `g` and its derivative `dg`.
 ///
-/// Stops when `|g(x)| ≤ g_tol`, or `|xₖ₊₁ − xₖ| ≤ x_tol·max(1, |xₖ₊₁|)` (the notes' `|x − x₀| ≤
+/// Stops when `|g(x)| ≤ g_tol`, or `|xₖ₊₁ − xₖ| ≤ x_tol·max(1, |xₖ₊₁|)` (the course notes' `|x − x₀| ≤
 /// ε`), or after `max_iter` iterations; `f_tol` is ignored (there is no `f`).
 ///
 /// Errors: invalid `stop`; non-finite `x0` ([`Error::NonFinite`]); `g` or `dg` non-finite at an
@@ -464,7 +464,7 @@ mod tests {
         )
         .expect("ok");
         assert!((r32.x - 2f32.sqrt()).abs() < 1e-6);
-        // Only x_tol (the notes' |x − x0| ≤ ε rule).
+        // Only x_tol (the course notes' |x − x0| ≤ ε rule).
         let s = StopCriteria::default().g_tol(0.0).x_tol(1e-12);
         let r = newton_1d(|x: f64| x * x - 2.0, |x: f64| 2.0 * x, 1.0, &s).expect("ok");
         assert_eq!(r.stop, StopReason::StepNorm);

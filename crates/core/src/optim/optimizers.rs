@@ -48,10 +48,10 @@
 //! `O(n)` per step for a tensor of `n` elements; state memory `0` (SGD), `n` (momentum, Nesterov,
 //! AdaGrad, RMSProp) or `2n` (Adam) per tensor.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
-//! The notes only mention momentum, without a formula (catalog O-03, CL-054: "formula is an
-//! implementation choice"); Nesterov, AdaGrad, RMSProp and Adam are absent from the notes and are
+//! The course notes only mention momentum, without a formula (catalog O-03, CL-054: "formula is an
+//! implementation choice"); Nesterov, AdaGrad, RMSProp and Adam are absent from the course notes and are
 //! implemented from the papers below. Non-finite gradients are not checked (that would cost a pass
 //! over every tensor): they propagate into the parameters.
 //!

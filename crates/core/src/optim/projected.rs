@@ -40,9 +40,9 @@
 //! Per iteration one gradient and value, two projections (step and residual), `O(d)` work; plus
 //! one value and one projection per backtracking trial.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
-//! The notes give the method but no projection operators (catalog O-05 "Gap"); the three sets, the
+//! The course notes give the method but no projection operators (catalog O-05 "Gap"); the three sets, the
 //! sort-based simplex algorithm, the arc line search and the residual-based gradient test are
 //! implementation choices.
 //!

@@ -19,7 +19,7 @@
 //! p_L(y) = S_{λ/L}( y − ∇f(y)/L ).
 //! ```
 //!
-//! - **ISTA** (the notes' algorithm for the lasso, with `τ = 1/L = 1/σ₁(X)²` for
+//! - **ISTA** (the course notes' algorithm for the lasso, with `τ = 1/L = 1/σ₁(X)²` for
 //!   `f = ½‖Xw − y‖²`): `w_{k+1} = p_L(w_k)`. The objective `F = f + g` is non-increasing and
 //!   `F(w_k) − F* ≤ L‖w₀ − w*‖²/(2k)`.
 //! - **FISTA** (Beck & Teboulle 2009): with `y₁ = w₀`, `t₁ = 1`,
@@ -52,10 +52,10 @@
 //! Per iteration one gradient and one value of `f` plus `O(d)` work; backtracking adds one value
 //! per increase of `L`.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
 //! FISTA, the backtracking rule for `L` and the gradient-mapping stopping test come from Beck &
-//! Teboulle; the notes give ISTA with a fixed `τ = 1/σ₁²` (catalog O-06: FISTA is absent from the notes).
+//! Teboulle; the course notes give ISTA with a fixed `τ = 1/σ₁²` (catalog O-06: FISTA is absent from the course notes).
 //!
 //! # References
 //!

@@ -4,7 +4,7 @@
 //!
 //! # The math (catalog O-10, S-02)
 //!
-//! The notes call the SVM primal and dual, and the lasso, QPs and leave the solver open
+//! The course notes call the SVM primal and dual, and the lasso, QPs and leave the solver open
 //! ("use blackbox solvers"). This solver (implementation choice; Nocedal & Wright §16.6,
 //! Mehrotra 1992) works on the KKT conditions with bound slacks `s_lo = x − lo`, `s_hi = hi − x`
 //! (finite bounds only) and multipliers `z_lo, z_hi ≥ 0`, `λ`:

@@ -18,7 +18,7 @@
 //! (`Constant`, `InverseT`, `InverseSqrtT`; no line search on noisy gradients).
 //!
 //! A subgradient oracle in `batch_gradient` turns this into the stochastic subgradient method of
-//! the notes (hinge and perceptron losses, L1 terms).
+//! the course notes (hinge and perceptron losses, L1 terms).
 //!
 //! # Stopping
 //!
@@ -41,15 +41,15 @@
 //! Per epoch: `N` per-sample gradient terms (in `⌈N/B⌉` calls) plus one full objective value, and
 //! `O(d⌈N/B⌉)` vector work.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
-//! Epochs and reshuffling (the notes draw a random batch each iteration and leave epochs open,
+//! Epochs and reshuffling (the course notes draw a random batch each iteration and leave epochs open,
 //! catalog O-02 "Gap"), the once-per-epoch convergence test, and counting `t` over updates.
 //!
 //! # References
 //!
 //! - SGD and mini-batches as in the course notes (mean vs sum scaling; the minibatch mean, which
-//!   one set of the notes sums to `N` by mistake, errata E17; catalog O-02, CL-053): H. Robbins,
+//!   one set of the course notes sums to `N` by mistake, errata E17; catalog O-02, CL-053): H. Robbins,
 //!   S. Monro, "A stochastic approximation method", Annals of Mathematical Statistics 22(3),
 //!   1951.
 //! - L. Bottou, F. E. Curtis, J. Nocedal, "Optimization Methods for Large-Scale Machine

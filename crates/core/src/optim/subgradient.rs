@@ -10,7 +10,7 @@
 //! w_{t+1} = w_t − η_t g_t,      g_t ∈ ∂f(w_t),
 //! ```
 //!
-//! with the oracle [`Objective::gradient`], which must return *some* subgradient (the notes'
+//! with the oracle [`Objective::gradient`], which must return *some* subgradient (the course notes'
 //! kink convention: use derivative 0 for `max(0, ·)` at the kink and `sign(0) = 0` for `|·|`, so
 //! that the oracle returns 0 at an optimum such as `w = a` for `‖w − a‖₁`). A subgradient step
 //! need not decrease `f`, so the method keeps the **best iterate** seen: the result's `x` and
@@ -23,7 +23,7 @@
 //! `O(η)`; [`StepSize::Backtracking`] is rejected (a negative subgradient need not be a descent
 //! direction).
 //!
-//! The stochastic variant of the notes (a subgradient of a random mini-batch per step) is
+//! The stochastic variant of the course notes (a subgradient of a random mini-batch per step) is
 //! [`super::minibatch_gd`] with a subgradient oracle in `batch_gradient`.
 //!
 //! # Stopping
@@ -40,9 +40,9 @@
 //!
 //! One value and one subgradient evaluation per iteration plus `O(d)` vector work.
 //!
-//! # Choices not in the notes
+//! # Choices not in the course notes
 //!
-//! Keeping the best iterate, ignoring `f_tol`, and the `c/√t` recommendation (the notes leave the
+//! Keeping the best iterate, ignoring `f_tol`, and the `c/√t` recommendation (the course notes leave the
 //! step of the subgradient method open).
 //!
 //! # References

@@ -13,7 +13,7 @@
 //! | [`MinMaxScaler`] | to `[lo, hi]` | `MinMaxScaler` | yes |
 //! | [`MaxAbsScaler`] | `x / max|x|` | `MaxAbsScaler` | yes |
 //! | [`RobustScaler`] | `(x − median)/IQR` | `RobustScaler` | yes |
-//! | [`MeanAbsDevScaler`] | `(x − mean)/mean|x − mean|` (the notes) | — | yes |
+//! | [`MeanAbsDevScaler`] | `(x − mean)/mean|x − mean|` (the course notes) | — | yes |
 //! | [`Normalizer`] | rows to unit `l1`/`l2`/`max` norm | `Normalizer` | |
 //! | [`OneHotEncoder`] | indicator columns per category | `OneHotEncoder` (dense) | yes |
 //! | [`OrdinalEncoder`] | category → rank | `OrdinalEncoder` | yes |
@@ -25,7 +25,7 @@
 //! | [`VandermondeFeatures`], [`vandermonde`] | `[1, x, …, xᵖ]` per feature | `np.vander(increasing=True)` | |
 //! | [`GaussianRbfFeatures`], [`gaussian_rbf`] | `exp(−(x − μ)²/2σ²)` per centre | — | |
 //! | [`FourierFeatures`], [`fourier`] | `1, sin kωx, cos kωx` | — | |
-//! | [`SquareEmbedding`], [`RadiusEmbedding`] | `(x, x²)`, `(x, Σx²)` (the notes) | — | |
+//! | [`SquareEmbedding`], [`RadiusEmbedding`] | `(x, x²)`, `(x, Σx²)` (the course notes) | — | |
 //! | [`SplineTransformer`] | B-spline basis, any extrapolation, repeated knots | `SplineTransformer` | |
 //! | [`TfidfTransformer`] | counts → TF-IDF | `TfidfTransformer` | |
 //! | [`CountVectorizer`], [`tokenize`] | documents → token counts | `CountVectorizer` (default tokens) | |

@@ -39,7 +39,7 @@ pub fn registry() -> Vec<Entry> {
         .into(),
         Entry::invertible_transformer::<MeanAbsDevScaler>(
             "mean_abs_dev_scaler",
-            "the notes' scaler: subtract the mean, divide by the mean absolute deviation",
+            "the course notes' scaler: subtract the mean, divide by the mean absolute deviation",
         )
         .into(),
         Entry::transformer::<Normalizer>("normalizer", "scale each row to unit norm")

@@ -203,13 +203,13 @@ impl<F: Float> InverseTransform<F> for FittedRobustScaler<F> {
 ///
 /// `m_f = (1/n) Σᵢ x_if`,  `s_f = (1/n) Σᵢ |x_if − m_f|`,  `z_if = (x_if − m_f) / s_f`.
 ///
-/// The notes use it to put numeric variables on a common scale before computing
+/// The course notes use it to put numeric variables on a common scale before computing
 /// dissimilarities (clustering): deviations are not squared, so single outliers weigh less than
 /// in the standard deviation.
 ///
 /// **Not the MAD.** The "median absolute deviation" (`scipy.stats.median_abs_deviation`, R's
 /// `mad`, often scaled by 1.4826) takes the *median* of `|x − median|`; this scaler takes the
-/// *mean* of `|x − mean|`, exactly as the notes define it. For a normal distribution
+/// *mean* of `|x − mean|`, exactly as the course notes define it. For a normal distribution
 /// `s_f ≈ 0.798 σ` (`√(2/π) σ`), whereas MAD ≈ `0.674 σ`. scikit-learn has no equivalent.
 ///
 /// A constant feature (training minimum = maximum) gets `s_f = 1` (implementation choice, as the

@@ -1,7 +1,7 @@
 //! Feature scalers: z-score ([`StandardScaler`]), range ([`MinMaxScaler`]), maximum absolute
 //! value ([`MaxAbsScaler`]), per-row norms ([`Normalizer`]) and train-only centring ([`center`]).
 //!
-//! The robust scalers (median/IQR and the notes' mean absolute deviation) are in
+//! The robust scalers (median/IQR and the course notes' mean absolute deviation) are in
 //! [`super::RobustScaler`] and [`super::MeanAbsDevScaler`].
 
 use crate::Estimator;

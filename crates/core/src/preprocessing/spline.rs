@@ -569,7 +569,7 @@ mod tests {
 
     #[test]
     fn cubic_partition_of_unity_and_dimension() {
-        // n knots, degree d: n + d − 1 splines (the notes' n + d + 1 counts interior knots).
+        // n knots, degree d: n + d − 1 splines (the course notes' n + d + 1 counts interior knots).
         let x: Array2<f64> = Array2::from_shape_fn((20, 2), |(i, j)| (i * (j + 1)) as f64 * 0.37);
         let s = SplineTransformer::new(6, 3).fit(&x).expect("fit");
         assert_eq!(s.n_features_out(), 2 * 8);

@@ -52,7 +52,7 @@
 //!
 //! The course notes (catalog X-05, items CL-203 and CL-204); He & Garcia (2009), "Learning from
 //! imbalanced data", IEEE TKDE 21(9). The SMOTE interpolation
-//! rule is not in the notes (catalog: "the interpolation rule is not spelled out"): Chawla,
+//! rule is not in the course notes (catalog: "the interpolation rule is not spelled out"): Chawla,
 //! Bowyer, Hall & Kegelmeyer (2002), "SMOTE: Synthetic Minority Over-sampling Technique", JAIR
 //! 16. The balanced class weight `n / (n_classes · n_c)` is King & Zeng (2001) as used by
 //! scikit-learn.

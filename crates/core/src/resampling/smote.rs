@@ -29,7 +29,7 @@ use crate::{Error, Float, Result, random};
 /// x_new = x_i + u · (x_nn − x_i)
 /// ```
 ///
-/// The interpolation rule is the one of Chawla et al. (2002); the notes leave it open.
+/// The interpolation rule is the one of Chawla et al. (2002); the course notes leave it open.
 ///
 /// # Small classes
 ///

@@ -4,7 +4,7 @@
 //!
 //! * Entropy `H(p) = −Σᵢ pᵢ log pᵢ` (`0 log 0 = 0`). [`entropy`] normalizes its input like
 //!   `scipy.stats.entropy` and takes an optional log base; the label-based functions use nats
-//!   (natural log), as scikit-learn. The notes leave the base open (catalog §1.14): decision trees
+//!   (natural log), as scikit-learn. The course notes leave the base open (catalog §1.14): decision trees
 //!   conventionally use bits (`base = Some(2.0)`).
 //! * Mutual information `I(X, Y) = Σₓ Σᵧ p(x, y) log[p(x, y) / (p(x) p(y))]` with the
 //!   plug-in (empirical frequency) estimate; [`mutual_information_discrete`] equals
@@ -14,7 +14,7 @@
 //!   bins over its own observed range `[min, max]`; a value on an inner edge goes to the bin on
 //!   its right, the maximum into the last bin — the bins of `numpy.histogram2d(x, y, bins)`. A
 //!   constant variable falls into one bin (its mutual information with anything is 0).
-//!   Equal-width bins are an implementation choice; the notes do not say how to bucketise.
+//!   Equal-width bins are an implementation choice; the course notes do not say how to bucketise.
 //!
 //! Complexity: `O(n log n)` at worst (labels are compacted by sorting when they are sparse).
 

@@ -11,7 +11,7 @@
 //! | `Tophat` | `K(u) = ½ 1{\|u\| ≤ 1}` | uniform on the ellipsoid `‖u/h‖ ≤ 1`, `1/(V_d Πh_j)` | `kernel='tophat'` |
 //! | `Box` | `K(u) = ½ 1{\|u\| ≤ 1}` | product of 1-D boxes: the cube `max_j \|u_j\|/h_j ≤ 1`, `1/(2^d Πh_j)` | — |
 //!
-//! In one dimension `Tophat` and `Box` are the notes' box kernel. With one bandwidth for all
+//! In one dimension `Tophat` and `Box` are the course notes' box kernel. With one bandwidth for all
 //! dimensions the Gaussian product kernel is scikit-learn's isotropic Gaussian. As the course
 //! notes warn, a box kernel gives density 0 far from the data (log density `−∞`).
 //!
@@ -371,7 +371,7 @@ mod tests {
         // the course notes' C = (4/3)^{1/5} σ ⇒ 1.059224 σ (catalog TV28)
         assert!((NOTES_BANDWIDTH_CONSTANT - (4.0f64 / 3.0).powf(0.2)).abs() < 1e-16);
         assert!((NOTES_BANDWIDTH_CONSTANT - 1.059_224).abs() < 5e-7);
-        // Silverman's 1-D factor is the notes' rule
+        // Silverman's 1-D factor is the course notes' rule
         for n in [1usize, 10, 1000] {
             let rule = notes_bandwidth(1.0, n).expect("valid");
             assert!((silverman_factor(n, 1) - rule).abs() < 1e-15 * rule.max(1.0));
@@ -442,7 +442,7 @@ mod tests {
     fn notes_rule_is_near_the_ise_optimum() {
         // Catalog §2 claim 39: for Gaussian data the integrated squared error of a Gaussian KDE
         // is minimised near λ = (4/3)^{1/5} σ n^{−1/5}. Average ISE over 5 seeded samples of
-        // n = 400 for constants c ∈ {0.4, …, 2.0}: the notes' c ≈ 1.06 is within 15 % of the best.
+        // n = 400 for constants c ∈ {0.4, …, 2.0}: the course notes' c ≈ 1.06 is within 15 % of the best.
         let n = 400;
         let cs = [0.4, 0.6, 0.8, 1.0, 1.059_224, 1.2, 1.5, 2.0];
         let grid = Array2::from_shape_fn((801, 1), |(i, _)| -4.0 + 0.01 * i as f64);

@@ -6,7 +6,7 @@
 //! | [`special`] | Γ, ln Γ, ψ, B, incomplete Γ/B, erf, normal cdf/quantile | CL-032 |
 //! | [`tests`] | χ² distribution functions, χ² independence test, z-test | CL-046, CL-047 |
 //! | [`information`] | entropy, mutual information (discrete and binned) | CL-034 |
-//! | [`kde`] | kernel density estimation (Gaussian, tophat, box kernels; Scott, Silverman and the notes' bandwidth rule) | C-15, TV28 |
+//! | [`kde`] | kernel density estimation (Gaussian, tophat, box kernels; Scott, Silverman and the course notes' bandwidth rule) | C-15, TV28 |
 //! | [`order`] | quantiles (numpy's linear and averaged-inverted-CDF methods), median, weighted percentiles and weighted median (scikit-learn's `_weighted_percentile`), ranks, Spearman's correlation | — |
 //! | [`distributions`] | univariate, discrete and multivariate laws: pdf/logpdf/cdf/ppf, moments, seeded sampling | CL-031 |
 //!

@@ -36,6 +36,7 @@ pub fn data(case: &Case) -> Array2<f64> {
     x.slice(s![..rows;step, ..]).to_owned()
 }
 
+#[cfg(feature = "serde")]
 /// Builds the registry entry `name` from string parameters, fits it on iris, and checks that
 /// `transform` gives `k` columns and `inverse_transform` the 4 input columns again.
 #[allow(dead_code)] // not every test file that shares this module builds from the registry

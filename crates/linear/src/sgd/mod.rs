@@ -13,7 +13,7 @@
 //!
 //! with `ρ = 0` for `L2`, `ρ = 1` for `L1`, `ρ = l1_ratio` for `ElasticNet` and `R = 0` for
 //! `None` (the intercept is not penalised). Note the `½` on the L2 term: `α` here is
-//! scikit-learn's `alpha` and plays the role of `λ` in the notes' `(λ/2)‖w‖²`; with the hinge loss
+//! scikit-learn's `alpha` and plays the role of `λ` in the course notes' `(λ/2)‖w‖²`; with the hinge loss
 //! this is the SVM `C = 1/(Nα)`.
 //!
 //! # Losses ([`SgdLoss`], `ℓ(y, p)`, no extra scaling)

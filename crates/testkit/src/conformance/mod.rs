@@ -299,7 +299,7 @@ impl Report {
 
 impl fmt::Display for Report {
     /// One line per check with its failure messages (and skip reasons); the alternate form
-    /// (`{:#}`) also prints the notes of passed checks.
+    /// (`{:#}`) also prints the course notes of passed checks.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,

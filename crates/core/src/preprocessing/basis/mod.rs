@@ -5,7 +5,7 @@
 //! ([`VandermondeFeatures`], [`GaussianRbfFeatures`], [`FourierFeatures`]) apply the basis to every
 //! column of a matrix and concatenate the blocks in column order (`[1]`, block of column 0, block
 //! of column 1, …), with at most one leading bias column. [`SquareEmbedding`] and
-//! [`RadiusEmbedding`] are the notes' explicit feature maps.
+//! [`RadiusEmbedding`] are the course notes' explicit feature maps.
 
 mod rbf;
 

@@ -10,8 +10,8 @@
 //! | [`Uniform`] | `1/(b − a)` on `[a, b]`; `U[0, 1]`: E = ½, V = 1/12 | `uniform(loc=a, scale=b−a)` |
 //! | [`Beta`] | `x^{α−1}(1 − x)^{β−1}/B(α, β)` | `beta(α, β)` |
 //! | [`LogNormal`] | `ln X ~ N(μ, σ²)` | `lognorm(s=σ, scale=e^μ)` |
-//! | [`Gamma`] | `x^{k−1} e^{−x/θ}/(Γ(k) θ^k)` (not in the notes; Dirichlet sampling) | `gamma(k, scale=θ)` |
-//! | [`Exponential`] | `e^{−x/θ}/θ` (not in the notes) | `expon(scale=θ)` |
+//! | [`Gamma`] | `x^{k−1} e^{−x/θ}/(Γ(k) θ^k)` (not in the course notes; Dirichlet sampling) | `gamma(k, scale=θ)` |
+//! | [`Exponential`] | `e^{−x/θ}/θ` (not in the course notes) | `expon(scale=θ)` |
 //! | [`Bernoulli`] | `θ^x (1 − θ)^{1−x}`, E = θ, V = θ(1 − θ) | `bernoulli(θ)` |
 //! | [`Binomial`] | `C(n, k) φ^k (1 − φ)^{n−k}` | `binom(n, φ)` |
 //! | [`Categorical`], [`Multinomial`] | class probabilities; counts of `n` draws | `multinomial` |

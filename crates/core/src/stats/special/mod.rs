@@ -10,7 +10,7 @@
 //! user-supplied probability ([`norm_ppf`], [`norm_isf`]) return [`crate::Error::InvalidParam`].
 //!
 //! The algorithms (series, continued fractions, Stirling's series, Acklam's starting value and
-//! a Halley refinement) are standard numerical analysis, not from the notes; each file documents
+//! a Halley refinement) are standard numerical analysis, not from the course notes; each file documents
 //! its method and accuracy.
 
 mod gamma;

@@ -1,7 +1,7 @@
 //! Hypothesis tests: the χ² distribution, Pearson's χ² test of independence (catalog CL-047)
 //! and the z-test with right/left/two-tailed p-values and critical values (catalog CL-046).
 //!
-//! See [`chi2_independence`] and [`ZTest`] for the formulas and the notes' references. Every
+//! See [`chi2_independence`] and [`ZTest`] for the formulas and the course notes' references. Every
 //! function that takes a user-supplied probability or table returns a [`crate::Result`].
 
 mod chi2;
