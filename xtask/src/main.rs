@@ -26,11 +26,19 @@ COMMANDS:
     test [ARGS...]   setup, then the whole test suite. With cargo-nextest installed:
                      `cargo nextest run --workspace --no-fail-fast ARGS` followed by
                      `cargo test --workspace --doc`; without it:
-                     `cargo test --workspace --no-fail-fast ARGS`. Then `cargo check` of
-                     every algorithm crate with --no-default-features and of the `ndlearn`
-                     facade with each family feature alone; every example of the facade;
-                     docs/sklearn-map.md current; `cargo package` of every published crate
-                     (each under crates.io's 10 MiB limit).
+                     `cargo test --workspace --no-fail-fast ARGS`. Then every example of the
+                     facade; docs/sklearn-map.md current; the SIMD neighbour kernels' tests
+                     at every narrower level the CPU supports (NDLEARN_SIMD); the feature
+                     matrix (every library crate without defaults and with each feature
+                     alone, their tests without defaults, the facade with each family
+                     alone, a downstream crate); `cargo publish --dry-run` of every
+                     published crate (each under crates.io's 10 MiB limit). Prints each
+                     step's duration.
+    blas-sweep [KERNEL...]
+                     setup, then the nextest suite once per OpenBLAS kernel
+                     (OPENBLAS_CORETYPE=KERNEL; default: Haswell, Zen, Sandybridge, Nehalem,
+                     Prescott, plus SkylakeX and Cooperlake on an AVX-512 CPU) and a table
+                     of the outcomes. By hand, not in CI (about 5 minutes per kernel).
     bench [ARGS...]  setup, then `cargo run --release -p ndlearn-bench --bin compare -- ARGS`
                      (results under target/ndlearn-bench/). OPENBLAS_CORETYPE and
                      OPENBLAS_L2_SIZE are removed from the benchmark's environment.
@@ -83,6 +91,7 @@ fn main() -> ExitCode {
         Some(Some("golden")) => no_args("golden", &rest).and_then(|()| golden(&ctx)),
         Some(Some("ci")) => no_args("ci", &rest).and_then(|()| ci(&ctx)),
         Some(Some("sklearn-map")) => sklearn_map(&ctx, &rest),
+        Some(Some("blas-sweep")) => blas_sweep(&ctx, &rest),
         Some(_) => {
             let name = command.unwrap_or_default();
             eprintln!("xtask: unknown command `{}`\n", name.to_string_lossy());
@@ -486,8 +495,60 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
         map.arg(target_dir(ctx).join("debug/ndlearn"));
         steps.run("docs/sklearn-map.md is current", &mut map);
     }
+    check_simd_levels(ctx, nextest, steps);
     check_lean_features(ctx, nextest, steps);
     check_packages(ctx, steps);
+}
+
+/// The SIMD levels of ndlearn's multiversioned kernels below this CPU's widest, as
+/// `NDLEARN_SIMD` names them (the widest is what the main test run used).
+fn narrower_simd_levels() -> Vec<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let top = if is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512vl")
+            && is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("fma")
+        {
+            3
+        } else if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            2
+        } else if is_x86_feature_detected!("avx") {
+            1
+        } else {
+            0
+        };
+        ["baseline", "avx", "avx2"].into_iter().take(top).collect()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec::new()
+    }
+}
+
+/// The tests of the SIMD neighbour kernels (core's `neighbors`, ndlearn-neighbors) again at
+/// every narrower level this CPU supports, forced with `NDLEARN_SIMD`.
+fn check_simd_levels(ctx: &Ctx, nextest: bool, steps: &mut Steps) {
+    if !nextest {
+        println!("\n==> SIMD levels: skipped (the test filter needs cargo-nextest)");
+        return;
+    }
+    for level in narrower_simd_levels() {
+        let mut cmd = ctx.cargo([
+            "nextest",
+            "run",
+            "--workspace",
+            "--no-fail-fast",
+            "-E",
+            "package(ndlearn-neighbors) or test(/neighbors/) or binary(/neighbors/) \
+             or test(/^simd::/)",
+        ]);
+        cmd.env("NDLEARN_SIMD", level);
+        if env::var_os("PROPTEST_CASES").is_none() {
+            cmd.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
+        }
+        steps.run(&format!("SIMD kernels at {level}"), &mut cmd);
+    }
 }
 
 /// Cargo's target directory: `$CARGO_TARGET_DIR` when set, else `target/` in the workspace.
@@ -523,17 +584,29 @@ fn check_packages(ctx: &Ctx, steps: &mut Steps) {
     if !steps.run("publish --dry-run (every published crate)", &mut cmd) {
         return;
     }
-    let mut sizes: Vec<(String, u64)> = fs::read_dir(&dir)
-        .map(|rd| {
+    // `publish --dry-run` leaves the `.crate` files in a subdirectory of target/package
+    // (`tmp-crate` today); look one level down too, one entry per file name.
+    let mut sizes: Vec<(String, u64)> = Vec::new();
+    let mut dirs = vec![dir.clone()];
+    if let Ok(rd) = fs::read_dir(&dir) {
+        dirs.extend(
             rd.filter_map(|e| e.ok())
-                .filter(|e| e.path().extension().is_some_and(|x| x == "crate"))
-                .map(|e| {
-                    let len = e.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
-                    (e.file_name().to_string_lossy().into_owned(), len)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+                .map(|e| e.path())
+                .filter(|p| p.is_dir()),
+        );
+    }
+    for d in dirs {
+        let Ok(rd) = fs::read_dir(&d) else { continue };
+        for e in rd.filter_map(|e| e.ok()) {
+            if e.path().extension().is_some_and(|x| x == "crate") {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let len = e.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+                if !sizes.iter().any(|(n, _)| *n == name) {
+                    sizes.push((name, len));
+                }
+            }
+        }
+    }
     sizes.sort();
     for (name, len) in &sizes {
         println!("    {name:<40} {:>8.1} KiB", *len as f64 / 1024.0);
@@ -765,6 +838,37 @@ fn check_lean_features(ctx: &Ctx, nextest: bool, steps: &mut Steps) {
         "target",
     ]);
     steps.run("downstream crate (ndlearn with only `cluster`)", &mut cmd);
+}
+
+/// OpenBLAS kernels (`OPENBLAS_CORETYPE` names) every x86-64 CPU of the last decade can run.
+const SWEEP_KERNELS: [&str; 5] = ["Haswell", "Zen", "Sandybridge", "Nehalem", "Prescott"];
+
+/// `cargo xtask blas-sweep [KERNEL...]`: the nextest suite under each OpenBLAS kernel.
+fn blas_sweep(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
+    if !setup(ctx, true)? {
+        return Err("`blas-sweep` needs cargo-nextest".into());
+    }
+    let mut kernels: Vec<String> = rest
+        .iter()
+        .map(|k| k.to_string_lossy().into_owned())
+        .collect();
+    if kernels.is_empty() {
+        kernels = SWEEP_KERNELS.iter().map(|k| k.to_string()).collect();
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx512f") {
+            kernels.extend(["SkylakeX".to_string(), "Cooperlake".to_string()]);
+        }
+    }
+    let mut steps = Steps::default();
+    for kernel in &kernels {
+        let mut cmd = ctx.cargo(["nextest", "run", "--workspace", "--no-fail-fast"]);
+        cmd.env("OPENBLAS_CORETYPE", kernel);
+        if env::var_os("PROPTEST_CASES").is_none() {
+            cmd.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
+        }
+        steps.run(&format!("OpenBLAS kernel {kernel}"), &mut cmd);
+    }
+    Ok(steps.finish("blas-sweep"))
 }
 
 // ---------------------------------------------------------------------------------------------

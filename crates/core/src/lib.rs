@@ -98,6 +98,7 @@ pub mod random;
 pub mod registry;
 #[cfg(feature = "resampling")]
 pub mod resampling;
+pub mod simd;
 pub mod stats;
 #[cfg(feature = "tensor")]
 pub mod tensor;

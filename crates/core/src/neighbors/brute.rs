@@ -20,7 +20,8 @@
 //! previous design, spent most of its time writing, zeroing and re-reading that matrix:
 //! measured 1.4–3.8 s against 0.8 s per 10,000 queries on 200,000 × 16, and 0.5 s with `f32`
 //! scores.) The kernel is compiled for AVX-512, AVX2 + FMA and AVX besides the baseline, and
-//! the best one the CPU supports is chosen at run time ([`multiversion`]; decision 0016).
+//! the best one the CPU supports is chosen at run time ([`multiversion`]; decision 0016), capped
+//! by the `NDLEARN_SIMD` switch of [`simd`](crate::simd) (tests run every level the CPU has).
 //!
 //! **Precision of the scores.** The scores only pre-select, so they are formed in `f32` for
 //! `f64` data too (twice the lanes), whenever the norms are in `f32`'s safe range
@@ -51,6 +52,7 @@ use super::NeighborIndex;
 use super::heap::{KBest, KSmallest, sort_pairs};
 use crate::Float;
 use crate::distance::kernels::Prepared;
+use crate::simd::SimdLevel;
 
 /// Query rows per parallel task.
 const TASK_ROWS: usize = 64;
@@ -515,8 +517,9 @@ fn cut_down<F: Float, S: Float>(c: F) -> S {
     }
 }
 
-/// Scans all training panels for the query rows of one task (`qt`: `rows × d`, transformed).
-#[multiversion(targets("x86_64+avx512f+avx512vl+avx2+fma", "x86_64+avx2+fma", "x86_64+avx"))]
+/// Scans all training panels for the query rows of one task (`qt`: `rows × d`, transformed)
+/// with the kernel version of [`simd::active`](crate::simd::active): the widest the CPU
+/// supports, capped by `NDLEARN_SIMD`.
 fn scan_task<F: Float, S: Float, const L: usize>(
     panels: &Panels<S, L>,
     qt: &[F],
@@ -526,19 +529,84 @@ fn scan_task<F: Float, S: Float, const L: usize>(
     mode: Mode<F>,
     tile_panels: usize,
 ) {
-    let fma = selected_target!().supports_feature_str("fma");
-    // 8 query rows per micro-block with 8 lanes (f64): 8 accumulator registers of 512 bits;
-    // with 16 lanes (f32) LLVM vectorises 8 rows badly (gathers, 20× slower): 4 rows
-    let wide = selected_target!().supports_feature_str("avx512f") && L == 8;
-    match (fma, wide) {
-        (true, true) => {
-            scan_task_body::<F, S, true, 8, L>(panels, qt, d, states, proxy, mode, tile_panels)
-        }
-        (true, false) => {
-            scan_task_body::<F, S, true, 4, L>(panels, qt, d, states, proxy, mode, tile_panels)
-        }
-        _ => scan_task_body::<F, S, false, 4, L>(panels, qt, d, states, proxy, mode, tile_panels),
+    scanner_at::<F, S, L>(crate::simd::active())(panels, qt, d, states, proxy, mode, tile_panels)
+}
+
+/// The task scanner compiled for `level` (each one still checks the CPU at run time and falls
+/// back to a narrower version the CPU supports).
+fn scanner_at<F: Float, S: Float, const L: usize>(level: SimdLevel) -> Scanner<F, S, L> {
+    match level {
+        SimdLevel::Avx512 => scan_task_avx512,
+        SimdLevel::Avx2Fma => scan_task_avx2,
+        SimdLevel::Avx => scan_task_avx,
+        SimdLevel::Baseline => scan_task_baseline,
     }
+}
+
+/// Defines a task scanner multiversioned over `targets` (widest first): the body picks fused
+/// multiply-add and 8-row micro-blocks from the version the dispatcher selected.
+macro_rules! scanner_for_targets {
+    ($(#[$doc:meta])* $name:ident, $($target:literal),+) => {
+        $(#[$doc])*
+        #[multiversion(targets($($target),+))]
+        fn $name<F: Float, S: Float, const L: usize>(
+            panels: &Panels<S, L>,
+            qt: &[F],
+            d: usize,
+            states: &mut [RowState<F>],
+            proxy: Proxy,
+            mode: Mode<F>,
+            tile_panels: usize,
+        ) {
+            let fma = selected_target!().supports_feature_str("fma");
+            // 8 query rows per micro-block with 8 lanes (f64): 8 accumulator registers of 512
+            // bits; with 16 lanes (f32) LLVM vectorises 8 rows badly (gathers, 20× slower): 4
+            let wide = selected_target!().supports_feature_str("avx512f") && L == 8;
+            match (fma, wide) {
+                (true, true) => scan_task_body::<F, S, true, 8, L>(
+                    panels, qt, d, states, proxy, mode, tile_panels,
+                ),
+                (true, false) => scan_task_body::<F, S, true, 4, L>(
+                    panels, qt, d, states, proxy, mode, tile_panels,
+                ),
+                _ => scan_task_body::<F, S, false, 4, L>(
+                    panels, qt, d, states, proxy, mode, tile_panels,
+                ),
+            }
+        }
+    };
+}
+
+scanner_for_targets!(
+    /// The scanner for AVX-512 (or the widest narrower level the CPU has).
+    scan_task_avx512,
+    "x86_64+avx512f+avx512vl+avx2+fma",
+    "x86_64+avx2+fma",
+    "x86_64+avx"
+);
+scanner_for_targets!(
+    /// The scanner for AVX2 + FMA (or AVX, or the baseline).
+    scan_task_avx2,
+    "x86_64+avx2+fma",
+    "x86_64+avx"
+);
+scanner_for_targets!(
+    /// The scanner for AVX (or the baseline).
+    scan_task_avx,
+    "x86_64+avx"
+);
+
+/// The scanner for the target's baseline.
+fn scan_task_baseline<F: Float, S: Float, const L: usize>(
+    panels: &Panels<S, L>,
+    qt: &[F],
+    d: usize,
+    states: &mut [RowState<F>],
+    proxy: Proxy,
+    mode: Mode<F>,
+    tile_panels: usize,
+) {
+    scan_task_body::<F, S, false, 4, L>(panels, qt, d, states, proxy, mode, tile_panels)
 }
 
 #[inline(always)]
@@ -664,18 +732,23 @@ mod kernel_tests {
         let cell = |i: usize, j: usize| ((i * 2_654_435_761 + j * 40_503) >> 9) % 5;
         let x = Array2::from_shape_fn((n, d), |(i, j)| cell(i, j) as f64);
         let q = Array2::from_shape_fn((nq, d), |(i, j)| cell(i + n, j) as f64 + 0.5);
-        let narrow: [Scanner<f64, f32, 16>; 4] = [
+        // the bodies directly, then the dispatched version of every level this CPU supports
+        let mut narrow: Vec<Scanner<f64, f32, 16>> = vec![
             scan_task_body::<f64, f32, false, 4, 16>,
             scan_task_body::<f64, f32, true, 4, 16>,
             scan_task_body::<f64, f32, true, 8, 16>,
             scan_task,
         ];
-        let wide: [Scanner<f64, f64, 8>; 4] = [
+        let mut wide: Vec<Scanner<f64, f64, 8>> = vec![
             scan_task_body::<f64, f64, false, 4, 8>,
             scan_task_body::<f64, f64, true, 4, 8>,
             scan_task_body::<f64, f64, true, 8, 8>,
             scan_task,
         ];
+        for level in crate::simd::supported() {
+            narrow.push(scanner_at(level));
+            wide.push(scanner_at(level));
+        }
         for (metric, r) in [(Metric::Euclidean, 1.5), (Metric::Cosine, 0.02)] {
             let index = NeighborIndex::build(x.clone(), metric.clone(), Algorithm::Brute, 30)
                 .expect("valid");
