@@ -22,6 +22,10 @@ bench *ARGS:
 golden:
     cargo xtask golden
 
+# The nextest suite under each OpenBLAS kernel (OPENBLAS_CORETYPE); kernels may be named.
+blas-sweep *KERNELS:
+    cargo xtask blas-sweep "$@"
+
 # Everything CI checks: fmt, clippy, tests, docs.
 ci:
     cargo xtask ci

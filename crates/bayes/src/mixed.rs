@@ -529,6 +529,20 @@ pub struct FittedKdeClassifier<F: Float> {
     n_features: usize,
 }
 
+impl<F: Float> FittedKdeClassifier<F> {
+    /// The fitted density of each class (`None` for a class without training rows), whose
+    /// [`bandwidths`](FittedKernelDensity::bandwidths) are the per-feature `h_j` the rule gave
+    /// on that class's rows.
+    pub fn class_densities(&self) -> &[Option<FittedKernelDensity<F>>] {
+        &self.kdes
+    }
+
+    /// `ln π_c = ln(n_c / n)` per class (`−∞` for a class without rows).
+    pub fn class_log_prior(&self) -> &[F] {
+        &self.log_priors
+    }
+}
+
 impl<F: Float> ndlearn_core::NFeaturesIn for FittedKdeClassifier<F> {
     fn n_features_in(&self) -> usize {
         self.n_features

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use ndarray::{Array1, Array2, ArrayRef2, ArrayView2};
+use ndarray::{Array1, Array2, ArrayRef2, ArrayView1};
 
 use super::{Kernel, gram, powi_degree};
 use crate::validate::check_finite_2d;
@@ -15,7 +15,7 @@ use crate::{Error, Float, Result, numeric, par};
 /// Rows per parallel task of [`PreparedKernel::rows`].
 const ROWS_CHUNK: usize = 16;
 
-/// The leaves computed directly (composite kernels fall back to the Gram code).
+/// The leaves computed directly (composite kernels go through [`Kernel`]'s own evaluation).
 #[derive(Debug, Clone, Copy)]
 enum Leaf<F> {
     Linear,
@@ -202,15 +202,37 @@ const PAR_ROW_MIN: usize = 4096;
 /// Entries per parallel task of a long row.
 const ROW_CHUNK: usize = 2048;
 
-/// `k(a, b)` of a composite kernel through the Gram code (as its rows compute it).
-fn composite_entry<F: Float>(kernel: &Kernel, a: &[F], b: &[F], d: usize) -> Result<F> {
-    let bad = |e: ndarray::ShapeError| Error::invalid_param("x", e.to_string());
-    let (va, vb) = (
-        ArrayView2::from_shape((1, d), a).map_err(bad)?,
-        ArrayView2::from_shape((1, d), b).map_err(bad)?,
-    );
-    let m = gram::matrix(kernel, va, Some(vb))?;
-    Ok(m[[0, 0]])
+/// `k(a, b)` of a composite kernel by the kernel's own fixed-order evaluation (rows, entries and
+/// the diagonal all compute it this way).
+fn composite_entry<F: Float>(kernel: &Kernel, a: &[F], b: &[F]) -> F {
+    kernel.eval_unchecked(ArrayView1::from(a), ArrayView1::from(b))
+}
+
+/// `out[t] = k(xᵢ, x_{cols[t]})` for a composite kernel, entry by entry with the kernel's own
+/// fixed-order evaluation (the Gram code's BLAS products may round the entries of one row
+/// differently by position, which would break `K[i, j] = K[j, i]` bit for bit).
+fn composite_fill<F: Float>(
+    kernel: &Kernel,
+    xi: &[F],
+    (x, d): (&[F], usize),
+    cols: impl Iterator<Item = usize>,
+    out: &mut [F],
+) {
+    for (o, j) in out.iter_mut().zip(cols) {
+        *o = composite_entry(kernel, xi, &x[j * d..(j + 1) * d]);
+    }
+}
+
+/// [`Error::NonFinite`] at the first entry of `out` a composite kernel overflowed in.
+fn check_row_finite<F: Float>(i: usize, out: &[F]) -> Result<()> {
+    match out.iter().position(|v| !v.is_finite()) {
+        Some(j) => Err(Error::NonFinite {
+            context: gram::OVERFLOW_CONTEXT,
+            row: i,
+            col: j,
+        }),
+        None => Ok(()),
+    }
 }
 
 fn row_major<F: Float>(x: &ArrayRef2<F>) -> Cow<'_, [F]> {
@@ -261,8 +283,8 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                 .map(|i| l.value(rows(i), rows(i), sq_norms[i], sq_norms[i]))
                 .collect(),
             None => (0..n)
-                .map(|i| composite_entry(kernel, rows(i), rows(i), d))
-                .collect::<Result<Array1<F>>>()?,
+                .map(|i| composite_entry(kernel, rows(i), rows(i)))
+                .collect(),
         };
         if let Some(i) = diag.iter().position(|v| !v.is_finite()) {
             return Err(Error::NonFinite {
@@ -333,8 +355,8 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                 let (xi, xj) = (&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d]);
                 match leaf {
                     Some(l) => l.value(xi, xj, sq_norms[i], sq_norms[j]),
-                    // The same computation as a row entry (the Gram code on a 1 × 1 block).
-                    None => composite_entry(kernel, xi, xj, *d).unwrap_or(F::nan()),
+                    // The same computation as a row entry.
+                    None => composite_entry(kernel, xi, xj),
                 }
             }
         }
@@ -384,12 +406,19 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                         Ok(())
                     }
                     None => {
-                        let all = ArrayView2::from_shape((self.n, *d), &x[..])
-                            .map_err(|e| Error::invalid_param("x", e.to_string()))?;
-                        let row = all.slice(ndarray::s![i..i + 1, ..]);
-                        let m = gram::matrix(kernel, row, Some(all))?;
-                        out.iter_mut().zip(m.iter()).for_each(|(o, &v)| *o = v);
-                        Ok(())
+                        let data = (&x[..], *d);
+                        if out.len() >= PAR_ROW_MIN {
+                            out.par_chunks_mut(ROW_CHUNK)
+                                .enumerate()
+                                .for_each(|(c, chunk)| {
+                                    let start = c * ROW_CHUNK;
+                                    let cols = start..start + chunk.len();
+                                    composite_fill(kernel, xi, data, cols, chunk);
+                                });
+                        } else {
+                            composite_fill(kernel, xi, data, 0..out.len(), out);
+                        }
+                        check_row_finite(i, out)
                     }
                 }
             }
@@ -434,13 +463,16 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                 }
                 Ok(())
             }
-            Source::Data { leaf: None, .. } => {
-                let mut full = vec![F::zero(); self.n];
-                self.row_into(i, &mut full)?;
-                for (o, &j) in out.iter_mut().zip(cols) {
-                    *o = full[j];
-                }
-                Ok(())
+            Source::Data {
+                x,
+                d,
+                leaf: None,
+                kernel,
+                ..
+            } => {
+                let xi = &x[i * d..(i + 1) * d];
+                composite_fill(kernel, xi, (&x[..], *d), cols.iter().copied(), out);
+                check_row_finite(i, out)
             }
         }
     }
