@@ -28,7 +28,8 @@ COMMANDS:
                      `cargo test --workspace --doc`; without it:
                      `cargo test --workspace --no-fail-fast ARGS`. Then every example of the
                      facade; docs/sklearn-map.md current; the SIMD neighbour kernels' tests
-                     at every narrower level the CPU supports (NDLEARN_SIMD); the feature
+                     at every narrower level the CPU supports (NDLEARN_SIMD); rustdoc with
+                     warnings as errors; the feature
                      matrix (every library crate without defaults and with each feature
                      alone, their tests without defaults, the facade with each family
                      alone, a downstream crate); `cargo publish --dry-run` of every
@@ -496,6 +497,9 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
         steps.run("docs/sklearn-map.md is current", &mut map);
     }
     check_simd_levels(ctx, nextest, steps);
+    let mut doc = ctx.cargo(["doc", "--workspace", "--no-deps"]);
+    doc.env("RUSTDOCFLAGS", "-D warnings");
+    steps.run("API docs build without warnings", &mut doc);
     check_lean_features(ctx, nextest, steps);
     check_packages(ctx, steps);
 }

@@ -32,11 +32,11 @@
 //! ```
 
 pub mod covariance;
-mod discrete;
-mod discriminant;
+pub mod discrete;
+pub mod discriminant;
 pub mod framework;
-mod gaussian;
-mod mixed;
+pub mod gaussian;
+pub mod mixed;
 #[cfg(feature = "serde")]
 pub mod registry;
 

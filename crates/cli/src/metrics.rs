@@ -316,7 +316,7 @@ pub fn eval(
     Ok(())
 }
 
-/// Options of [`bench`].
+/// Options of [`bench()`].
 pub struct BenchOptions<'a> {
     /// Training file.
     pub train: &'a Path,

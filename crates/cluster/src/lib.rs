@@ -34,20 +34,20 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-mod agglomerative;
-mod bisecting;
+pub mod agglomerative;
+pub mod bisecting;
 mod common;
-mod dbscan;
-mod fuzzy;
-mod kcenter;
-mod kmeans;
-mod kmedoids;
-mod kmodes;
-mod minibatch;
-mod mixture;
+pub mod dbscan;
+pub mod fuzzy;
+pub mod kcenter;
+pub mod kmeans;
+pub mod kmedoids;
+pub mod kmodes;
+pub mod minibatch;
+pub mod mixture;
 #[cfg(feature = "serde")]
 pub mod registry;
-mod spectral;
+pub mod spectral;
 
 pub use agglomerative::{
     Agglomerative, Dendrogram, FittedAgglomerative, Linkage, Merge, linkage, linkage_precomputed,

@@ -20,7 +20,8 @@
 //!
 //! Every step has a name (by default the snake_case of its type, `standard_scaler`, `ridge`; set
 //! them with [`Pipeline::names`]). With the `serde` feature, [`Pipeline::with_params`] sets
-//! `"<step>__<param>"` values of a [`ParamPoint`] (scikit-learn's `ridge__alpha`), which is how
+//! `"<step>__<param>"` values of a
+//! [`ParamPoint`](crate::model_selection::ParamPoint) (scikit-learn's `ridge__alpha`), which is how
 //! a grid search varies a step:
 //!
 //! ```
@@ -81,8 +82,8 @@ use crate::traits::{
 };
 use crate::{Float, Result};
 
-/// A transformer step of a [`Pipeline`]: fitted on the rows (and, for [`Supervised`] steps, the
-/// target `Y`), its model transforms rows.
+/// A transformer step of a [`Pipeline`]: fitted on the rows (the trait passes the target `Y`
+/// too, so that a supervised transformer can implement it), its model transforms rows.
 ///
 /// Implemented for every [`FitUnsupervised`] estimator whose model implements [`Transform`].
 /// The target parameter `Y` is the final estimator's; steps ignore it.

@@ -72,19 +72,19 @@
 //! ```
 
 mod common;
-mod fastica;
-mod incremental_pca;
-mod kernel_pca;
-mod mds;
-mod nmf;
-mod pca;
+pub mod fastica;
+pub mod incremental_pca;
+pub mod kernel_pca;
+pub mod mds;
+pub mod nmf;
+pub mod pca;
 #[cfg(feature = "serde")]
 pub mod registry;
 #[cfg(feature = "plot")]
 mod scree;
-mod spectral_embedding;
-mod truncated_svd;
-mod tsne;
+pub mod spectral_embedding;
+pub mod truncated_svd;
+pub mod tsne;
 
 pub use fastica::{FastIca, FittedFastIca, IcaAlgorithm, IcaFun, IcaWhiten, WhitenSolver};
 pub use incremental_pca::{FittedIncrementalPca, IncrementalPca};

@@ -118,7 +118,7 @@
 //! multidimensional scaling using landmark points* (2004); de Leeuw, *Applications of convex
 //! analysis to multidimensional scaling* (1977); Borg & Groenen (2005), ch. 8 and 12.
 
-mod classical;
+pub mod classical;
 mod solvers;
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};

@@ -29,10 +29,10 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-mod centroid;
+pub mod centroid;
 mod common;
-mod knn;
-mod radius;
+pub mod knn;
+pub mod radius;
 #[cfg(feature = "serde")]
 pub mod registry;
 

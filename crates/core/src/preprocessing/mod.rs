@@ -66,7 +66,7 @@
 //! quantiles in statistical packages", *The American Statistician* 50 (1996).
 
 mod basis;
-mod column;
+pub mod column;
 mod discretize;
 mod encoders;
 mod impute;

@@ -49,7 +49,7 @@ use ndlearn_core::{Error, Fit, FitUnsupervised, Predict, Transform, par, random}
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-mod registry;
+pub mod registry;
 
 use crate::strategies;
 use crate::tolerance::bitwise_diff;
