@@ -29,17 +29,17 @@ COMMANDS:
                      `cargo test --workspace --no-fail-fast ARGS`. Then every example of the
                      facade; docs/sklearn-map.md current; the SIMD neighbour kernels' tests
                      at every narrower level the CPU supports (NDLEARN_SIMD); rustdoc with
-                     warnings as errors; the feature
-                     matrix (every library crate without defaults and with each feature
-                     alone, their tests without defaults, the facade with each family
-                     alone, a downstream crate); `cargo publish --dry-run` of every
-                     published crate (each under crates.io's 10 MiB limit). Prints each
-                     step's duration.
+                     warnings as errors; the feature matrix (every library crate without
+                     defaults and with each feature alone, their tests without defaults,
+                     the facade with each family alone, a downstream crate); `cargo publish
+                     --dry-run` of every published crate (each under crates.io's 10 MiB
+                     limit). Prints each step's duration.
     blas-sweep [KERNEL...]
                      setup, then the nextest suite once per OpenBLAS kernel
                      (OPENBLAS_CORETYPE=KERNEL; default: Haswell, Zen, Sandybridge, Nehalem,
                      Prescott, plus SkylakeX and Cooperlake on an AVX-512 CPU) and a table
-                     of the outcomes. By hand, not in CI (about 5 minutes per kernel).
+                     of the outcomes. By hand, not in CI (about 1.5 minutes of tests per
+                     kernel once built).
     bench [ARGS...]  setup, then `cargo run --release -p ndlearn-bench --bin compare -- ARGS`
                      (results under target/ndlearn-bench/). OPENBLAS_CORETYPE and
                      OPENBLAS_L2_SIZE are removed from the benchmark's environment.
