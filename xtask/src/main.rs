@@ -46,9 +46,10 @@ COMMANDS:
     golden           Regenerate golden reference data: create target/golden-venv if missing,
                      pip-install scripts/golden/requirements.txt, then run every
                      scripts/golden/*.py except common.py, extract_datasets.py first, then in sorted order.
-    sklearn-map [--check]
+    sklearn-map [--check] [--bin PATH]
                      Write docs/sklearn-map.md from the estimator registry (`ndlearn list
-                     --sklearn-map`); with --check, fail if the file is not current instead.
+                     --sklearn-map`); with --check, fail if the file is not current instead;
+                     with --bin, run that ndlearn binary instead of `cargo run`.
     ci               setup, `cargo fmt --all --check`, `cargo clippy --workspace --all-targets
                      -- -D warnings`, test, `cargo doc --workspace --no-deps` with
                      RUSTDOCFLAGS=\"-D warnings\". Runs every step, then reports the failures.
@@ -58,6 +59,8 @@ ENVIRONMENT:
     PROPTEST_CASES   cases per property test in `test` and `ci` (default here: 32)
     PROPTEST_RNG_SEED  proptest seed (default: fixed in ndlearn-testkit; `random` for fresh cases)
     NEXTEST_PROFILE  nextest profile, passed through unchanged
+    NDLEARN_SIMD     cap of ndlearn's own SIMD kernels (avx512, avx2, avx, baseline); `test`
+                     sets it itself for its per-level step
 ";
 
 /// Environment variables that slow OpenBLAS down on some machines; removed for benchmarks only.
