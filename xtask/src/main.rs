@@ -461,16 +461,13 @@ fn test(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
 
 /// Runs the test suite steps (no setup), recording each in `steps`.
 fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
-    let proptest_default = env::var_os("PROPTEST_CASES").is_none();
-    if proptest_default {
+    if env::var_os("PROPTEST_CASES").is_none() {
         println!(
             "\n==> test: PROPTEST_CASES={DEFAULT_PROPTEST_CASES} (set PROPTEST_CASES to change)"
         );
     }
     let with_env = |mut cmd: Command| {
-        if proptest_default {
-            cmd.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
-        }
+        with_proptest_default(&mut cmd);
         cmd
     };
     if nextest {
@@ -551,10 +548,15 @@ fn check_simd_levels(ctx: &Ctx, nextest: bool, steps: &mut Steps) {
              or test(/^simd::/)",
         ]);
         cmd.env("NDLEARN_SIMD", level);
-        if env::var_os("PROPTEST_CASES").is_none() {
-            cmd.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
-        }
+        with_proptest_default(&mut cmd);
         steps.run(&format!("SIMD kernels at {level}"), &mut cmd);
+    }
+}
+
+/// Sets `PROPTEST_CASES` to the suite's default unless the caller's environment sets it.
+fn with_proptest_default(cmd: &mut Command) {
+    if env::var_os("PROPTEST_CASES").is_none() {
+        cmd.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
     }
 }
 
@@ -802,9 +804,7 @@ fn check_lean_features(ctx: &Ctx, nextest: bool, steps: &mut Steps) {
         ctx.cargo(["test", "--no-fail-fast"])
     };
     lean.args(["--no-default-features", "--features", "openblas-system"]);
-    if env::var_os("PROPTEST_CASES").is_none() {
-        lean.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
-    }
+    with_proptest_default(&mut lean);
     for krate in crates().filter(|k| **k != "ndlearn-core") {
         lean.args(["-p", krate]);
     }
@@ -870,9 +870,7 @@ fn blas_sweep(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
     for kernel in &kernels {
         let mut cmd = ctx.cargo(["nextest", "run", "--workspace", "--no-fail-fast"]);
         cmd.env("OPENBLAS_CORETYPE", kernel);
-        if env::var_os("PROPTEST_CASES").is_none() {
-            cmd.env("PROPTEST_CASES", DEFAULT_PROPTEST_CASES);
-        }
+        with_proptest_default(&mut cmd);
         steps.run(&format!("OpenBLAS kernel {kernel}"), &mut cmd);
     }
     Ok(steps.finish("blas-sweep"))

@@ -223,6 +223,23 @@ fn composite_fill<F: Float>(
     }
 }
 
+/// Fills a whole kernel row with `fill(columns, chunk)`: in parallel over fixed chunks of
+/// [`ROW_CHUNK`] columns for long rows, in one call otherwise (the entries do not depend on the
+/// split).
+fn fill_row<F: Float>(out: &mut [F], fill: impl Fn(std::ops::Range<usize>, &mut [F]) + Sync) {
+    if out.len() >= PAR_ROW_MIN {
+        out.par_chunks_mut(ROW_CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let start = c * ROW_CHUNK;
+                fill(start..start + chunk.len(), chunk);
+            });
+    } else {
+        let n = out.len();
+        fill(0..n, out);
+    }
+}
+
 /// [`Error::NonFinite`] at the first entry of `out` a composite kernel overflowed in.
 fn check_row_finite<F: Float>(i: usize, out: &[F]) -> Result<()> {
     match out.iter().position(|v| !v.is_finite()) {
@@ -392,32 +409,16 @@ impl<'a, F: Float> PreparedKernel<'a, F> {
                 match leaf {
                     Some(l) => {
                         let data = (&x[..], *d, &sq_norms[..]);
-                        if out.len() >= PAR_ROW_MIN {
-                            out.par_chunks_mut(ROW_CHUNK)
-                                .enumerate()
-                                .for_each(|(c, chunk)| {
-                                    let start = c * ROW_CHUNK;
-                                    let cols = start..start + chunk.len();
-                                    l.fill(xi, sq_norms[i], data, cols, chunk);
-                                });
-                        } else {
-                            l.fill(xi, sq_norms[i], data, 0..out.len(), out);
-                        }
+                        fill_row(out, |cols, chunk| {
+                            l.fill(xi, sq_norms[i], data, cols, chunk)
+                        });
                         Ok(())
                     }
                     None => {
                         let data = (&x[..], *d);
-                        if out.len() >= PAR_ROW_MIN {
-                            out.par_chunks_mut(ROW_CHUNK)
-                                .enumerate()
-                                .for_each(|(c, chunk)| {
-                                    let start = c * ROW_CHUNK;
-                                    let cols = start..start + chunk.len();
-                                    composite_fill(kernel, xi, data, cols, chunk);
-                                });
-                        } else {
-                            composite_fill(kernel, xi, data, 0..out.len(), out);
-                        }
+                        fill_row(out, |cols, chunk| {
+                            composite_fill(kernel, xi, data, cols, chunk);
+                        });
                         check_row_finite(i, out)
                     }
                 }

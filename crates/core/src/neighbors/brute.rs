@@ -539,7 +539,7 @@ fn scanner_at<F: Float, S: Float, const L: usize>(level: SimdLevel) -> Scanner<F
         SimdLevel::Avx512 => scan_task_avx512,
         SimdLevel::Avx2Fma => scan_task_avx2,
         SimdLevel::Avx => scan_task_avx,
-        SimdLevel::Baseline => scan_task_baseline,
+        SimdLevel::Baseline => scan_task_body::<F, S, false, 4, L>,
     }
 }
 
@@ -595,19 +595,6 @@ scanner_for_targets!(
     scan_task_avx,
     "x86_64+avx"
 );
-
-/// The scanner for the target's baseline.
-fn scan_task_baseline<F: Float, S: Float, const L: usize>(
-    panels: &Panels<S, L>,
-    qt: &[F],
-    d: usize,
-    states: &mut [RowState<F>],
-    proxy: Proxy,
-    mode: Mode<F>,
-    tile_panels: usize,
-) {
-    scan_task_body::<F, S, false, 4, L>(panels, qt, d, states, proxy, mode, tile_panels)
-}
 
 #[inline(always)]
 fn scan_task_body<F: Float, S: Float, const FMA: bool, const Q: usize, const L: usize>(
