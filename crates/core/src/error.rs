@@ -129,6 +129,16 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A fitted model's state is inconsistent: shapes that disagree, a parameter that is not
+    /// finite, an index out of range (a damaged or hand-edited model file; see
+    /// [`CheckModel`](crate::CheckModel)).
+    #[error("invalid fitted state of {model}: {reason}")]
+    InvalidModel {
+        /// The fitted type (e.g. "FittedRidge").
+        model: &'static str,
+        /// What is inconsistent.
+        reason: String,
+    },
     /// A text input (CSV, JSON, a parameter string) could not be parsed.
     #[error("parse error at line {line}, column {column}: {reason}")]
     Parse {

@@ -11,7 +11,7 @@
 //! | [`training`] | learning-rate schedules (scikit-learn's constant / optimal / invscaling / adaptive), early-stopping rules, validation split |
 //! | [`calibration`] | Platt and temperature scaling, isotonic regression, `CalibratedClassifierCV` |
 //! | [`Error`] | the one error type of the workspace |
-//! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights) |
+//! | [`validate`] | input checks every estimator runs (shapes, NaN/Inf with position, labels, weights); `CheckModel` for a fitted state read back from a file |
 //! | [`linalg`] | the facade over `ndarray-linalg`/LAPACK: solve, Cholesky, QR, SVD (thin, full, truncated, randomized), symmetric and generalized eigen, pinv, rank, null space, power iteration, pairwise distances |
 //! | [`random`] | seeded streams from `(seed, task_index)`, shuffling, sampling, bootstrap, mini-batches |
 //! | [`active_learning`] | pool-based and stream-based active learning, query strategies, membership-query learners |
@@ -109,6 +109,7 @@ pub mod validate;
 pub use class_weight::ClassWeight;
 pub use error::{Error, LinalgErrorKind, Result};
 pub use float::Float;
+pub use validate::CheckModel;
 pub use traits::{
     DecisionFunction, Estimator, FeatureImportances, Fit, FitMultiLabel, FitMultiOutput,
     FitUnsupervised, FitUnsupervisedWeighted, FitWeighted, InverseTransform, Labels, NFeaturesIn,

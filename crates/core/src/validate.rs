@@ -396,3 +396,287 @@ mod tests {
         assert!(check_at_least("k", 0, 1).is_err());
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fitted state
+
+/// A fitted model checks its own state: every array the right shape for the others and for its
+/// feature count, every parameter finite, every stored index in range.
+///
+/// Fitting always produces a consistent state; the check is for states that come from outside,
+/// a model file read back (the registry's `Entry::load` calls it after deserialising, so a
+/// truncated, corrupted or hand-edited file becomes [`Error::InvalidModel`] there instead of a
+/// panic, an out-of-bounds read or an absurd allocation at predict). Implement it with a
+/// [`ModelCheck`]:
+///
+/// ```
+/// use ndlearn_core::ndarray::{Array1, array};
+/// use ndlearn_core::validate::{CheckModel, ModelCheck};
+/// use ndlearn_core::Result;
+///
+/// struct FittedLine { coef: Array1<f64>, intercept: f64, n_features: usize }
+///
+/// impl CheckModel for FittedLine {
+///     fn check_model(&self) -> Result<()> {
+///         let c = ModelCheck::new("FittedLine");
+///         c.len("coef", self.coef.len(), self.n_features)?;
+///         c.finite("coef", &self.coef)?;
+///         c.finite_value("intercept", self.intercept)
+///     }
+/// }
+///
+/// let good = FittedLine { coef: array![1.0, 2.0], intercept: 0.5, n_features: 2 };
+/// assert!(good.check_model().is_ok());
+/// let bad = FittedLine { coef: array![1.0], intercept: 0.5, n_features: 2 };
+/// assert!(bad.check_model().is_err());
+/// ```
+pub trait CheckModel {
+    /// `Ok` when the fitted state is consistent.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`] naming the type and what is inconsistent.
+    fn check_model(&self) -> Result<()>;
+}
+
+impl<T: CheckModel> CheckModel for Vec<T> {
+    fn check_model(&self) -> Result<()> {
+        self.iter().try_for_each(CheckModel::check_model)
+    }
+}
+
+impl<T: CheckModel> CheckModel for Option<T> {
+    fn check_model(&self) -> Result<()> {
+        self.as_ref().map_or(Ok(()), CheckModel::check_model)
+    }
+}
+
+impl<T: CheckModel + ?Sized> CheckModel for Box<T> {
+    fn check_model(&self) -> Result<()> {
+        (**self).check_model()
+    }
+}
+
+/// The checks a [`CheckModel`] implementation is made of, each returning
+/// [`Error::InvalidModel`] naming the model and the field.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelCheck {
+    model: &'static str,
+}
+
+impl ModelCheck {
+    /// Checks for the fitted type `model` (its name appears in every error).
+    pub fn new(model: &'static str) -> Self {
+        Self { model }
+    }
+
+    /// The error for `reason`.
+    pub fn error(&self, reason: impl Into<String>) -> Error {
+        Error::InvalidModel {
+            model: self.model,
+            reason: reason.into(),
+        }
+    }
+
+    /// `Ok` when `ok`, otherwise the error `reason()`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn that(&self, ok: bool, reason: impl FnOnce() -> String) -> Result<()> {
+        if ok { Ok(()) } else { Err(self.error(reason())) }
+    }
+
+    /// `field` has length `expected`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn len(&self, field: &str, found: usize, expected: usize) -> Result<()> {
+        self.that(found == expected, || {
+            format!("`{field}` has length {found}, expected {expected}")
+        })
+    }
+
+    /// The 2-d `field` has shape `expected`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn shape(&self, field: &str, found: (usize, usize), expected: (usize, usize)) -> Result<()> {
+        self.that(found == expected, || {
+            format!(
+                "`{field}` has shape {} × {}, expected {} × {}",
+                found.0, found.1, expected.0, expected.1
+            )
+        })
+    }
+
+    /// `value` is at least `min` (counts such as the number of classes or features).
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn at_least(&self, field: &str, value: usize, min: usize) -> Result<()> {
+        self.that(value >= min, || format!("`{field}` is {value}, needs at least {min}"))
+    }
+
+    /// Every entry of `a` (any dimension, any layout) is finite.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn finite<F: Float, D: ndarray::Dimension>(
+        &self,
+        field: &str,
+        a: &ndarray::ArrayRef<F, D>,
+    ) -> Result<()> {
+        self.that(a.iter().all(|v| v.is_finite()), || {
+            format!("`{field}` holds a non-finite value")
+        })
+    }
+
+    /// Every entry of the slice is finite.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn finite_slice<F: Float>(&self, field: &str, s: &[F]) -> Result<()> {
+        self.that(all_finite(s), || format!("`{field}` holds a non-finite value"))
+    }
+
+    /// One value is finite.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn finite_value<F: Float>(&self, field: &str, v: F) -> Result<()> {
+        self.that(v.is_finite(), || format!("`{field}` is not finite"))
+    }
+
+    /// One value is finite and `> 0` (scales, bandwidths, precisions).
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn positive<F: Float>(&self, field: &str, v: F) -> Result<()> {
+        self.that(v.is_finite() && v > F::zero(), || {
+            format!("`{field}` must be finite and positive")
+        })
+    }
+
+    /// Every entry is finite and `>= 0` (variances, weights, probabilities).
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn non_negative<F: Float, D: ndarray::Dimension>(
+        &self,
+        field: &str,
+        a: &ndarray::ArrayRef<F, D>,
+    ) -> Result<()> {
+        self.that(a.iter().all(|v| v.is_finite() && *v >= F::zero()), || {
+            format!("`{field}` must be finite and non-negative")
+        })
+    }
+
+    /// Every index is `< bound` (feature indices, class indices, node links).
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn indices_below<'a>(
+        &self,
+        field: &str,
+        indices: impl IntoIterator<Item = &'a usize>,
+        bound: usize,
+    ) -> Result<()> {
+        match indices.into_iter().find(|&&i| i >= bound) {
+            None => Ok(()),
+            Some(i) => Err(self.error(format!("`{field}` holds index {i}, must be below {bound}"))),
+        }
+    }
+
+    /// `offsets` are the running sums of `sizes` starting at 0 (`offsets[j]` = where block `j`
+    /// starts, the last entry the total), with one entry more than `sizes`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`].
+    pub fn cumulative(
+        &self,
+        field: &str,
+        offsets: &[usize],
+        sizes: impl IntoIterator<Item = usize>,
+    ) -> Result<()> {
+        let mut sum = 0usize;
+        let mut n = 0usize;
+        for (j, size) in sizes.into_iter().enumerate() {
+            self.that(offsets.get(j) == Some(&sum), || {
+                format!("`{field}` does not match the block sizes at block {j}")
+            })?;
+            sum = sum
+                .checked_add(size)
+                .ok_or_else(|| self.error(format!("`{field}` overflows")))?;
+            n = j + 1;
+        }
+        self.that(offsets.len() == n + 1 && offsets[n] == sum, || {
+            format!("`{field}` needs {} entries ending at {sum}", n + 1)
+        })
+    }
+
+    /// Checks a part of the model (a nested fitted state), naming the field in its error.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`] of the part, prefixed with this model and `field`.
+    pub fn part(&self, field: &str, part: &impl CheckModel) -> Result<()> {
+        part.check_model().map_err(|e| match e {
+            Error::InvalidModel { model, reason } => {
+                self.error(format!("`{field}` ({model}): {reason}"))
+            }
+            other => self.error(format!("`{field}`: {other}")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod model_check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn each_check_reports_the_model_and_field() {
+        let c = ModelCheck::new("FittedThing");
+        assert!(c.len("coef", 3, 3).is_ok());
+        let e = c.len("coef", 2, 3).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("FittedThing") && e.contains("`coef` has length 2, expected 3"), "{e}");
+        assert!(c.shape("w", (2, 3), (2, 3)).is_ok());
+        assert!(c.shape("w", (3, 2), (2, 3)).is_err());
+        assert!(c.finite("w", &array![[1.0, 2.0]]).is_ok());
+        assert!(c.finite("w", &array![[1.0, f64::NAN]]).is_err());
+        assert!(c.finite_slice("s", &[1.0f32, f32::INFINITY]).is_err());
+        assert!(c.finite_value("b", f64::NEG_INFINITY).is_err());
+        assert!(c.positive("gamma", 0.0).is_err());
+        assert!(c.positive("gamma", 1e-300).is_ok());
+        assert!(c.non_negative("var", &array![0.0, 1.0]).is_ok());
+        assert!(c.non_negative("var", &array![0.0, -1.0]).is_err());
+        assert!(c.indices_below("feature", &[0, 4], 5).is_ok());
+        assert!(c.indices_below("feature", &[0, 5], 5).is_err());
+        assert!(c.at_least("n_classes", 1, 2).is_err());
+        assert!(c.cumulative("offsets", &[0, 2, 5], [2, 3]).is_ok());
+        assert!(c.cumulative("offsets", &[0, 2, 6], [2, 3]).is_err());
+        assert!(c.cumulative("offsets", &[0, 2], [2, 3]).is_err());
+        assert!(c.cumulative("offsets", &[0], []).is_ok());
+        assert!(matches!(
+            c.that(false, || "broken".into()),
+            Err(Error::InvalidModel { model: "FittedThing", .. })
+        ));
+    }
+
+    struct Inner(f64);
+    impl CheckModel for Inner {
+        fn check_model(&self) -> Result<()> {
+            ModelCheck::new("Inner").finite_value("v", self.0)
+        }
+    }
+
+    #[test]
+    fn parts_and_containers_delegate() {
+        let c = ModelCheck::new("Outer");
+        assert!(c.part("inner", &Inner(1.0)).is_ok());
+        let e = c.part("inner", &Inner(f64::NAN)).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("Outer") && e.contains("`inner` (Inner)"), "{e}");
+        assert!(vec![Inner(1.0), Inner(f64::NAN)].check_model().is_err());
+        assert!(Some(Inner(1.0)).check_model().is_ok());
+        assert!(None::<Inner>.check_model().is_ok());
+    }
+}

@@ -1,6 +1,7 @@
 //! Categorical encoders over numeric category codes: [`OneHotEncoder`] and [`OrdinalEncoder`].
 //! [`super::LabelEncoder`] maps arbitrary labels to `0..k`.
 
+use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
 use std::cmp::Ordering;
 
@@ -517,6 +518,41 @@ impl<F: Float> InverseTransform<F> for FittedOrdinalEncoder<F> {
             };
         }
         Ok(out)
+    }
+}
+
+
+impl<F: Float> CheckModel for FittedOneHotEncoder<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedOneHotEncoder");
+        self.params.validate()?;
+        c.at_least("categories", self.categories.len(), 1)?;
+        c.len("drop_idx", self.drop_idx.len(), self.categories.len())?;
+        for (j, (cats, drop)) in self.categories.iter().zip(&self.drop_idx).enumerate() {
+            c.that(!cats.is_empty(), || format!("feature {j} has no category"))?;
+            c.finite_slice("categories", cats)?;
+            c.that(drop.is_none_or(|d| d < cats.len()), || {
+                format!("feature {j}: dropped category out of range")
+            })?;
+        }
+        let widths = self
+            .categories
+            .iter()
+            .zip(&self.drop_idx)
+            .map(|(cats, d)| cats.len() - usize::from(d.is_some()));
+        c.cumulative("offsets", &self.offsets, widths)
+    }
+}
+
+impl<F: Float> CheckModel for FittedOrdinalEncoder<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedOrdinalEncoder");
+        self.params.validate()?;
+        c.at_least("categories", self.categories.len(), 1)?;
+        for cats in &self.categories {
+            c.finite_slice("categories", cats)?;
+        }
+        Ok(())
     }
 }
 

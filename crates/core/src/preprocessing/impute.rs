@@ -1,5 +1,6 @@
 //! [`SimpleImputer`]: replace missing values (NaN) by a per-column statistic.
 
+use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
 use ndarray::{Array2, ArrayRef2};
 
@@ -234,6 +235,18 @@ impl<F: Float> Transform<F> for FittedSimpleImputer<F> {
                 *o = if v.is_nan() { s } else { v };
             }
         }))
+    }
+}
+
+
+impl<F: Float> CheckModel for FittedSimpleImputer<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSimpleImputer");
+        self.params.validate()?;
+        c.at_least("statistics", self.statistics.len(), 1)?;
+        c.that(self.statistics.iter().flatten().all(|v| v.is_finite()), || {
+            "`statistics` holds a non-finite value".into()
+        })
     }
 }
 

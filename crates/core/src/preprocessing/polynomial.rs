@@ -1,5 +1,6 @@
 //! [`PolynomialFeatures`]: all monomials of the features up to a degree.
 
+use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
 use ndarray::{Array2, ArrayRef2};
 
@@ -361,6 +362,33 @@ impl<F: Float> Transform<F> for FittedPolynomialFeatures {
                 out[bias..].copy_from_slice(&layout[self.first..]);
             }
         }))
+    }
+}
+
+
+impl CheckModel for FittedPolynomialFeatures {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedPolynomialFeatures");
+        self.params.validate()?;
+        let n = self.n_features;
+        c.at_least("n_features", n, 1)?;
+        c.that(self.first <= self.total && n <= self.total.max(n), || {
+            "`first` is past the end of the layout".into()
+        })?;
+        let bias = usize::from(self.params.include_bias);
+        c.len("powers", self.powers.len(), self.total - self.first + bias)?;
+        c.that(self.powers.iter().all(|p| p.len() == n), || {
+            format!("every row of `powers` needs {n} exponents")
+        })?;
+        // Every segment reads and writes inside the bias-free layout of `total` columns.
+        for s in &self.segments {
+            let inside = s.feature < n
+                && s.src < s.end
+                && s.end <= s.dst
+                && s.dst.checked_add(s.end - s.src).is_some_and(|e| e <= self.total);
+            c.that(inside, || "a segment reaches outside the layout".into())?;
+        }
+        Ok(())
     }
 }
 

@@ -1,6 +1,7 @@
 //! Outlier-resistant scalers: [`RobustScaler`] (median and interquartile range, scikit-learn's)
 //! and [`MeanAbsDevScaler`] (the course notes' mean-absolute-deviation standardisation).
 
+use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
 use ndarray::{Array1, Array2, ArrayRef2, s};
 
@@ -336,6 +337,32 @@ impl<F: Float> InverseTransform<F> for FittedMeanAbsDevScaler<F> {
                 out[j] = row[j] * s[j] + m[j];
             }
         }))
+    }
+}
+
+
+impl<F: Float> CheckModel for FittedRobustScaler<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedRobustScaler");
+        self.params.validate()?;
+        c.at_least("center", self.center.len(), 1)?;
+        c.len("scale", self.scale.len(), self.center.len())?;
+        c.finite("center", &self.center)?;
+        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
+            "`scale` must be finite and positive".into()
+        })
+    }
+}
+
+impl<F: Float> CheckModel for FittedMeanAbsDevScaler<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMeanAbsDevScaler");
+        c.at_least("mean", self.mean.len(), 1)?;
+        c.len("scale", self.scale.len(), self.mean.len())?;
+        c.finite("mean", &self.mean)?;
+        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
+            "`scale` must be finite and positive".into()
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 //! The robust scalers (median/IQR and the course notes' mean absolute deviation) are in
 //! [`super::RobustScaler`] and [`super::MeanAbsDevScaler`].
 
+use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1};
 
@@ -696,6 +697,60 @@ impl<F: Float> Transform<F> for FittedNormalizer {
                 out[j] = row[j] / r;
             }
         }))
+    }
+}
+
+
+impl<F: Float> CheckModel for FittedStandardScaler<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedStandardScaler");
+        self.params.validate()?;
+        let d = self.mean.len();
+        c.at_least("mean", d, 1)?;
+        c.len("var", self.var.len(), d)?;
+        c.len("scale", self.scale.len(), d)?;
+        c.finite("mean", &self.mean)?;
+        c.non_negative("var", &self.var)?;
+        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
+            "`scale` must be finite and positive".into()
+        })?;
+        c.finite_value("n_samples_seen", self.n_samples_seen)
+    }
+}
+
+impl<F: Float> CheckModel for FittedMinMaxScaler<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMinMaxScaler");
+        self.params.validate()?;
+        let d = self.data_min.len();
+        c.at_least("data_min", d, 1)?;
+        for (field, a) in [
+            ("data_max", &self.data_max),
+            ("scale", &self.scale),
+            ("min", &self.min),
+        ] {
+            c.len(field, a.len(), d)?;
+            c.finite(field, a)?;
+        }
+        c.finite("data_min", &self.data_min)
+    }
+}
+
+impl<F: Float> CheckModel for FittedMaxAbsScaler<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMaxAbsScaler");
+        c.at_least("max_abs", self.max_abs.len(), 1)?;
+        c.len("scale", self.scale.len(), self.max_abs.len())?;
+        c.non_negative("max_abs", &self.max_abs)?;
+        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
+            "`scale` must be finite and positive".into()
+        })
+    }
+}
+
+impl CheckModel for FittedNormalizer {
+    fn check_model(&self) -> Result<()> {
+        ModelCheck::new("FittedNormalizer").at_least("n_features", self.n_features, 1)
     }
 }
 

@@ -1,6 +1,7 @@
 //! [`SplineTransformer`]: B-spline basis expansion of each feature (scikit-learn's), with a
 //! Cox–de Boor evaluation of the basis written here.
 
+use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
 use ndarray::{Array2, ArrayRef2};
 
@@ -546,6 +547,39 @@ impl<F: Float> Transform<F> for FittedSplineTransformer<F> {
                 out[self.offsets[j]..self.offsets[j] + w].copy_from_slice(&buf[..w]);
             }
         }))
+    }
+}
+
+
+impl<F: Float> CheckModel for FittedSplineTransformer<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSplineTransformer");
+        self.params.validate()?;
+        let k = self.params.degree;
+        c.at_least("splines", self.splines.len(), 1)?;
+        for (j, s) in self.splines.iter().enumerate() {
+            let ns = s.n_splines;
+            let ok = s.k == k
+                && s.n_basis > k
+                && s.t.len() == s.n_basis + k + 1
+                && ns >= 1
+                && ns <= s.n_basis
+                && s.n_basis <= 2 * ns
+                && (self.params.include_bias || ns >= 2)
+                && [&s.f_min, &s.f_max, &s.fp_min, &s.fp_max]
+                    .iter()
+                    .all(|v| v.len() == s.n_basis && v.iter().all(|x| x.is_finite()));
+            c.that(ok, || format!("feature {j}: knots and spline counts disagree"))?;
+            c.that(
+                s.t.iter().all(|v| v.is_finite()) && s.t.windows(2).all(|w| w[0] <= w[1]),
+                || format!("feature {j}: knots must be finite and sorted"),
+            )?;
+        }
+        let widths = self
+            .splines
+            .iter()
+            .map(|s| s.n_splines - usize::from(!self.params.include_bias));
+        c.cumulative("offsets", &self.offsets, widths)
     }
 }
 

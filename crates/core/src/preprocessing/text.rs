@@ -1,6 +1,7 @@
 //! Text features: [`CountVectorizer`] (documents → token counts) and [`TfidfTransformer`]
 //! (counts → TF-IDF weights).
 
+use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
 use std::collections::BTreeMap;
 
@@ -432,6 +433,20 @@ impl FittedCountVectorizer {
             }
         }
         out
+    }
+}
+
+
+impl<F: Float> CheckModel for FittedTfidfTransformer<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedTfidfTransformer");
+        self.params.validate()?;
+        c.at_least("n_features", self.n_features, 1)?;
+        if let Some(idf) = &self.idf {
+            c.len("idf", idf.len(), self.n_features)?;
+            c.finite("idf", idf)?;
+        }
+        Ok(())
     }
 }
 

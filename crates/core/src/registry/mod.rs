@@ -78,6 +78,7 @@ use crate::traits::{
     OutlierDetector, PartialFit, Predict, PredictMultiLabel, PredictMultiOutput, PredictProba,
     PredictWithNoise, Transform,
 };
+use crate::validate::CheckModel;
 use crate::{Error, Float, Result};
 
 /// What an estimator does.
@@ -762,12 +763,16 @@ impl<E: Estimator + Default + Serialize + DeserializeOwned + Send + Sync + 'stat
 {
 }
 
-/// The bounds every registered model meets.
+/// The bounds every registered model meets ([`CheckModel`]: [`Entry::load`] checks the state
+/// it deserialised).
 pub trait RegisteredModel:
-    NFeaturesIn + Serialize + DeserializeOwned + Send + Sync + 'static
+    NFeaturesIn + CheckModel + Serialize + DeserializeOwned + Send + Sync + 'static
 {
 }
-impl<M: NFeaturesIn + Serialize + DeserializeOwned + Send + Sync + 'static> RegisteredModel for M {}
+impl<M: NFeaturesIn + CheckModel + Serialize + DeserializeOwned + Send + Sync + 'static>
+    RegisteredModel for M
+{
+}
 
 fn fit_supervised<E, F>(
     e: &E,
@@ -1343,7 +1348,8 @@ impl Entry {
     /// Restores a fitted model from its JSON (as returned by [`DynModel::to_json`]).
     ///
     /// # Errors
-    /// JSON that is not a model of this entry.
+    /// JSON that is not a model of this entry, or whose state fails the model's
+    /// [`CheckModel`] (shapes that disagree, non-finite parameters, indices out of range).
     pub fn load(&self, precision: Precision, model: Value) -> Result<Box<dyn DynModel>> {
         (self.load)(precision, model)
     }
@@ -1399,14 +1405,18 @@ where
         };
         let load = move |p: Precision, json: Value| -> Result<Box<dyn DynModel>> {
             let model = match p {
-                Precision::F64 => Either::F64(
-                    serde_json::from_value::<M64>(json.clone())
-                        .map_err(|e| json_err(&format!("{name} model (f64)"), e))?,
-                ),
-                Precision::F32 => Either::F32(
-                    serde_json::from_value::<M32>(json.clone())
-                        .map_err(|e| json_err(&format!("{name} model (f32)"), e))?,
-                ),
+                Precision::F64 => {
+                    let m = serde_json::from_value::<M64>(json.clone())
+                        .map_err(|e| json_err(&format!("{name} model (f64)"), e))?;
+                    m.check_model()?;
+                    Either::F64(m)
+                }
+                Precision::F32 => {
+                    let m = serde_json::from_value::<M32>(json.clone())
+                        .map_err(|e| json_err(&format!("{name} model (f32)"), e))?;
+                    m.check_model()?;
+                    Either::F32(m)
+                }
             };
             Ok(Box::new(Fitted {
                 model,
