@@ -43,6 +43,14 @@ COMMANDS:
     bench [ARGS...]  setup, then `cargo run --release -p ndlearn-bench --bin compare -- ARGS`
                      (results under target/ndlearn-bench/). OPENBLAS_CORETYPE and
                      OPENBLAS_L2_SIZE are removed from the benchmark's environment.
+    fuzz [--seconds N] [ARGS...]
+                     Build ndlearn-fuzz (test profile: debug assertions and overflow checks
+                     on) and run every fuzz target (csv, model_file, param, fit_predict) for
+                     N seconds each (default 60), each in a watched child process; findings
+                     (panics, aborts, hangs) are saved under crates/fuzz/corpus/<target>/
+                     and replayed by the normal test suite. ARGS go to the fuzzer
+                     (`--target NAME`, `--seed S`). `test` runs a short budget
+                     (NDLEARN_FUZZ_SECONDS, default 15 s per target).
     golden           Regenerate golden reference data: create target/golden-venv if missing,
                      pip-install scripts/golden/requirements.txt, then run every
                      scripts/golden/*.py except common.py, extract_datasets.py first, then in sorted order.
@@ -59,6 +67,7 @@ ENVIRONMENT:
     PROPTEST_CASES   cases per property test in `test` and `ci` (default here: 32)
     PROPTEST_RNG_SEED  proptest seed (default: fixed in ndlearn-testkit; `random` for fresh cases)
     NEXTEST_PROFILE  nextest profile, passed through unchanged
+    NDLEARN_FUZZ_SECONDS  seconds per fuzz target in `test` (default 15; 0 skips the step)
     NDLEARN_SIMD     cap of ndlearn's own SIMD kernels (avx512, avx2, avx, baseline); `test`
                      sets it itself for its per-level step
 ";
@@ -96,6 +105,7 @@ fn main() -> ExitCode {
         Some(Some("ci")) => no_args("ci", &rest).and_then(|()| ci(&ctx)),
         Some(Some("sklearn-map")) => sklearn_map(&ctx, &rest),
         Some(Some("blas-sweep")) => blas_sweep(&ctx, &rest),
+        Some(Some("fuzz")) => fuzz(&ctx, &rest),
         Some(_) => {
             let name = command.unwrap_or_default();
             eprintln!("xtask: unknown command `{}`\n", name.to_string_lossy());
@@ -486,15 +496,28 @@ fn run_tests(ctx: &Ctx, nextest: bool, extra: &[OsString], steps: &mut Steps) {
     // directory: `cargo run -p ndlearn` would resolve the facade's features alone and rebuild
     // core and every algorithm crate with them.
     let examples = example_names(ctx);
-    let mut build = ctx.cargo(["build", "--workspace", "--bin", "ndlearn"]);
+    let mut build = ctx.cargo([
+        "build",
+        "--workspace",
+        "--bin",
+        "ndlearn",
+        "--bin",
+        "ndlearn-fuzz",
+    ]);
     for name in &examples {
         build.args(["--example", name]);
     }
-    if steps.run("build (examples and the ndlearn binary)", &mut build) {
+    if steps.run("build (examples, ndlearn, ndlearn-fuzz)", &mut build) {
         run_examples(ctx, &examples, steps);
         let mut map = ctx.cargo(["xtask", "sklearn-map", "--check", "--bin"]);
         map.arg(target_dir(ctx).join("debug/ndlearn"));
         steps.run("docs/sklearn-map.md is current", &mut map);
+        let seconds = env::var("NDLEARN_FUZZ_SECONDS").unwrap_or_else(|_| "15".into());
+        if seconds != "0" {
+            let mut fuzz = Command::new(target_dir(ctx).join("debug/ndlearn-fuzz"));
+            fuzz.current_dir(&ctx.root).args(["--seconds", &seconds]);
+            steps.run(&format!("fuzz ({seconds} s per target)"), &mut fuzz);
+        }
     }
     check_simd_levels(ctx, nextest, steps);
     let mut doc = ctx.cargo(["doc", "--workspace", "--no-deps"]);
@@ -874,6 +897,19 @@ fn blas_sweep(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
         steps.run(&format!("OpenBLAS kernel {kernel}"), &mut cmd);
     }
     Ok(steps.finish("blas-sweep"))
+}
+
+/// `cargo xtask fuzz [--seconds N] [ARGS...]`: every fuzz target for a budget.
+fn fuzz(ctx: &Ctx, rest: &[OsString]) -> Result<ExitCode> {
+    setup(ctx, true)?;
+    let mut steps = Steps::default();
+    let mut build = ctx.cargo(["build", "-p", "ndlearn-fuzz", "--bin", "ndlearn-fuzz"]);
+    if steps.run("build ndlearn-fuzz", &mut build) {
+        let mut run = Command::new(target_dir(ctx).join("debug/ndlearn-fuzz"));
+        run.current_dir(&ctx.root).args(rest);
+        steps.run("fuzz", &mut run);
+    }
+    Ok(steps.finish("fuzz"))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -52,10 +52,15 @@
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
-use ndlearn_core::validate::{check_classification_input, check_fit_input, check_n_features};
+use ndlearn_core::validate::{
+    CheckModel, ModelCheck, check_classification_input, check_fit_input, check_n_features,
+};
 use ndlearn_core::{Error, Fit, Float, Labels, PartialFit, Result, par};
 
-use crate::framework::{JointLogLikelihood, bayes_predict, check_priors, stream_classes};
+use crate::framework::{
+    JointLogLikelihood, bayes_predict, check_class_log_prior, check_log_probs, check_priors,
+    stream_classes,
+};
 
 const CHUNK: usize = 4096;
 
@@ -188,6 +193,24 @@ impl<F: Float> Counts<F> {
                 Ok(p)
             }
         }
+    }
+}
+
+impl<F: Float> Counts<F> {
+    /// `k ≥ 1` class counts and a `k × d` feature-count matrix (`d ≥ 1`), finite and `≥ 0`, at
+    /// least `n_classes` classes; returns `(k, d)`.
+    fn check(&self, c: &ModelCheck, n_classes: Option<usize>) -> Result<(usize, usize)> {
+        let (k, d) = self.feature_count.dim();
+        c.at_least(
+            "class_count",
+            self.class_count.len(),
+            n_classes.unwrap_or(1).max(1),
+        )?;
+        c.len("feature_count (rows)", k, self.class_count.len())?;
+        c.at_least("feature_count (columns)", d, 1)?;
+        c.non_negative("class_count", &self.class_count)?;
+        c.non_negative("feature_count", &self.feature_count)?;
+        Ok((k, d))
     }
 }
 
@@ -364,6 +387,18 @@ fn linear_jll<F: Float>(x: &ArrayRef2<F>, w: &Array2<F>, b: Option<&Array1<F>>) 
 
 bayes_predict!(FittedMultinomialNB);
 
+impl<F: Float> CheckModel for FittedMultinomialNB<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMultinomialNB");
+        c.params(&self.params)?;
+        let (k, d) = self.counts.check(&c, self.params.n_classes)?;
+        let prior = self.params.class_prior.as_deref();
+        check_class_log_prior(&c, &self.class_log_prior, prior, k)?;
+        c.shape("feature_log_prob", self.feature_log_prob.dim(), (k, d))?;
+        check_log_probs(&c, "feature_log_prob", &self.feature_log_prob)
+    }
+}
+
 // ------------------------------------------------------------------------------- complement
 
 /// Complement naive Bayes (Rennie et al., 2003) for count features, robust to imbalanced
@@ -498,6 +533,22 @@ impl<F: Float> JointLogLikelihood<F> for FittedComplementNB<F> {
 }
 
 bayes_predict!(FittedComplementNB);
+
+impl<F: Float> CheckModel for FittedComplementNB<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedComplementNB");
+        c.params(&self.params)?;
+        let (k, d) = self.counts.check(&c, self.params.n_classes)?;
+        let prior = self.params.class_prior.as_deref();
+        check_class_log_prior(&c, &self.class_log_prior, prior, k)?;
+        c.shape("feature_log_prob", self.feature_log_prob.dim(), (k, d))?;
+        // complement weights are negated log-probabilities (+∞ for α = 0): NaN is the only
+        // impossible value
+        c.that(self.feature_log_prob.iter().all(|v| !v.is_nan()), || {
+            "`feature_log_prob` holds NaN".into()
+        })
+    }
+}
 
 // -------------------------------------------------------------------------------- Bernoulli
 
@@ -706,6 +757,20 @@ impl<F: Float> JointLogLikelihood<F> for FittedBernoulliNB<F> {
 }
 
 bayes_predict!(FittedBernoulliNB);
+
+impl<F: Float> CheckModel for FittedBernoulliNB<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedBernoulliNB");
+        c.params(&self.params)?;
+        let (k, d) = self.counts.check(&c, self.params.n_classes)?;
+        let prior = self.params.class_prior.as_deref();
+        check_class_log_prior(&c, &self.class_log_prior, prior, k)?;
+        c.shape("feature_log_prob", self.feature_log_prob.dim(), (k, d))?;
+        check_log_probs(&c, "feature_log_prob", &self.feature_log_prob)?;
+        c.shape("neg_log_prob", self.neg_log_prob.dim(), (k, d))?;
+        check_log_probs(&c, "neg_log_prob", &self.neg_log_prob)
+    }
+}
 
 // ------------------------------------------------------------------------------ categorical
 
@@ -940,3 +1005,77 @@ impl<F: Float> JointLogLikelihood<F> for FittedCategoricalNB<F> {
 }
 
 bayes_predict!(FittedCategoricalNB);
+
+impl<F: Float> CheckModel for FittedCategoricalNB<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedCategoricalNB");
+        c.params(&self.params)?;
+        let k = self.class_count.len();
+        c.at_least("class_count", k, self.params.n_classes.unwrap_or(1).max(1))?;
+        c.non_negative("class_count", &self.class_count)?;
+        let prior = self.params.class_prior.as_deref();
+        check_class_log_prior(&c, &self.class_log_prior, prior, k)?;
+        let d = self.category_count.len();
+        c.at_least("category_count (features)", d, 1)?;
+        c.len(
+            "feature_log_prob (features)",
+            self.feature_log_prob.len(),
+            d,
+        )?;
+        let min_m = self.params.min_categories.unwrap_or(1);
+        for (j, (cc, flp)) in self
+            .category_count
+            .iter()
+            .zip(&self.feature_log_prob)
+            .enumerate()
+        {
+            c.that(cc.nrows() == k && cc.ncols() >= min_m, || {
+                format!("feature {j}: category counts are not {k} × (at least {min_m})")
+            })?;
+            c.non_negative("category_count", cc)?;
+            c.shape("feature_log_prob", flp.dim(), cc.dim())?;
+            check_log_probs(&c, "feature_log_prob", flp)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_fits_and_rejects_broken_states() {
+        let x = array![
+            [2.0f64, 0.0, 1.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 3.0, 1.0],
+            [0.0, 2.0, 2.0]
+        ];
+        let y = array![0usize, 0, 1, 1];
+        let bad = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+
+        let mut m = MultinomialNB::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.class_log_prior = array![f64::NAN, -0.5];
+        assert!(bad(m.check_model()));
+
+        let mut m = ComplementNB::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.counts.class_count = array![2.0];
+        assert!(bad(m.check_model()));
+
+        let xb = x.mapv(|v| f64::from(u8::from(v > 0.0)));
+        let mut m = BernoulliNB::default().fit(&xb, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.neg_log_prob = m.neg_log_prob.t().to_owned();
+        assert!(bad(m.check_model()));
+
+        // category counts per feature: a feature with classes missing is caught
+        let mut m = CategoricalNB::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.feature_log_prob[1] = m.feature_log_prob[1].slice(ndarray::s![..1, ..]).to_owned();
+        assert!(bad(m.check_model()));
+    }
+}

@@ -63,7 +63,9 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
 use ndlearn_core::stats::symmetrize;
-use ndlearn_core::validate::{check_classification_input, check_predict_input};
+use ndlearn_core::validate::{
+    CheckModel, ModelCheck, check_classification_input, check_predict_input,
+};
 use ndlearn_core::{Error, Fit, Float, Labels, Result, Transform};
 
 use crate::covariance::{empirical_covariance, ledoit_wolf, shrunk_covariance};
@@ -549,6 +551,76 @@ impl<F: Float> JointLogLikelihood<F> for FittedLinearDiscriminantAnalysis<F> {
 
 bayes_predict!(FittedLinearDiscriminantAnalysis);
 
+/// `k ≥ 2` class means over `d ≥ 1` features and `k` priors (finite, `≥ 0`, one positive; given
+/// priors one per class), all finite; returns `(k, d)`.
+fn check_means_priors<F: Float>(
+    c: &ModelCheck,
+    means: &Array2<F>,
+    priors: &Array1<F>,
+    given: Option<&[f64]>,
+) -> Result<(usize, usize)> {
+    let (k, d) = means.dim();
+    c.at_least("means (classes)", k, 2)?;
+    c.at_least("means (features)", d, 1)?;
+    c.finite("means", means)?;
+    c.len("priors", priors.len(), k)?;
+    c.non_negative("priors", priors)?;
+    c.that(priors.iter().any(|&p| p > F::zero()), || {
+        "every class has prior 0".into()
+    })?;
+    if let Some(p) = given {
+        c.len("priors (given)", p.len(), k)?;
+    }
+    Ok((k, d))
+}
+
+impl<F: Float> CheckModel for FittedLinearDiscriminantAnalysis<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLinearDiscriminantAnalysis");
+        c.params(&self.params)?;
+        let (k, d) =
+            check_means_priors(&c, &self.means, &self.priors, self.params.priors.as_deref())?;
+        c.shape("beta", self.beta.dim(), (k, d))?;
+        c.finite("beta", &self.beta)?;
+        c.len("gamma", self.gamma.len(), k)?;
+        // log-scores: −∞ for a class with prior 0
+        c.that(self.gamma.iter().all(|&v| v < F::infinity()), || {
+            "`gamma` holds NaN or +∞".into()
+        })?;
+        let nc = self.n_components;
+        c.that(nc >= 1 && nc <= (k - 1).min(d), || {
+            format!("`n_components` is {nc}, must lie in 1..=min(n_classes − 1, n_features)")
+        })?;
+        let solver = self.params.solver;
+        c.that(
+            self.scalings.is_some() == (solver != LdaSolver::Lsqr),
+            || "`scalings` must be stored exactly for the svd and eigen solvers".into(),
+        )?;
+        if let Some(w) = &self.scalings {
+            c.that(w.nrows() == d && w.ncols() <= d, || {
+                format!(
+                    "`scalings` is {} × {}, expected {d} rows and at most {d} columns",
+                    w.nrows(),
+                    w.ncols()
+                )
+            })?;
+            c.finite("scalings", w)?;
+        }
+        c.that(self.xbar.is_some() == (solver == LdaSolver::Svd), || {
+            "`xbar` must be stored exactly for the svd solver".into()
+        })?;
+        if let Some(m) = &self.xbar {
+            c.len("xbar", m.len(), d)?;
+            c.finite("xbar", m)?;
+        }
+        if let Some(cov) = &self.covariance {
+            c.shape("covariance", cov.dim(), (d, d))?;
+            c.finite("covariance", cov)?;
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> Transform<F> for FittedLinearDiscriminantAnalysis<F> {
     /// Projection onto the first `n_components` discriminant directions: `(x − x̄) W` (svd
     /// solver) or `x W` (eigen solver, as scikit-learn). The lsqr solver has no directions.
@@ -794,6 +866,27 @@ impl<F: Float> JointLogLikelihood<F> for FittedQuadraticDiscriminantAnalysis<F> 
 
 bayes_predict!(FittedQuadraticDiscriminantAnalysis);
 
+impl<F: Float> CheckModel for FittedQuadraticDiscriminantAnalysis<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedQuadraticDiscriminantAnalysis");
+        c.params(&self.params)?;
+        let (k, d) =
+            check_means_priors(&c, &self.means, &self.priors, self.params.priors.as_deref())?;
+        c.len("rotations", self.rotations.len(), k)?;
+        c.len("scalings", self.scalings.len(), k)?;
+        for (class, (rot, s)) in self.rotations.iter().zip(&self.scalings).enumerate() {
+            c.shape("rotations", rot.dim(), (d, d))?;
+            c.finite("rotations", rot)?;
+            c.len("scalings", s.len(), d)?;
+            // the class covariance's eigenvalues: its log-determinant and inverse are used
+            c.that(s.iter().all(|&v| v.is_finite() && v > F::zero()), || {
+                format!("class {class}: the covariance eigenvalues must be finite and positive")
+            })?;
+        }
+        Ok(())
+    }
+}
+
 /// Fisher's linear discriminant (catalog G-06): the directions `w` maximising
 /// `J(w) = wᵀ S_B w / wᵀ S_W w`, with the within-class scatter
 /// `S_W = Σ_c Σ_{i ∈ c} (x_i − m_c)(x_i − m_c)ᵀ` and the between-class scatter
@@ -974,5 +1067,44 @@ impl<F: Float> Transform<F> for FittedFisherDiscriminant<F> {
             "FisherDiscriminant: number of features",
         )?;
         Ok(x.dot(&self.components))
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_fits_and_rejects_broken_states() {
+        let x = array![
+            [1.0f64, 2.0],
+            [1.5, 1.8],
+            [0.8, 2.6],
+            [1.2, 2.9],
+            [4.0, 5.0],
+            [4.5, 4.2],
+            [3.7, 4.9],
+            [4.1, 5.6]
+        ];
+        let y = array![0usize, 0, 0, 0, 1, 1, 1, 1];
+        let bad = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+
+        let mut m = LinearDiscriminantAnalysis::default()
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.xbar = Some(array![1.0]);
+        assert!(bad(m.check_model()));
+
+        let eigen = LinearDiscriminantAnalysis::default().solver(LdaSolver::Eigen);
+        assert!(eigen.fit(&x, &y).expect("fit").check_model().is_ok());
+
+        let mut m = QuadraticDiscriminantAnalysis::default()
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.scalings[1][0] = 0.0;
+        assert!(bad(m.check_model()));
     }
 }

@@ -36,7 +36,8 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef2};
+use ndarray::{Array1, Array2, ArrayRef, ArrayRef2, Dimension};
+use ndlearn_core::validate::ModelCheck;
 use ndlearn_core::{Error, Float, Result};
 
 /// A fitted generative classifier: `jll[i, c] = log π_c + log p(x_i | c)` (up to a constant
@@ -251,4 +252,43 @@ pub(crate) fn stream_classes(
         });
     }
     Ok(n)
+}
+
+/// Log-probabilities of a fitted model: no NaN and nothing above `+∞`; `−∞` is allowed (a
+/// probability 0: a class without samples, an unseen value without smoothing).
+pub(crate) fn check_log_probs<F: Float, D: Dimension>(
+    c: &ModelCheck,
+    field: &str,
+    a: &ArrayRef<F, D>,
+) -> Result<()> {
+    c.that(a.iter().all(|&v| v < F::infinity()), || {
+        format!("`{field}` holds NaN or +∞")
+    })
+}
+
+/// `k` class log priors ([`check_log_probs`]) with at least one class possible, and given
+/// priors (if any) one per class.
+pub(crate) fn check_class_log_prior<F: Float>(
+    c: &ModelCheck,
+    class_log_prior: &Array1<F>,
+    given: Option<&[f64]>,
+    k: usize,
+) -> Result<()> {
+    c.len("class_log_prior", class_log_prior.len(), k)?;
+    check_log_probs(c, "class_log_prior", class_log_prior)?;
+    c.that(
+        class_log_prior.iter().any(|&v| v > F::neg_infinity()),
+        || "every class has prior 0".into(),
+    )?;
+    if let Some(p) = given {
+        c.len("class_prior", p.len(), k)?;
+    }
+    Ok(())
+}
+
+/// One value finite and `>= 0`.
+pub(crate) fn non_negative_value<F: Float>(c: &ModelCheck, field: &str, v: F) -> Result<()> {
+    c.that(v.is_finite() && v >= F::zero(), || {
+        format!("`{field}` must be finite and non-negative")
+    })
 }

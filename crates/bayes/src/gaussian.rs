@@ -37,7 +37,8 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::validate::{
-    check_classification_input, check_fit_input, check_predict_input, check_sample_weight,
+    CheckModel, ModelCheck, check_classification_input, check_fit_input, check_predict_input,
+    check_sample_weight,
 };
 use ndlearn_core::{Error, Estimator, Fit, FitWeighted, Float, Labels, PartialFit, Result, par};
 
@@ -426,3 +427,61 @@ impl<F: Float> JointLogLikelihood<F> for FittedGaussianNB<F> {
 }
 
 bayes_predict!(FittedGaussianNB);
+
+impl<F: Float> CheckModel for FittedGaussianNB<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedGaussianNB");
+        c.params(&self.params)?;
+        let (k, d) = self.theta.dim();
+        c.at_least(
+            "theta (classes)",
+            k,
+            self.params.n_classes.unwrap_or(1).max(1),
+        )?;
+        c.at_least("theta (features)", d, 1)?;
+        c.finite("theta", &self.theta)?;
+        c.shape("var", self.var.dim(), (k, d))?;
+        c.len("class_count", self.class_count.len(), k)?;
+        c.non_negative("class_count", &self.class_count)?;
+        c.that(self.class_count.iter().any(|&n| n > F::zero()), || {
+            "no class has a sample".into()
+        })?;
+        c.non_negative("var", &self.var)?;
+        // the density of a class seen in training divides by its variances and takes their logs
+        for (class, row) in self.var.rows().into_iter().enumerate() {
+            c.that(
+                self.class_count[class] <= F::zero() || row.iter().all(|&v| v > F::zero()),
+                || format!("class {class}: the variances must be positive"),
+            )?;
+        }
+        c.len("class_prior", self.class_prior.len(), k)?;
+        c.non_negative("class_prior", &self.class_prior)?;
+        if let Some(p) = &self.params.priors {
+            c.len("priors (given)", p.len(), k)?;
+        }
+        crate::framework::non_negative_value(&c, "epsilon", self.epsilon)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_a_zero_variance() {
+        let x = array![
+            [1.0f64, 2.0],
+            [1.5, 1.8],
+            [0.8, 2.6],
+            [4.0, 5.0],
+            [4.5, 4.2],
+            [3.7, 4.9]
+        ];
+        let y = array![0usize, 0, 0, 1, 1, 1];
+        let mut m = GaussianNB::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.var[[1, 0]] = 0.0;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
+}

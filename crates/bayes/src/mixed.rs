@@ -46,10 +46,14 @@
 
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::stats::kde::{Bandwidth, FittedKernelDensity, KdeKernel, KernelDensity};
-use ndlearn_core::validate::{check_classification_input, check_n_features, check_predict_input};
+use ndlearn_core::validate::{
+    CheckModel, ModelCheck, check_classification_input, check_n_features, check_predict_input,
+};
 use ndlearn_core::{Error, Estimator, Fit, FitUnsupervised, Float, Labels, Result};
 
-use crate::framework::{JointLogLikelihood, bayes_predict, check_priors};
+use crate::framework::{
+    JointLogLikelihood, bayes_predict, check_class_log_prior, check_log_probs, check_priors,
+};
 
 /// The class-conditional model of one feature of [`MixedNB`].
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -456,6 +460,74 @@ impl<F: Float> JointLogLikelihood<F> for FittedMixedNB<F> {
 
 bayes_predict!(FittedMixedNB);
 
+/// A fitted density with the `kernel` over `d` features and finite positive bandwidths (its
+/// training rows are private to core and not checked).
+fn check_kde<F: Float>(
+    c: &ModelCheck,
+    kde: &FittedKernelDensity<F>,
+    kernel: KdeKernel,
+    d: usize,
+) -> Result<()> {
+    let h = kde.bandwidths();
+    c.that(
+        kde.kernel() == kernel
+            && kde.n_features() == d
+            && h.len() == d
+            && h.iter().all(|v| v.is_finite() && *v > 0.0),
+        || format!("a class density is not a {kernel:?} density over {d} features with positive bandwidths"),
+    )
+}
+
+impl<F: Float> CheckModel for FittedMixedNB<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMixedNB");
+        c.params(&self.params)?;
+        let k = self.log_priors.len();
+        c.at_least("log_priors", k, 1)?;
+        let log_priors = Array1::from(self.log_priors.clone());
+        check_class_log_prior(&c, &log_priors, self.params.priors.as_deref(), k)?;
+        let d = self.fits.len();
+        c.at_least("fits", d, 1)?;
+        let models = &self.params.features;
+        c.that(models.len() == 1 || models.len() == d, || {
+            format!("{} feature models for {d} fitted features", models.len())
+        })?;
+        for (j, fit) in self.fits.iter().enumerate() {
+            let model = models[if models.len() == 1 { 0 } else { j }];
+            let ok = match (model, fit) {
+                (FeatureModel::Gaussian, FeatureFit::Gaussian { mean, var }) => {
+                    mean.len() == k
+                        && var.len() == k
+                        && mean.iter().all(|v| v.is_finite())
+                        && var.iter().all(|v| v.is_finite() && *v > F::zero())
+                }
+                (
+                    FeatureModel::Categorical | FeatureModel::Bernoulli,
+                    FeatureFit::Table { log_prob, binary },
+                ) => {
+                    check_log_probs(&c, "log_prob", log_prob)?;
+                    let m = log_prob.ncols();
+                    *binary == (model == FeatureModel::Bernoulli)
+                        && log_prob.nrows() == k
+                        && m >= 1
+                        && (!*binary || m == 2)
+                }
+                (FeatureModel::Kde { kernel, .. }, FeatureFit::Kde { kdes }) => {
+                    c.len("kdes", kdes.len(), k)?;
+                    kdes.iter()
+                        .try_for_each(|kde| check_kde(&c, kde, kernel, 1))?;
+                    true
+                }
+                _ => false,
+            };
+            c.that(ok, || {
+                format!("feature {j}: the fitted model does not match {model:?} over {k} classes")
+            })?;
+        }
+        Ok(())
+    }
+}
+
 /// Kernel-density classifier: class priors times a `d`-dimensional KDE per class. See the
 /// [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -566,3 +638,61 @@ impl<F: Float> JointLogLikelihood<F> for FittedKdeClassifier<F> {
 }
 
 bayes_predict!(FittedKdeClassifier);
+
+impl<F: Float> CheckModel for FittedKdeClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKdeClassifier");
+        c.params(&self.params)?;
+        let (k, d) = (self.kdes.len(), self.n_features);
+        c.at_least("kdes", k, 1)?;
+        c.at_least("n_features", d, 1)?;
+        c.len("log_priors", self.log_priors.len(), k)?;
+        c.that(self.kdes.iter().any(Option::is_some), || {
+            "no class has a density".into()
+        })?;
+        for (kde, &lp) in self.kdes.iter().zip(&self.log_priors) {
+            if let Some(kde) = kde {
+                check_kde(&c, kde, self.params.kernel, d)?;
+                c.that(lp < F::infinity(), || "`log_priors` holds NaN or +∞".into())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_fits_and_rejects_broken_states() {
+        let x = array![
+            [1.0f64, 0.0, 2.0],
+            [1.5, 1.0, 1.0],
+            [0.8, 0.0, 0.0],
+            [4.0, 1.0, 2.0],
+            [4.5, 1.0, 1.0],
+            [3.7, 0.0, 2.0]
+        ];
+        let y = array![0usize, 0, 0, 1, 1, 1];
+        let bad = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+        let kde = FeatureModel::Kde {
+            kernel: KdeKernel::Gaussian,
+            bandwidth: Bandwidth::default(),
+        };
+        let features = vec![FeatureModel::Gaussian, FeatureModel::Bernoulli, kde];
+        let mut m = MixedNB::new(features).fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.fits[0] = FeatureFit::Gaussian {
+            mean: vec![1.0],
+            var: vec![1.0],
+        };
+        assert!(bad(m.check_model()));
+
+        let mut m = KdeClassifier::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.log_priors.pop();
+        assert!(bad(m.check_model()));
+    }
+}

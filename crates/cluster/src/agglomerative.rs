@@ -61,8 +61,8 @@ use std::fmt::Write as _;
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
-use ndlearn_core::validate::check_fit_input;
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
+use ndlearn_core::validate::{ModelCheck, check_fit_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, par};
 
 /// Rows per parallel task when scanning distances.
 const SCAN_CHUNK: usize = 4096;
@@ -394,6 +394,36 @@ impl Dendrogram {
         }
         svg.push_str("</svg>\n");
         svg
+    }
+}
+
+impl CheckModel for Dendrogram {
+    /// `n − 1` merges in order of height (finite, `≥ 0`), merge `i` joining two distinct
+    /// clusters formed before it (ids below `n + i`), each cluster merged once, with the sum
+    /// of their sizes: the cuts, `leaves_order` and `cophenetic` walk a tree.
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("Dendrogram");
+        let n = self.n_leaves;
+        c.at_least("n_leaves", n, 1)?;
+        c.len("merges", self.merges.len(), n - 1)?;
+        let mut size = vec![1usize; n];
+        let mut merged = vec![false; 2 * n - 1];
+        let mut below = 0.0;
+        for (i, m) in self.merges.iter().enumerate() {
+            let ok = m.left < m.right
+                && m.right < n + i
+                && !merged[m.left]
+                && !merged[m.right]
+                && m.height.is_finite()
+                && m.height >= below
+                && m.size == size[m.left] + size[m.right];
+            c.that(ok, || format!("merge {i} is not a step of a merge tree"))?;
+            merged[m.left] = true;
+            merged[m.right] = true;
+            size.push(m.size);
+            below = m.height;
+        }
+        Ok(())
     }
 }
 
@@ -911,5 +941,49 @@ impl<F: Float> Predict<F> for FittedAgglomerative<F> {
             x,
             "Agglomerative: number of features",
         )
+    }
+}
+
+impl<F: Float> CheckModel for FittedAgglomerative<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedAgglomerative");
+        c.params(&self.params)?;
+        c.part("dendrogram", &self.dendrogram)?;
+        let n = self.dendrogram.n_leaves();
+        c.len("labels", self.labels.len(), n)?;
+        let k = self.n_clusters;
+        c.that((1..=n).contains(&k), || {
+            format!("`n_clusters` {k} not in 1..={n}")
+        })?;
+        c.indices_below("labels", &self.labels, k)?;
+        // no training rows after a fit on a dissimilarity matrix
+        let d = match &self.train {
+            Some(t) => Some(crate::common::check_points(&c, "train", t, n)?),
+            None => None,
+        };
+        crate::common::check_metric(&c, &self.params.metric, d)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0], [1.0], [5.0], [6.5], [20.0]];
+        let mut m = Agglomerative::new(3)
+            .linkage(Linkage::Average)
+            .fit(&x)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        // merge 1 reuses a cluster already merged by merge 0
+        m.dendrogram.merges[1].left = m.dendrogram.merges[0].left;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+        let mut m = Agglomerative::new(2).fit(&x).expect("fit");
+        m.train = Some(Array2::zeros((4, 1)));
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

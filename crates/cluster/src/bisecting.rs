@@ -32,8 +32,8 @@
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result};
 
 use crate::kmeans::{KMeans, KMeansInit, sq};
 
@@ -307,5 +307,59 @@ impl<F: Float> Predict<F> for FittedBisectingKMeans<F> {
                 self.nodes[v].label
             })
             .collect())
+    }
+}
+
+impl<F: Float> CheckModel for FittedBisectingKMeans<F> {
+    /// Besides the shapes: the tree descends (children after their parent, each node a child
+    /// once) to `k` leaves labelled `0..k` once each, so `predict` ends at a leaf.
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedBisectingKMeans");
+        c.params(&self.params)?;
+        let k = self.params.n_clusters;
+        let d = crate::common::check_points(&c, "centers", &self.centers, k)?;
+        c.indices_below("labels", &self.labels, k)?;
+        c.finite_value("inertia", self.inertia)?;
+        let m = self.nodes.len();
+        c.len("nodes", m, 2 * k - 1)?;
+        let mut is_child = vec![false; m];
+        let mut leaf_seen = vec![false; k];
+        for (v, node) in self.nodes.iter().enumerate() {
+            c.len("node centre", node.center.len(), d)?;
+            c.finite_slice("node centre", &node.center)?;
+            match node.children {
+                Some((a, b)) => {
+                    let ok = v < a && a < b && b < m && !is_child[a] && !is_child[b];
+                    c.that(ok, || format!("node {v} has invalid children ({a}, {b})"))?;
+                    is_child[a] = true;
+                    is_child[b] = true;
+                }
+                None => {
+                    let l = node.label;
+                    c.that(l < k && !leaf_seen[l], || {
+                        format!("leaf {v} has label {l}, not a free label below {k}")
+                    })?;
+                    leaf_seen[l] = true;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [0.5, 0.1], [9.0, 9.0], [9.5, 9.1], [20.0, 0.0]];
+        let mut m = BisectingKMeans::new(3).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        // a cycle back to the root would make predict loop forever
+        m.nodes[1].children = Some((0, 2));
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

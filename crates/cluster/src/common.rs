@@ -3,7 +3,7 @@
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, NeighborIndex};
-use ndlearn_core::validate::check_predict_input;
+use ndlearn_core::validate::{ModelCheck, check_predict_input};
 use ndlearn_core::{Error, Float, Result};
 
 /// `1 ≤ k ≤ n` for a number of clusters (or components) called `name`.
@@ -59,4 +59,55 @@ pub(crate) fn nearest_row_labels<F: Float>(
     )?;
     let (_, idx) = index.kneighbors(x, 1)?;
     Ok(idx.column(0).iter().map(|&i| labels[i]).collect())
+}
+
+/// `metric` is valid, and for rows of `d` features when the model stores rows (Mahalanobis:
+/// `VI` is `d × d`).
+pub(crate) fn check_metric(c: &ModelCheck, metric: &Metric, d: Option<usize>) -> Result<()> {
+    metric
+        .validate()
+        .map_err(|e| c.error(format!("`metric`: {e}")))?;
+    match (metric, d) {
+        (Metric::Mahalanobis { vi }, Some(d)) => c.shape("metric.vi", vi.dim(), (d, d)),
+        _ => Ok(()),
+    }
+}
+
+/// `a` is a finite `rows × d` matrix with `d ≥ 1`; returns `d`.
+pub(crate) fn check_points<F: Float>(
+    c: &ModelCheck,
+    field: &str,
+    a: &Array2<F>,
+    rows: usize,
+) -> Result<usize> {
+    let d = a.ncols();
+    c.at_least("number of features", d, 1)?;
+    c.shape(field, a.dim(), (rows, d))?;
+    c.finite(field, a)?;
+    Ok(d)
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn helpers_report_invalid_model() {
+        let c = ModelCheck::new("Fitted");
+        let x = array![[1.0, 2.0], [3.0, 4.0]];
+        assert_eq!(check_points(&c, "centers", &x, 2).ok(), Some(2));
+        assert!(check_metric(&c, &Metric::Euclidean, Some(2)).is_ok());
+        assert!(c.params(&crate::KMeans::new(2)).is_ok());
+        let bad = [
+            check_points(&c, "centers", &x, 3).err(),
+            check_points(&c, "centers", &array![[f64::NAN]], 1).err(),
+            check_metric(&c, &Metric::Mahalanobis { vi: Array2::eye(3) }, Some(2)).err(),
+            c.params(&crate::KMeans::new(0)).err(),
+        ];
+        for e in bad {
+            assert!(matches!(e, Some(Error::InvalidModel { .. })), "{e:?}");
+        }
+    }
 }

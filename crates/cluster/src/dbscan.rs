@@ -38,8 +38,8 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, NeighborIndex};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result};
 
 /// DBSCAN. See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
@@ -231,5 +231,50 @@ impl<F: Float> ndlearn_core::PredictWithNoise<F> for FittedDbscan<F> {
         Ok(self
             .predict(x)?
             .mapv(|c| if c == noise { -1 } else { c as i64 }))
+    }
+}
+
+impl<F: Float> CheckModel for FittedDbscan<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedDbscan");
+        c.params(&self.params)?;
+        let (n, k) = (self.labels.len(), self.n_clusters);
+        let m = self.core_sample_indices.len();
+        let d = crate::common::check_points(&c, "core_samples", &self.core_samples, m)?;
+        crate::common::check_metric(&c, &self.params.metric, Some(d))?;
+        c.len("core_labels", self.core_labels.len(), m)?;
+        c.indices_below("core_labels", &self.core_labels, k)?;
+        c.indices_below("labels", self.labels.iter().flatten(), k)?;
+        // every cluster grows from a core point; core rows are increasing rows of the training set
+        c.that(k <= m, || format!("{k} clusters but {m} core points"))?;
+        c.that(
+            self.core_sample_indices.windows(2).all(|w| w[0] < w[1]),
+            || "`core_sample_indices` must be increasing".into(),
+        )?;
+        c.indices_below("core_sample_indices", &self.core_sample_indices, n)?;
+        let agree = self
+            .core_sample_indices
+            .iter()
+            .zip(&self.core_labels)
+            .all(|(&i, &l)| self.labels[i] == Some(l));
+        c.that(agree, || {
+            "`core_labels` differ from the core rows' labels".into()
+        })
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [0.5, 0.1], [9.0, 9.0], [9.5, 9.1], [50.0, 50.0]];
+        let mut m = Dbscan::new(1.0, 2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.core_labels[0] = m.n_clusters;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

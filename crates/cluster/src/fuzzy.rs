@@ -35,8 +35,8 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
 use ndlearn_core::random;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, par};
 
 use crate::kmeans::sq;
 
@@ -283,5 +283,34 @@ impl<F: Float> Predict<F> for FittedFuzzyCMeans<F> {
                 best
             })
             .collect())
+    }
+}
+
+impl<F: Float> CheckModel for FittedFuzzyCMeans<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedFuzzyCMeans");
+        c.params(&self.params)?;
+        let k = self.params.n_clusters;
+        crate::common::check_points(&c, "centers", &self.centers, k)?;
+        let n = self.memberships.nrows();
+        c.shape("memberships", self.memberships.dim(), (n, k))?;
+        c.non_negative("memberships", &self.memberships)?;
+        c.finite_slice("sse_history", &self.sse_history)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [0.5, 0.1], [9.0, 9.0], [9.5, 9.1]];
+        let mut m = FuzzyCMeans::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.params.fuzzifier = 1.0; // predict would divide by p - 1 = 0
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

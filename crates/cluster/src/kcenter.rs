@@ -37,8 +37,8 @@ use std::ops::RangeInclusive;
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, par};
 
 use crate::KMeans;
 
@@ -205,6 +205,18 @@ impl<F: Float> Predict<F> for FittedKCenter<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedKCenter<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKCenter");
+        let k = self.center_rows.len();
+        c.at_least("center_rows", k, 1)?;
+        crate::common::check_points(&c, "centers", &self.centers, k)?;
+        c.indices_below("labels", &self.labels, k)?;
+        c.indices_below("center_rows", &self.center_rows, self.labels.len())?;
+        c.finite_value("radius", self.radius)
+    }
+}
+
 /// The SSE curve of [`elbow`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Elbow {
@@ -235,4 +247,20 @@ pub fn elbow<F: Float>(x: &ArrayRef2<F>, ks: RangeInclusive<usize>, seed: u64) -
         })
         .map(|(k, _)| k);
     Ok(Elbow { curve, kink })
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [0.5, 0.1], [9.0, 9.0], [9.5, 9.1]];
+        let mut m = KCenter::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.center_rows[1] = 4;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
 }

@@ -59,8 +59,8 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
 use ndlearn_core::random::{self, Rng};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, Transform, par};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, Transform, par};
 
 /// Rows per parallel task of the assignment step.
 const CHUNK: usize = 2048;
@@ -1099,5 +1099,36 @@ impl<F: Float> Transform<F> for FittedKMeans<F> {
             }
         }
         Ok(out)
+    }
+}
+
+impl<F: Float> CheckModel for FittedKMeans<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKMeans");
+        c.params(&self.params)?;
+        let k = self.params.n_clusters;
+        crate::common::check_points(&c, "centers", &self.centers, k)?;
+        c.indices_below("labels", &self.labels, k)?;
+        c.finite_value("inertia", self.inertia)?;
+        c.finite_slice("inertia_history", &self.inertia_history)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [0.5, 0.1], [9.0, 9.0], [9.5, 9.1]];
+        let mut m = KMeans::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.labels[0] = 2;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+        let mut m = KMeans::new(2).fit(&x).expect("fit");
+        m.centers = Array2::zeros((2, 0));
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -45,8 +45,8 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
 use ndlearn_core::random;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, par};
 
 /// How [`KMedoids`] improves the medoids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -488,6 +488,23 @@ impl<F: Float> Predict<F> for FittedKMedoids<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedKMedoids<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKMedoids");
+        let k = self.medoid_indices.len();
+        c.at_least("medoid_indices", k, 1)?;
+        c.indices_below("medoid_indices", &self.medoid_indices, self.labels.len())?;
+        c.indices_below("labels", &self.labels, k)?;
+        c.finite_value("cost", self.cost)?;
+        // no coordinates after a fit on a dissimilarity matrix
+        let d = match &self.medoids {
+            Some(m) => Some(crate::common::check_points(&c, "medoids", m, k)?),
+            None => None,
+        };
+        crate::common::check_metric(&c, &self.metric, d)
+    }
+}
+
 /// CLARA: PAM on random samples, best medoids over all rows. See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -591,5 +608,23 @@ impl<F: Float> FitUnsupervised<F> for Clara {
             cost: dist.iter().sum(),
             n_iter: best.2,
         })
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [0.5, 0.1], [9.0, 9.0], [9.5, 9.1]];
+        let mut m = KMedoids::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        let clara = Clara::new(2).fit(&x).expect("fit");
+        assert!(clara.check_model().is_ok());
+        m.medoid_indices[0] = 4;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

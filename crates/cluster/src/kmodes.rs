@@ -32,8 +32,8 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
 use ndlearn_core::random;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, par};
 
 /// k-modes clustering. See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
@@ -241,5 +241,31 @@ impl<F: Float> Predict<F> for FittedKModes<F> {
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
         check_predict_input(x, self.modes.ncols(), "KModes: number of features")?;
         Ok(Array1::from(assign(x, &self.modes).0))
+    }
+}
+
+impl<F: Float> CheckModel for FittedKModes<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKModes");
+        c.params(&self.params)?;
+        let k = self.params.n_clusters;
+        crate::common::check_points(&c, "modes", &self.modes, k)?;
+        c.indices_below("labels", &self.labels, k)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 1.0], [0.0, 1.0], [2.0, 3.0], [2.0, 3.0]];
+        let mut m = KModes::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.modes = Array2::zeros((3, 2));
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -52,8 +52,10 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
 use ndlearn_core::random::{self, Rng};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, PartialFit, Predict, Result, Transform};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{
+    CheckModel, Error, FitUnsupervised, Float, PartialFit, Predict, Result, Transform,
+};
 
 use crate::kmeans::{KMeansInit, assign, plus_plus};
 
@@ -489,5 +491,43 @@ impl<F: Float> Transform<F> for FittedMiniBatchKMeans<F> {
             ndlearn_core::linalg::pairwise_sq_euclidean(x, &self.centers)?
                 .mapv(|v| v.max(F::zero()).sqrt()),
         )
+    }
+}
+
+impl<F: Float> CheckModel for FittedMiniBatchKMeans<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMiniBatchKMeans");
+        c.params(&self.params)?;
+        let k = self.params.n_clusters;
+        crate::common::check_points(&c, "centers", &self.centers, k)?;
+        // `partial_fit` updates `counts[c]` for every centre
+        c.len("counts", self.counts.len(), k)?;
+        c.that(
+            self.counts.iter().all(|v| v.is_finite() && *v >= F::zero()),
+            || "`counts` must be finite and non-negative".into(),
+        )?;
+        c.indices_below("labels", &self.labels, k)?;
+        c.finite_value("inertia", self.inertia)?;
+        // room for the step counters `partial_fit` adds to
+        c.that(
+            self.n_steps.max(self.since_reassign) < usize::MAX / 2,
+            || "step counters out of range".into(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [0.5, 0.1], [9.0, 9.0], [9.5, 9.1]];
+        let mut m = MiniBatchKMeans::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.counts.pop();
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

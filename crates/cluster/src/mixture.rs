@@ -57,8 +57,8 @@ use ndarray::{Array1, Array2, Array3, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg::CholeskyFactor;
 use ndlearn_core::random::{self, Rng};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result, par};
+use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, par};
 
 use crate::kmeans::{KMeans, plus_plus};
 
@@ -899,5 +899,121 @@ impl<F: Float> Predict<F> for FittedGaussianMixture<F> {
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
         let (w, _) = self.log_resp(x)?;
         Ok(ndlearn_core::numeric::argmax_rows(&w))
+    }
+}
+
+/// Equal up to rounding (relative `√ε`, absolute near 0).
+fn close<F: Float>(a: F, b: F) -> bool {
+    (a - b).abs() <= F::epsilon().sqrt() * F::one().max(a.abs()).max(b.abs())
+}
+
+impl<F: Float> CheckModel for FittedGaussianMixture<F> {
+    /// Besides shapes and finiteness: weights `≥ 0` summing to 1; every precision factor
+    /// upper triangular with a positive diagonal (diagonal for diag and spherical, one value
+    /// per component for spherical, one factor for tied) and `log_det` its log-determinant;
+    /// covariances symmetric with the same structure.
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedGaussianMixture");
+        c.params(&self.params_)?;
+        let p = &self.p;
+        let k = self.params_.n_components;
+        let d = crate::common::check_points(&c, "means", &self.means, k)?;
+        c.shape("centred means", p.means.dim(), (k, d))?;
+        c.finite("centred means", &p.means)?;
+        c.len("center", self.center.len(), d)?;
+        c.finite("center", &self.center)?;
+        let shifted = ndarray::Zip::from(&self.means)
+            .and(&p.means)
+            .and_broadcast(&self.center)
+            .all(|&m, &pm, &o| close(m, pm + o));
+        c.that(shifted, || {
+            "`means` differ from the centred means plus `center`".into()
+        })?;
+        c.len("weights", p.weights.len(), k)?;
+        c.non_negative("weights", &p.weights)?;
+        c.that(close(p.weights.sum(), F::one()), || {
+            "`weights` must sum to 1".into()
+        })?;
+        c.that(p.covariances.dim() == (k, d, d), || {
+            format!("`covariances` must be {k} x {d} x {d}")
+        })?;
+        c.finite("covariances", &p.covariances)?;
+        c.shape("prec_chol", p.prec_chol.dim(), (d, k * d))?;
+        c.finite("prec_chol", &p.prec_chol)?;
+        c.len("log_det", p.log_det.len(), k)?;
+        let ct = self.params_.covariance_type;
+        let diagonal = matches!(ct, CovarianceType::Diag | CovarianceType::Spherical);
+        let first = p.prec_chol.slice(s![.., 0..d]);
+        for q in 0..k {
+            let cov = p.covariances.index_axis(Axis(0), q);
+            let pc = p.prec_chol.slice(s![.., q * d..(q + 1) * d]);
+            let shaped = (0..d).all(|i| {
+                pc[[i, i]] > F::zero()
+                    && cov[[i, i]] > F::zero()
+                    && (ct != CovarianceType::Spherical
+                        || (close(pc[[i, i]], pc[[0, 0]]) && close(cov[[i, i]], cov[[0, 0]])))
+                    && (0..d).all(|j| {
+                        let zero = j < i || (diagonal && j != i);
+                        (!zero || pc[[i, j]] == F::zero())
+                            && (!diagonal || i == j || cov[[i, j]] == F::zero())
+                            && close(cov[[i, j]], cov[[j, i]])
+                            && (ct != CovarianceType::Tied || close(pc[[i, j]], first[[i, j]]))
+                    })
+            });
+            c.that(shaped, || {
+                format!("component {q}: covariance or precision factor not of the {ct:?} form")
+            })?;
+            let log_det: F = (0..d).map(|j| pc[[j, j]].ln()).sum();
+            c.that(close(p.log_det[q], log_det), || {
+                format!("`log_det` of component {q} differs from its precision factor")
+            })?;
+        }
+        c.finite_value("lower_bound", self.lower_bound)?;
+        c.finite_slice("history", &self.history)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![
+            [0.0, 0.1],
+            [0.2, -0.1],
+            [-0.1, 0.0],
+            [5.0, 5.1],
+            [5.2, 4.9],
+            [4.9, 5.0]
+        ];
+        for ct in [
+            CovarianceType::Full,
+            CovarianceType::Tied,
+            CovarianceType::Diag,
+            CovarianceType::Spherical,
+        ] {
+            let gm = GaussianMixture::new(2)
+                .covariance_type(ct)
+                .reg_covar(1e-3)
+                .fit(&x)
+                .expect("fit");
+            assert!(gm.check_model().is_ok(), "{ct:?}");
+            let gm32 = GaussianMixture::new(2)
+                .covariance_type(ct)
+                .reg_covar(1e-3)
+                .fit(&x.mapv(|v| v as f32))
+                .expect("fit");
+            assert!(gm32.check_model().is_ok(), "{ct:?} f32");
+            let mut bad = gm.clone();
+            bad.p.prec_chol[[1, 0]] = 0.5; // below the diagonal
+            assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+            let mut bad = gm;
+            bad.p.weights[0] = -0.5;
+            bad.p.weights[1] = 1.5;
+            assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        }
     }
 }

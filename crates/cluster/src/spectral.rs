@@ -47,8 +47,8 @@ use ndlearn_core::linalg;
 use ndlearn_core::neighbors::{
     Algorithm, DEFAULT_LEAF_SIZE, LaplacianKind, NeighborIndex, Symmetrize, laplacian,
 };
-use ndlearn_core::validate::check_fit_input;
-use ndlearn_core::{Error, FitUnsupervised, Float, Predict, Result};
+use ndlearn_core::validate::{ModelCheck, check_fit_input};
+use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result};
 
 use crate::kmeans::KMeans;
 
@@ -528,5 +528,59 @@ impl<F: Float> Predict<F> for FittedSpectralClustering<F> {
             x,
             "SpectralClustering: number of features",
         )
+    }
+}
+
+impl<F: Float> CheckModel for FittedSpectralClustering<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSpectralClustering");
+        c.params(&self.params)?;
+        let n = self.labels.len();
+        c.at_least("labels", n, 1)?;
+        // fewer clusters than asked when k-means or the Fiedler split leaves one empty
+        let k = self.n_clusters;
+        c.that((1..=self.params.n_clusters).contains(&k), || {
+            format!("`n_clusters` {k} not in 1..={}", self.params.n_clusters)
+        })?;
+        c.indices_below("labels", &self.labels, k)?;
+        c.len("eigenvalues", self.eigenvalues.len(), n)?;
+        c.finite("eigenvalues", &self.eigenvalues)?;
+        let m = self.params.components();
+        c.shape("embedding", self.embedding.dim(), (n, m))?;
+        c.finite("embedding", &self.embedding)?;
+        // no training rows after a fit on an affinity matrix
+        if let Some(t) = &self.train {
+            crate::common::check_points(&c, "train", t, n)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![
+            [0.0, 0.0],
+            [0.5, 0.1],
+            [0.2, 0.4],
+            [9.0, 9.0],
+            [9.5, 9.1],
+            [9.2, 9.4]
+        ];
+        let mut m = SpectralClustering::new(2)
+            .affinity(Affinity::Knn {
+                n_neighbors: 2,
+                sigma: None,
+            })
+            .fit(&x)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.train = Some(Array2::zeros((5, 2)));
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

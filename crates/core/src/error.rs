@@ -139,6 +139,19 @@ pub enum Error {
         /// What is inconsistent.
         reason: String,
     },
+    /// A computation on finite input overflowed to infinity or NaN: the data (or a fitted
+    /// model's parameters) are too large or too small for the precision. The registry turns
+    /// every non-finite output into this error, so a dynamic model never returns NaN or
+    /// infinity without one.
+    #[error(
+        "{context}: {reason}; values near the floating-point limits overflow, rescale the features or targets"
+    )]
+    NonFiniteResult {
+        /// The estimator (registered name) or operation.
+        context: &'static str,
+        /// Which result and method (e.g. "predict returned a non-finite value").
+        reason: String,
+    },
     /// A text input (CSV, JSON, a parameter string) could not be parsed.
     #[error("parse error at line {line}, column {column}: {reason}")]
     Parse {

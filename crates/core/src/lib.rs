@@ -109,10 +109,10 @@ pub mod validate;
 pub use class_weight::ClassWeight;
 pub use error::{Error, LinalgErrorKind, Result};
 pub use float::Float;
-pub use validate::CheckModel;
 pub use traits::{
     DecisionFunction, Estimator, FeatureImportances, Fit, FitMultiLabel, FitMultiOutput,
     FitUnsupervised, FitUnsupervisedWeighted, FitWeighted, InverseTransform, Labels, NFeaturesIn,
     OutlierDetector, PartialFit, Predict, PredictMultiLabel, PredictMultiOutput, PredictProba,
     PredictWithNoise, Transform,
 };
+pub use validate::CheckModel;

@@ -482,7 +482,21 @@ impl ModelCheck {
     /// # Errors
     /// [`Error::InvalidModel`].
     pub fn that(&self, ok: bool, reason: impl FnOnce() -> String) -> Result<()> {
-        if ok { Ok(()) } else { Err(self.error(reason())) }
+        if ok {
+            Ok(())
+        } else {
+            Err(self.error(reason()))
+        }
+    }
+
+    /// The stored hyperparameters pass their estimator's `validate()` (a hand-edited file
+    /// can hold values `fit` would have refused); any error becomes [`Error::InvalidModel`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`] with the validation error as its reason.
+    pub fn params(&self, est: &impl crate::Estimator) -> Result<()> {
+        est.validate()
+            .map_err(|e| self.error(format!("hyperparameters: {e}")))
     }
 
     /// `field` has length `expected`.
@@ -499,7 +513,12 @@ impl ModelCheck {
     ///
     /// # Errors
     /// [`Error::InvalidModel`].
-    pub fn shape(&self, field: &str, found: (usize, usize), expected: (usize, usize)) -> Result<()> {
+    pub fn shape(
+        &self,
+        field: &str,
+        found: (usize, usize),
+        expected: (usize, usize),
+    ) -> Result<()> {
         self.that(found == expected, || {
             format!(
                 "`{field}` has shape {} × {}, expected {} × {}",
@@ -513,7 +532,9 @@ impl ModelCheck {
     /// # Errors
     /// [`Error::InvalidModel`].
     pub fn at_least(&self, field: &str, value: usize, min: usize) -> Result<()> {
-        self.that(value >= min, || format!("`{field}` is {value}, needs at least {min}"))
+        self.that(value >= min, || {
+            format!("`{field}` is {value}, needs at least {min}")
+        })
     }
 
     /// Every entry of `a` (any dimension, any layout) is finite.
@@ -535,7 +556,9 @@ impl ModelCheck {
     /// # Errors
     /// [`Error::InvalidModel`].
     pub fn finite_slice<F: Float>(&self, field: &str, s: &[F]) -> Result<()> {
-        self.that(all_finite(s), || format!("`{field}` holds a non-finite value"))
+        self.that(all_finite(s), || {
+            format!("`{field}` holds a non-finite value")
+        })
     }
 
     /// One value is finite.
@@ -637,8 +660,15 @@ mod model_check_tests {
     fn each_check_reports_the_model_and_field() {
         let c = ModelCheck::new("FittedThing");
         assert!(c.len("coef", 3, 3).is_ok());
-        let e = c.len("coef", 2, 3).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(e.contains("FittedThing") && e.contains("`coef` has length 2, expected 3"), "{e}");
+        let e = c
+            .len("coef", 2, 3)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("FittedThing") && e.contains("`coef` has length 2, expected 3"),
+            "{e}"
+        );
         assert!(c.shape("w", (2, 3), (2, 3)).is_ok());
         assert!(c.shape("w", (3, 2), (2, 3)).is_err());
         assert!(c.finite("w", &array![[1.0, 2.0]]).is_ok());
@@ -658,7 +688,10 @@ mod model_check_tests {
         assert!(c.cumulative("offsets", &[0], []).is_ok());
         assert!(matches!(
             c.that(false, || "broken".into()),
-            Err(Error::InvalidModel { model: "FittedThing", .. })
+            Err(Error::InvalidModel {
+                model: "FittedThing",
+                ..
+            })
         ));
     }
 
@@ -673,7 +706,11 @@ mod model_check_tests {
     fn parts_and_containers_delegate() {
         let c = ModelCheck::new("Outer");
         assert!(c.part("inner", &Inner(1.0)).is_ok());
-        let e = c.part("inner", &Inner(f64::NAN)).err().map(|e| e.to_string()).unwrap_or_default();
+        let e = c
+            .part("inner", &Inner(f64::NAN))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(e.contains("Outer") && e.contains("`inner` (Inner)"), "{e}");
         assert!(vec![Inner(1.0), Inner(f64::NAN)].check_model().is_err());
         assert!(Some(Inner(1.0)).check_model().is_ok());

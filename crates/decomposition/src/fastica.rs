@@ -115,7 +115,7 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform, random};
 
 /// FastICA's iteration scheme (see the [module docs](self)).
@@ -478,6 +478,34 @@ impl<F: Float> InverseTransform<F> for FittedFastIca<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedFastIca<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedFastIca");
+        c.params(&self.params)?;
+        let d = self.mean.len();
+        crate::common::check_components(&c, &self.components, d)?;
+        let k = self.components.nrows();
+        c.finite("mean", &self.mean)?;
+        c.shape("mixing", self.mixing.dim(), (d, k))?;
+        c.finite("mixing", &self.mixing)?;
+        let whiten = self.params.whiten != IcaWhiten::Disabled;
+        c.that(self.whitening.is_some() == whiten, || {
+            "the whitening matrix must be stored exactly when whitening is on".into()
+        })?;
+        match &self.whitening {
+            Some(kmat) => {
+                c.shape("whitening", kmat.dim(), (k, d))?;
+                c.finite("whitening", kmat)?;
+                if let Some(want) = self.params.n_components {
+                    c.len("components (rows)", k, want)?;
+                }
+                c.that(k <= d, || format!("{k} sources of {d} features"))
+            }
+            None => c.len("components (rows)", k, d),
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Private helpers
 
@@ -681,6 +709,21 @@ fn ica_deflation<F: Float>(
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_a_transposed_mixing() {
+        let x = array![
+            [0.0, 1.0, 2.0],
+            [1.0, 0.5, 0.0],
+            [2.0, 2.0, 1.0],
+            [0.3, 0.1, 0.9],
+            [1.5, 0.2, 0.4]
+        ];
+        let mut m = FastIca::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.mixing = m.mixing.t().to_owned();
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     #[test]
     fn invalid_hyperparameters_are_typed_errors() {

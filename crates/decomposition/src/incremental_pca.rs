@@ -46,7 +46,7 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis, concatenate, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{
     Error, FitUnsupervised, Float, InverseTransform, PartialFit, Result, Transform,
 };
@@ -336,5 +336,57 @@ impl<F: Float> InverseTransform<F> for FittedIncrementalPca<F> {
         let mut x = zz.dot(&self.components);
         x += &self.mean;
         Ok(x)
+    }
+}
+
+impl<F: Float> CheckModel for FittedIncrementalPca<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedIncrementalPca");
+        c.params(&self.params)?;
+        let d = self.mean.len();
+        crate::common::check_components(&c, &self.components, d)?;
+        let k = self.components.nrows();
+        c.that(k <= d, || format!("{k} components of {d} features"))?;
+        if let Some(want) = self.params.n_components {
+            c.len("components (rows)", k, want)?;
+        }
+        // at most isize::MAX, so adding a batch (an array's row count) cannot overflow
+        let n = self.n_samples_seen;
+        c.that(n >= k && n <= isize::MAX as usize, || {
+            format!("`n_samples_seen` is {n}, must lie in {k}..=isize::MAX")
+        })?;
+        c.finite("mean", &self.mean)?;
+        c.len("var", self.var.len(), d)?;
+        c.non_negative("var", &self.var)?;
+        c.len("singular_values", self.singular_values.len(), k)?;
+        c.non_negative("singular_values", &self.singular_values)?;
+        c.len("explained_variance", self.explained_variance.len(), k)?;
+        c.non_negative("explained_variance", &self.explained_variance)?;
+        c.len(
+            "explained_variance_ratio",
+            self.explained_variance_ratio.len(),
+            k,
+        )?;
+        crate::common::non_negative_value(&c, "noise_variance", self.noise_variance)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_a_short_var() {
+        let x = array![
+            [1.0f64, 2.0, 0.5],
+            [2.0, 1.0, 1.5],
+            [4.0, 3.0, 0.0],
+            [0.0, 1.0, 2.0]
+        ];
+        let mut m = IncrementalPca::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.var = array![1.0];
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

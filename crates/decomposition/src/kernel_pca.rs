@@ -60,7 +60,7 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::kernel::Kernel;
 use ndlearn_core::linalg;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
 
 /// The eigensolver of [`KernelPca`] (see the [module docs](self)).
@@ -401,5 +401,71 @@ impl<F: Float> InverseTransform<F> for FittedKernelPca<F> {
         crate::common::check_scores(z, zfit.ncols(), "KernelPca::inverse_transform")?;
         let k = self.params.kernel.cross_gram(z, zfit)?;
         Ok(k.dot(dual))
+    }
+}
+
+impl<F: Float> CheckModel for FittedKernelPca<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKernelPca");
+        c.params(&self.params)?;
+        let (n, d) = self.x_fit.dim();
+        c.at_least("x_fit (rows)", n, 2)?;
+        c.at_least("x_fit (columns)", d, 1)?;
+        c.finite("x_fit", &self.x_fit)?;
+        crate::common::check_kernel(&c, &self.params.kernel, d)?;
+        c.len("col_means", self.col_means.len(), n)?;
+        c.finite("col_means", &self.col_means)?;
+        c.finite_value("all_mean", self.all_mean)?;
+        // no component at all is a valid fit (every eigenvalue zero, `n_components = None`)
+        let k = self.eigenvalues.len();
+        c.that(k <= n, || format!("{k} components of {n} training rows"))?;
+        if let Some(want) = self.params.n_components
+            && !self.params.remove_zero_eig
+        {
+            c.len("eigenvalues", k, want)?;
+        }
+        c.non_negative("eigenvalues", &self.eigenvalues)?;
+        c.shape("eigenvectors", self.eigenvectors.dim(), (n, k))?;
+        c.finite("eigenvectors", &self.eigenvectors)?;
+        c.shape("scaled_alphas", self.scaled_alphas.dim(), (n, k))?;
+        c.finite("scaled_alphas", &self.scaled_alphas)?;
+        c.that(
+            self.inverse.is_some() == self.params.fit_inverse_transform,
+            || "the pre-image map must be stored exactly with `fit_inverse_transform`".into(),
+        )?;
+        if let Some((zfit, dual)) = &self.inverse {
+            c.shape("inverse (training scores)", zfit.dim(), (n, k))?;
+            c.finite("inverse (training scores)", zfit)?;
+            c.shape("inverse (dual coefficients)", dual.dim(), (n, d))?;
+            c.finite("inverse (dual coefficients)", dual)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_short_dual_coefficients() {
+        let x = array![
+            [1.0f64, 2.0],
+            [2.0, 1.0],
+            [4.0, 3.0],
+            [0.0, 1.0],
+            [3.0, 3.5]
+        ];
+        let mut m = KernelPca::new(2, Kernel::rbf_gamma(0.5))
+            .fit_inverse_transform(true)
+            .fit(&x)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.inverse = m
+            .inverse
+            .take()
+            .map(|(z, dual)| (z, dual.slice(s![1.., ..]).to_owned()));
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

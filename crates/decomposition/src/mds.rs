@@ -125,7 +125,8 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::validate::{
-    check_finite_2d, check_fit_input, check_min_samples, check_predict_input,
+    CheckModel, ModelCheck, check_finite_2d, check_fit_input, check_min_samples,
+    check_predict_input,
 };
 use ndlearn_core::{Error, FitUnsupervised, Float, Result, Transform, linalg, par, random};
 
@@ -645,6 +646,46 @@ impl<F: Float> Transform<F> for FittedMds<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedMds<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMds");
+        c.params(&self.params)?;
+        let (n, k) = self.embedding.dim();
+        c.len("embedding (columns)", k, self.params.n_components)?;
+        c.that(k < n, || format!("{k} components of {n} training points"))?;
+        c.finite("embedding", &self.embedding)?;
+        let d = self.n_input;
+        match (&self.params.dissimilarity, &self.train) {
+            (MdsDissimilarity::Metric(metric), Some(train)) => {
+                c.at_least("n_input", d, 1)?;
+                crate::common::check_metric(&c, metric, d)?;
+                c.shape("train", train.dim(), (n, d))?;
+                c.finite("train", train)?;
+            }
+            (MdsDissimilarity::Precomputed, None) => c.len("n_input (training points)", d, n)?,
+            _ => return Err(c.error("training rows must be stored exactly for metric input")),
+        }
+        c.len("centre", self.centre.len(), k)?;
+        c.finite("centre", &self.centre)?;
+        c.len("radii", self.radii.len(), n)?;
+        c.non_negative("radii", &self.radii)?;
+        crate::common::non_negative_value(&c, "scale", self.scale)?;
+        c.shape("pinv", self.pinv.dim(), (k, n))?;
+        c.finite("pinv", &self.pinv)?;
+        c.that(self.best_restart < self.params.n_init, || {
+            "`best_restart` is not one of the restarts".into()
+        })?;
+        for (field, v) in [
+            ("stress", self.stress),
+            ("stress1", self.stress1),
+            ("objective", self.objective),
+        ] {
+            c.finite_value(field, v)?;
+        }
+        c.finite("history", &self.history)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 
@@ -782,6 +823,21 @@ fn check_k(k: usize, n: usize) -> Result<()> {
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_a_short_pinv() {
+        let x = array![
+            [0.0f64, 1.0],
+            [1.0, 0.0],
+            [2.0, 2.0],
+            [3.0, 1.0],
+            [0.5, 2.5]
+        ];
+        let mut m: FittedMds<f64> = Mds::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.pinv = m.pinv.slice(s![.., 1..]).to_owned();
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     #[test]
     fn invalid_hyperparameters() {

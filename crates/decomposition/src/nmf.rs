@@ -109,7 +109,7 @@
 use ndarray::{Array1, Array2, ArrayRef2, Zip, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform, random};
 
 /// The algorithm behind [`Nmf`] (see the [module docs](self)).
@@ -418,6 +418,23 @@ impl<F: Float> InverseTransform<F> for FittedNmf<F> {
     fn inverse_transform(&self, z: &ArrayRef2<F>) -> Result<Array2<F>> {
         crate::common::check_scores(z, self.components.nrows(), "Nmf::inverse_transform")?;
         Ok(z.dot(&self.components))
+    }
+}
+
+impl<F: Float> CheckModel for FittedNmf<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedNmf");
+        c.params(&self.params)?;
+        let (k, d) = self.components.dim();
+        crate::common::check_components(&c, &self.components, d)?;
+        if let Some(want) = self.params.n_components {
+            c.len("components (rows)", k, want)?;
+        }
+        c.non_negative("components", &self.components)?;
+        c.at_least("w (rows)", self.w.nrows(), 1)?;
+        c.len("w (columns)", self.w.ncols(), k)?;
+        c.non_negative("w", &self.w)?;
+        crate::common::non_negative_value(&c, "reconstruction_err", self.reconstruction_err)
     }
 }
 
@@ -845,6 +862,14 @@ mod tests {
             [2.0, 0.0, 1.0],
             [1.0, 1.0, 1.0]
         ]
+    }
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_negative_components() {
+        let mut m = Nmf::new(2).fit(&small()).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.components[[0, 1]] = -1.0;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 
     #[test]

@@ -64,7 +64,9 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
-use ndlearn_core::validate::{check_finite_2d, check_fit_shape, check_predict_input};
+use ndlearn_core::validate::{
+    CheckModel, ModelCheck, check_finite_2d, check_fit_shape, check_predict_input,
+};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
 
 /// How many components [`Pca`] keeps (scikit-learn's `n_components`: an integer, a fraction in
@@ -827,5 +829,59 @@ impl<F: Float> InverseTransform<F> for FittedPca<F> {
         }
         x += &self.mean;
         Ok(x)
+    }
+}
+
+impl<F: Float> CheckModel for FittedPca<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedPca");
+        c.params(&self.params)?;
+        let d = self.mean.len();
+        crate::common::check_components(&c, &self.components, d)?;
+        let k = self.components.nrows();
+        c.that(k <= d, || format!("{k} components of {d} features"))?;
+        if let NComponents::Count(want) = self.params.n_components {
+            c.len("components (rows)", k, want)?;
+        }
+        c.finite("mean", &self.mean)?;
+        c.that(self.std.is_some() == self.params.scale, || {
+            "`std` must be stored exactly when `scale` is on".into()
+        })?;
+        if let Some(sd) = &self.std {
+            c.len("std", sd.len(), d)?;
+            c.that(sd.iter().all(|v| v.is_finite() && *v > F::zero()), || {
+                "`std` must be finite and positive".into()
+            })?;
+        }
+        c.len("explained_variance", self.explained_variance.len(), k)?;
+        c.non_negative("explained_variance", &self.explained_variance)?;
+        c.len(
+            "explained_variance_ratio",
+            self.explained_variance_ratio.len(),
+            k,
+        )?;
+        c.len("singular_values", self.singular_values.len(), k)?;
+        c.non_negative("singular_values", &self.singular_values)?;
+        crate::common::non_negative_value(&c, "noise_variance", self.noise_variance)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_a_short_mean() {
+        let x = array![
+            [1.0f64, 2.0, 0.5],
+            [2.0, 1.0, 1.5],
+            [4.0, 3.0, 0.0],
+            [0.0, 1.0, 2.0]
+        ];
+        let mut m = Pca::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.mean = array![0.0, 1.0];
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

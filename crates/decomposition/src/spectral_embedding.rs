@@ -79,7 +79,7 @@ use ndlearn_core::linalg::{self, pairwise_sq_euclidean};
 use ndlearn_core::neighbors::{
     CsrGraph, LaplacianKind, epsilon_graph, kneighbors_graph, laplacian,
 };
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Result, Transform};
 
 use crate::mds::{SquareKind, check_non_negative, check_square, symmetrise};
@@ -476,10 +476,68 @@ impl<F: Float> Transform<F> for FittedSpectralEmbedding<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedSpectralEmbedding<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSpectralEmbedding");
+        c.params(&self.params)?;
+        let (n, k) = self.embedding.dim();
+        c.len("embedding (columns)", k, self.params.n_components)?;
+        c.that(k < n, || format!("{k} components of {n} training points"))?;
+        c.finite("embedding", &self.embedding)?;
+        c.len("eigenvalues", self.eigenvalues.len(), k + 1)?;
+        c.finite("eigenvalues", &self.eigenvalues)?;
+        c.that((1..=n).contains(&self.n_connected), || {
+            format!("`n_connected` must lie in 1..={n}")
+        })?;
+        let d = self.n_input;
+        c.at_least("n_input", d, 1)?;
+        let resolved_ok = match (self.params.affinity, self.affinity) {
+            (SpectralAffinity::NearestNeighbors { n_neighbors }, Resolved::Knn(nn)) => {
+                (1..=n).contains(&nn) && n_neighbors.is_none_or(|want| want == nn)
+            }
+            (SpectralAffinity::Rbf { gamma }, Resolved::Rbf(g)) => {
+                g.is_finite() && g > 0.0 && gamma.is_none_or(|want| want == g)
+            }
+            (SpectralAffinity::Epsilon { eps }, Resolved::Epsilon(e)) => eps == e,
+            (SpectralAffinity::Precomputed, Resolved::Precomputed) => true,
+            _ => false,
+        };
+        c.that(resolved_ok, || {
+            "the resolved affinity does not match `affinity`".into()
+        })?;
+        match (&self.train, self.affinity) {
+            (None, Resolved::Precomputed) => c.len("n_input (training points)", d, n),
+            (Some(train), Resolved::Knn(_) | Resolved::Rbf(_) | Resolved::Epsilon(_)) => {
+                c.shape("train", train.dim(), (n, d))?;
+                c.finite("train", train)
+            }
+            _ => Err(c.error("training rows must be stored exactly for data input")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_short_training_rows() {
+        let x = array![
+            [0.0f64, 1.0],
+            [1.0, 0.0],
+            [2.0, 2.0],
+            [3.0, 1.0],
+            [0.5, 2.5]
+        ];
+        let mut m: FittedSpectralEmbedding<f64> = SpectralEmbedding::new(1)
+            .affinity(SpectralAffinity::Rbf { gamma: None })
+            .fit(&x)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.train = m.train.map(|t| t.slice(s![1.., ..]).to_owned());
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     #[test]
     fn invalid_hyperparameters() {

@@ -34,7 +34,7 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
 
 /// How [`TruncatedSvd`] computes the triplets.
@@ -214,6 +214,26 @@ impl<F: Float> InverseTransform<F> for FittedTruncatedSvd<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedTruncatedSvd<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedTruncatedSvd");
+        c.params(&self.params)?;
+        let (k, d) = self.components.dim();
+        crate::common::check_components(&c, &self.components, d)?;
+        c.len("components (rows)", k, self.params.n_components)?;
+        c.that(k <= d, || format!("{k} components of {d} features"))?;
+        for (field, a) in [
+            ("singular_values", &self.singular_values),
+            ("explained_variance", &self.explained_variance),
+            ("explained_variance_ratio", &self.explained_variance_ratio),
+        ] {
+            c.len(field, a.len(), k)?;
+            c.non_negative(field, a)?;
+        }
+        Ok(())
+    }
+}
+
 /// The best rank-`k` approximation of `x` (Eckart–Young) and its Frobenius error
 /// `√(Σ_{i>k} σ_i²)`, from the exact thin SVD.
 ///
@@ -239,4 +259,24 @@ pub fn low_rank_approximation<F: Float>(x: &ArrayRef2<F>, k: usize) -> Result<(A
         .sum::<F>()
         .sqrt();
     Ok((approx, err))
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_non_finite_components() {
+        let x = array![
+            [1.0f64, 2.0, 0.5],
+            [2.0, 1.0, 1.5],
+            [4.0, 3.0, 0.0],
+            [0.0, 1.0, 2.0]
+        ];
+        let mut m = TruncatedSvd::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.components[[1, 2]] = f64::NAN;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
 }

@@ -64,7 +64,7 @@ use ndlearn_core::Estimator;
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::neighbors::{Algorithm, NeighborIndex};
 use ndlearn_core::random::{standard_normal, stream};
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Result, Transform};
 use rayon::prelude::*;
 
@@ -1086,6 +1086,32 @@ impl<F: Float> FittedTsne<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedTsne<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedTsne");
+        let (n, d) = self.x_fit.dim();
+        c.at_least("x_fit (rows)", n, 2)?;
+        c.at_least("x_fit (columns)", d, 1)?;
+        // the hyperparameters against the number of rows (perplexity below n), as at fit
+        self.params
+            .validate_for(n)
+            .map_err(|e| c.error(format!("hyperparameters: {e}")))?;
+        crate::common::check_metric(&c, &self.params.metric, d)?;
+        c.that(self.method == self.params.resolve_method(n), || {
+            "`method` is not the one the hyperparameters resolve to".into()
+        })?;
+        c.finite("x_fit", &self.x_fit)?;
+        c.shape(
+            "embedding",
+            self.embedding.dim(),
+            (n, self.params.n_components),
+        )?;
+        c.finite("embedding", &self.embedding)?;
+        c.finite_value("kl_divergence", self.kl_divergence)?;
+        c.positive("learning_rate", self.learning_rate)
+    }
+}
+
 impl<F: Float> Transform<F> for FittedTsne<F> {
     /// Places new rows at the affinity-weighted mean of their nearest training rows'
     /// embeddings (see the [module docs](self)); `m × k`.
@@ -1131,5 +1157,22 @@ impl<F: Float> Transform<F> for FittedTsne<F> {
                 }
             });
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::{Array2, s};
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_a_short_embedding() {
+        let x = Array2::from_shape_fn((12, 3), |(i, j)| {
+            ((i * 7 + j * 3) % 5) as f64 + 0.1 * j as f64
+        });
+        let mut m = Tsne::new(2).perplexity(3.0).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.embedding = m.embedding.slice(s![1.., ..]).to_owned();
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -87,6 +87,7 @@ use ndlearn_core::{Error, Fit, Float, Result};
 
 use crate::design::{self, as_column, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Automatic relevance determination regression (scikit-learn's `ARDRegression`). See the
 /// [module docs](self).
@@ -453,11 +454,44 @@ fn report_stop<F: Float>(it: usize, max_iter: usize, change: Option<F>) -> bool 
     ndlearn_core::observe::report(&p).is_stop()
 }
 
+impl<F: Float> CheckModel for FittedArdRegression<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedArdRegression");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        let d = self.lin.n_features();
+        c.len("n_targets", self.lin.coef.nrows(), 1)?;
+        c.positive("alpha", self.alpha)?;
+        c.len("lambda", self.lambda.len(), d)?;
+        c.that(self.lambda.iter().all(|l| !l.is_nan()), || {
+            "`lambda` holds NaN".into()
+        })?;
+        c.indices_below("kept", &self.kept, d)?;
+        c.that(self.kept.windows(2).all(|w| w[0] < w[1]), || {
+            "`kept` must be strictly increasing".into()
+        })?;
+        let k = self.kept.len();
+        c.shape("sigma", self.sigma.dim(), (k, k))?;
+        c.finite("sigma", &self.sigma)?;
+        c.len("x_mean", self.x_mean.len(), d)?;
+        c.finite("x_mean", &self.x_mean)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{BayesianLinearRegression, GaussianPrior};
     use ndarray::array;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = sparse_problem();
+        let mut fit = ArdRegression::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.kept.push(x.ncols());
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn sparse_problem() -> (Array2<f64>, Array1<f64>) {
         let x = Array2::from_shape_fn((40, 6), |(i, j)| {

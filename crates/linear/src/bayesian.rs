@@ -152,6 +152,7 @@ use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result, random};
 
 use crate::design::{self, as_column, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 // ---------------------------------------------------------------------------------------------
 // Bayesian linear regression with a known noise precision
@@ -873,12 +874,61 @@ fn report_stop<F: Float>(it: usize, max_iter: usize, change: Option<F>) -> bool 
     ndlearn_core::observe::report(&p).is_stop()
 }
 
+impl<F: Float> CheckModel for FittedBayesianLinearRegression<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedBayesianLinearRegression");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        let d = self.lin.n_features();
+        c.len("n_targets", self.lin.coef.nrows(), 1)?;
+        c.that(self.params.prior.len().is_none_or(|l| l == d), || {
+            format!("the prior is not for {d} features")
+        })?;
+        c.shape("covariance", self.covariance.dim(), (d, d))?;
+        c.finite("covariance", &self.covariance)?;
+        c.len("x_mean", self.x_mean.len(), d)?;
+        c.finite("x_mean", &self.x_mean)?;
+        c.at_least("n_samples", self.n_samples, 1)
+    }
+}
+
+impl<F: Float> CheckModel for FittedBayesianRidge<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedBayesianRidge");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        let d = self.lin.n_features();
+        c.len("n_targets", self.lin.coef.nrows(), 1)?;
+        c.positive("alpha", self.alpha)?;
+        c.positive("lambda", self.lambda)?;
+        c.shape("sigma", self.sigma.dim(), (d, d))?;
+        c.finite("sigma", &self.sigma)?;
+        c.len("x_mean", self.x_mean.len(), d)?;
+        c.finite("x_mean", &self.x_mean)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{LinearRegression, Ridge};
     use ndarray::array;
     use ndlearn_core::Predict;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = problem();
+        let mut fit = BayesianLinearRegression::default()
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.covariance = Array2::zeros((2, 2));
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = BayesianRidge::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.alpha = -1.0;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn problem() -> (Array2<f64>, Array1<f64>) {
         let x = array![

@@ -61,6 +61,7 @@ use crate::design::{self, Moments, as_column, check_xy};
 use crate::lasso::{ElasticNet, Precompute, Prepared};
 use crate::model::{LinearCoef, linear_model_api};
 use crate::path::{grid_from_xty, path_setters, run_path, sorted_desc, validate_grid};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Elastic net with `(l1_ratio, α)` chosen by K-fold cross-validation (scikit-learn's
 /// `ElasticNetCV`). See the [module docs](self).
@@ -512,10 +513,67 @@ impl<F: Float> FittedLassoCV<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedElasticNetCV<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedElasticNetCV");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        c.that(self.alpha.is_finite() && self.alpha >= 0.0, || {
+            "`alpha` must be finite and non-negative".into()
+        })?;
+        c.that((0.0..=1.0).contains(&self.l1_ratio), || {
+            "`l1_ratio` must lie in [0, 1]".into()
+        })?;
+        c.len("alphas", self.alphas.len(), self.params.l1_ratios.len())?;
+        c.len("mse_path", self.mse_path.len(), self.alphas.len())?;
+        for (a, m) in self.alphas.iter().zip(&self.mse_path) {
+            c.shape("mse_path", m.dim(), (a.len(), self.params.cv))?;
+        }
+        Ok(())
+    }
+}
+
+impl<F: Float> CheckModel for FittedLassoCV<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLassoCV");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        c.that(self.alpha.is_finite() && self.alpha >= 0.0, || {
+            "`alpha` must be finite and non-negative".into()
+        })?;
+        c.shape(
+            "mse_path",
+            self.mse_path.dim(),
+            (self.alphas.len(), self.params.cv),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = problem();
+        let mut fit = LassoCV::default()
+            .n_alphas(5)
+            .cv(3)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.alphas.pop();
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = ElasticNetCV::new(vec![0.2, 0.9])
+            .n_alphas(4)
+            .cv(2)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.mse_path.pop();
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn problem() -> (Array2<f64>, Array1<f64>) {
         let x = array![

@@ -126,6 +126,7 @@ use ndlearn_core::validate::check_regression_input;
 use ndlearn_core::{Error, Fit, Float, Result};
 
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// The course notes' Huber loss `h_{λ,μ}(z)`: `μz²` for `|z| < λ/(2μ)`, else `λ(|z| − λ/(4μ))`
 /// (see the [module docs](self)).
@@ -524,12 +525,36 @@ impl<F: Float> Objective<F> for HuberObjective<'_, F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedHuberRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedHuberRegressor");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        c.len("n_targets", self.lin.coef.nrows(), 1)?;
+        c.positive("scale", self.scale)?;
+        c.finite_value("objective", self.objective)?;
+        c.that(
+            self.outliers.iter().filter(|&&o| o).count() == self.n_outliers,
+            || "`n_outliers` does not count the `outliers` flags".into(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::{Array2, array};
     use ndlearn_core::Predict;
     use ndlearn_core::optim::check_gradient;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = data();
+        let mut fit = HuberRegressor::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.scale = 0.0;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn data() -> (Array2<f64>, Array1<f64>) {
         let x = array![

@@ -99,6 +99,7 @@ pub(crate) use crate::cd::{Prepared, settings};
 use crate::design::{self, as_column, check_xy};
 use crate::enet_first_order::first_order;
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Whether coordinate descent works on the Gram matrix `X_cᵀX_c` or on the data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -458,6 +459,15 @@ macro_rules! enet_model {
             }
         }
 
+        impl<F: Float> CheckModel for $name<F> {
+            fn check_model(&self) -> Result<()> {
+                let c = ModelCheck::new(stringify!($name));
+                c.params(&self.params)?;
+                c.part("lin", &self.lin)?;
+                c.len("dual_gap", self.dual_gap.len(), self.lin.coef.nrows())
+            }
+        }
+
         impl<F: Float> $name<F> {
             /// The hyperparameters of the fit.
             pub fn params(&self) -> &$params {
@@ -571,6 +581,19 @@ mod tests {
     use super::*;
     use ndarray::{Axis, array};
     use ndlearn_core::Predict;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = problem();
+        let mut fit = Lasso::new(0.1).fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.lin.coef = Array2::zeros((1, 0));
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = ElasticNet::new(0.1, 0.5).fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.dual_gap.clear();
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn problem() -> (Array2<f64>, Array1<f64>) {
         let x = array![

@@ -145,10 +145,11 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use crate::model::classes_from_scores;
+use crate::model::{check_scores, classes_from_scores};
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
     ClassWeight, DecisionFunction, Error, FeatureImportances, Fit, FitWeighted, Float, Labels,
@@ -556,11 +557,7 @@ impl<F: Float> PredictProba<F> for FittedLogisticRegression<F> {
 impl<F: Float> FeatureImportances<F> for FittedLogisticRegression<F> {
     /// `Σ_k |w_kj|` over the coefficient rows.
     fn feature_importances(&self) -> Array1<F> {
-        self.coef
-            .columns()
-            .into_iter()
-            .map(|c| c.iter().map(|v| v.abs()).sum())
-            .collect()
+        crate::model::abs_column_sums(&self.coef)
     }
 }
 
@@ -661,10 +658,38 @@ mod serde_repr {
     }
 }
 
+impl<F: Float> CheckModel for FittedLogisticRegression<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLogisticRegression");
+        c.params(&self.params)?;
+        c.at_least("n_classes", self.n_classes, 2)?;
+        let rows = if self.n_classes == 2 {
+            1
+        } else {
+            self.n_classes
+        };
+        check_scores(&c, &self.coef, &self.intercept, rows)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::{Axis, array};
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = three();
+        let mut fit = LogisticRegression::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.n_classes = 2;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let (x, y) = binary();
+        let mut fit = LogisticRegression::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.intercept[0] = f64::NAN;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn binary() -> (Array2<f64>, Array1<usize>) {
         let x = array![

@@ -74,10 +74,11 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use crate::model::classes_from_scores;
+use crate::model::{check_scores, classes_from_scores};
 use ndarray::{Array1, Array2, ArrayRef2};
 use ndlearn_core::DecisionFunction;
 use ndlearn_core::Estimator;
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{FeatureImportances, Fit, Float, Labels, Predict, Result};
 
@@ -264,11 +265,18 @@ impl<F: Float> Predict<F> for FittedLeastSquaresClassifier<F> {
 impl<F: Float> FeatureImportances<F> for FittedLeastSquaresClassifier<F> {
     /// `Σ_k |w_kj|` over the score rows.
     fn feature_importances(&self) -> Array1<F> {
-        self.coef
-            .columns()
-            .into_iter()
-            .map(|c| c.iter().map(|v| v.abs()).sum())
-            .collect()
+        crate::model::abs_column_sums(&self.coef)
+    }
+}
+
+impl<F: Float> CheckModel for FittedLeastSquaresClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLeastSquaresClassifier");
+        c.params(&self.params)?;
+        c.at_least("n_classes", self.n_classes, 2)?;
+        let one_score = self.params.targets == LsTargets::PlusMinusOne && self.n_classes == 2;
+        let rows = if one_score { 1 } else { self.n_classes };
+        check_scores(&c, &self.coef, &self.intercept, rows)
     }
 }
 
@@ -277,6 +285,15 @@ mod tests {
     use super::*;
     use ndarray::array;
     use ndlearn_core::Error;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = three();
+        let mut fit = LeastSquaresClassifier::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.coef = Array2::zeros((2, 2));
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn three() -> (Array2<f64>, Array1<usize>) {
         let x = array![

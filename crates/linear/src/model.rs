@@ -8,7 +8,7 @@
 //! `predict_multi`. `predict_multi` works for single-target models too (one column).
 
 use ndarray::{Array1, Array2, ArrayRef2, ArrayView1};
-use ndlearn_core::validate::check_predict_input;
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_predict_input};
 use ndlearn_core::{Error, Float, Result};
 
 /// Coefficients (`k × d`) and intercepts (`k`) of a fitted linear model.
@@ -70,16 +70,56 @@ impl<F: Float> LinearCoef<F> {
 
     /// `Σ_t |w_tj|` per feature.
     pub fn importances(&self) -> Array1<F> {
-        self.coef
-            .columns()
-            .into_iter()
-            .map(|c| c.iter().map(|v| v.abs()).sum())
-            .collect()
+        abs_column_sums(&self.coef)
     }
 
     pub fn coef_row(&self) -> ArrayView1<'_, F> {
         self.coef.row(0)
     }
+}
+
+impl<F: Float> CheckModel for LinearCoef<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("LinearCoef");
+        let (k, d) = self.coef.dim();
+        c.at_least("n_features", d, 1)?;
+        c.at_least("n_targets", k, 1)?;
+        c.that(self.multi_output || k == 1, || {
+            format!("a single-output model has {k} coefficient rows")
+        })?;
+        c.len("intercept", self.intercept.len(), k)?;
+        c.finite("coef", &self.coef)?;
+        c.finite("intercept", &self.intercept)
+    }
+}
+
+/// `Σ_k |w_kj|` over the rows of a coefficient matrix, the importances of every linear
+/// model. Saturates at the largest finite value: each coefficient is finite (the fitted
+/// state's check), but a sum of several near the floating-point limit would overflow.
+pub(crate) fn abs_column_sums<F: Float>(coef: &Array2<F>) -> Array1<F> {
+    coef.columns()
+        .into_iter()
+        .map(|c| {
+            c.iter()
+                .fold(F::zero(), |s, v| s + v.abs())
+                .min(F::max_value())
+        })
+        .collect()
+}
+
+/// `rows × d` finite scores coefficients (`d ≥ 1`) and `rows` finite intercepts, as the
+/// classifiers store them (`rows` = 1 for two classes with one score, `K` otherwise).
+pub(crate) fn check_scores<F: Float>(
+    c: &ModelCheck,
+    coef: &Array2<F>,
+    intercept: &Array1<F>,
+    rows: usize,
+) -> Result<()> {
+    c.at_least("n_features", coef.ncols(), 1)?;
+    c.shape("coef", coef.dim(), (rows, coef.ncols()))?;
+    c.len("intercept", intercept.len(), rows)?;
+    c.finite("coef", coef)?;
+    c.finite("intercept", intercept)
 }
 
 /// Implements the shared accessors, `Predict` and `FeatureImportances` for a fitted model type
@@ -181,4 +221,31 @@ pub(crate) fn classes_from_scores<F: Float>(z: &Array2<F>) -> Array1<usize> {
         return z.column(0).mapv(|v| usize::from(v >= F::zero()));
     }
     ndlearn_core::numeric::argmax_rows(z)
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn linear_coef_check() {
+        let mut lin = LinearCoef {
+            coef: array![[1.0, 2.0]],
+            intercept: array![0.5],
+            multi_output: false,
+        };
+        assert!(lin.check_model().is_ok());
+        lin.intercept = array![0.5, 1.0];
+        assert!(matches!(lin.check_model(), Err(Error::InvalidModel { .. })));
+        lin.coef = array![[1.0, 2.0], [3.0, 4.0]];
+        assert!(matches!(lin.check_model(), Err(Error::InvalidModel { .. })));
+        lin.multi_output = true;
+        assert!(lin.check_model().is_ok());
+        lin.coef[[1, 0]] = f64::NAN;
+        assert!(matches!(lin.check_model(), Err(Error::InvalidModel { .. })));
+        let c = ModelCheck::new("T");
+        assert!(check_scores(&c, &array![[1.0]], &array![0.0, 1.0], 1).is_err());
+        assert!(check_scores(&c, &Array2::<f64>::zeros((1, 0)), &array![0.0], 1).is_err());
+    }
 }

@@ -176,7 +176,11 @@
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
-use ndlearn_core::validate::{check_classification_input, check_predict_input};
+use ndlearn_core::validate::{
+    CheckModel, ModelCheck, check_classification_input, check_predict_input,
+};
+
+use ndlearn_core::NFeaturesIn;
 use ndlearn_core::{
     DecisionFunction, Error, Fit, Float, Labels, Predict, PredictProba, Result, par, random,
 };
@@ -286,6 +290,22 @@ pub struct FittedOneVsRestClassifier<E, M> {
 impl<E, M> ndlearn_core::NFeaturesIn for FittedOneVsRestClassifier<E, M> {
     fn n_features_in(&self) -> usize {
         self.n_features()
+    }
+}
+
+impl<E, M: CheckModel + NFeaturesIn> CheckModel for FittedOneVsRestClassifier<E, M> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedOneVsRestClassifier");
+        c.at_least("n_features", self.n_features, 1)?;
+        c.at_least("n_classes", self.n_classes, 2)?;
+        let problems = if self.n_classes == 2 {
+            1
+        } else {
+            self.n_classes
+        };
+        c.len("estimators", self.estimators.len(), problems)?;
+        c.part("estimators", &self.estimators)?;
+        check_sub_features(&c, &self.estimators, self.n_features)
     }
 }
 
@@ -499,6 +519,25 @@ pub struct FittedOneVsOneClassifier<E, M> {
 impl<E, M> ndlearn_core::NFeaturesIn for FittedOneVsOneClassifier<E, M> {
     fn n_features_in(&self) -> usize {
         self.n_features()
+    }
+}
+
+impl<E, M: CheckModel + NFeaturesIn> CheckModel for FittedOneVsOneClassifier<E, M> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedOneVsOneClassifier");
+        let k = self.n_classes;
+        c.at_least("n_features", self.n_features, 1)?;
+        c.at_least("n_classes", k, 2)?;
+        // K(K−1)/2 pairs (checked: a huge K must not overflow).
+        let pairs = k.checked_mul(k - 1).map(|v| v / 2);
+        c.that(pairs == Some(self.estimators.len()), || {
+            format!(
+                "{k} classes need K(K-1)/2 sub-models, found {}",
+                self.estimators.len()
+            )
+        })?;
+        c.part("estimators", &self.estimators)?;
+        check_sub_features(&c, &self.estimators, self.n_features)
     }
 }
 
@@ -804,6 +843,28 @@ impl<E, M> ndlearn_core::NFeaturesIn for FittedRandomBipartitionClassifier<E, M>
     }
 }
 
+impl<E, M: CheckModel + NFeaturesIn> CheckModel for FittedRandomBipartitionClassifier<E, M> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedRandomBipartitionClassifier");
+        c.params(&self.params)?;
+        let k = self.n_classes;
+        c.at_least("n_features", self.n_features, 1)?;
+        c.at_least("n_classes", k, 2)?;
+        c.at_least("estimators", self.estimators.len(), 1)?;
+        c.shape("code", self.code.dim(), (k, self.estimators.len()))?;
+        // Every bipartition has classes on both sides.
+        c.that(
+            self.code.columns().into_iter().all(|col| {
+                let ones = col.iter().filter(|&&b| b).count();
+                ones > 0 && ones < k
+            }),
+            || "a column of `code` puts every class on one side".into(),
+        )?;
+        c.part("estimators", &self.estimators)?;
+        check_sub_features(&c, &self.estimators, self.n_features)
+    }
+}
+
 impl<E, M> FittedRandomBipartitionClassifier<E, M> {
     /// The hyperparameters of the fit.
     pub fn params(&self) -> &RandomBipartitionClassifier<E> {
@@ -970,6 +1031,12 @@ impl<M: ndlearn_core::NFeaturesIn> ndlearn_core::NFeaturesIn for FittedProbaScor
     }
 }
 
+impl<M: CheckModel> CheckModel for FittedProbaScore<M> {
+    fn check_model(&self) -> Result<()> {
+        ModelCheck::new("FittedProbaScore").part("model", &self.model)
+    }
+}
+
 impl<M> FittedProbaScore<M> {
     /// The wrapped fitted model.
     pub fn model(&self) -> &M {
@@ -1028,6 +1095,21 @@ fn check_multiclass_input<F: Float>(
         });
     }
     Ok(n_classes)
+}
+
+/// Every sub-model takes the `n_features` columns the reduction checks its input against.
+fn check_sub_features<M: NFeaturesIn>(
+    c: &ModelCheck,
+    models: &[M],
+    n_features: usize,
+) -> Result<()> {
+    match models.iter().position(|m| m.n_features_in() != n_features) {
+        None => Ok(()),
+        Some(i) => Err(c.error(format!(
+            "sub-model {i} takes {} features, the reduction {n_features}",
+            models[i].n_features_in()
+        ))),
+    }
 }
 
 /// Runs `f(0..n)` as parallel tasks or in a loop; results (and the first error) in index order.
@@ -1227,6 +1309,36 @@ mod tests {
     use super::*;
     use crate::LogisticRegression;
     use ndarray::array;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = three();
+        let base = LogisticRegression::default();
+        let mut fit = OneVsRestClassifier::new(base.clone())
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.estimators.pop();
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = OneVsOneClassifier::new(base.clone())
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.n_classes = usize::MAX;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = RandomBipartitionClassifier::new(base.clone())
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.code.fill(false);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = OneVsRestClassifier::new(ProbaScore::new(base))
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.n_features += 1;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn three() -> (Array2<f64>, Array1<usize>) {
         let x = array![

@@ -102,6 +102,7 @@ use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result};
 
 use crate::design::{self, Moments, as_column, below, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// How [`LinearRegression`] solves the least-squares problem (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -566,11 +567,41 @@ fn gd_solve<F: Float>(
     })
 }
 
+impl<F: Float> CheckModel for FittedLinearRegression<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLinearRegression");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        c.that(self.rank <= self.lin.n_features(), || {
+            format!("`rank` {} exceeds the feature count", self.rank)
+        })?;
+        if let Some(s) = &self.singular_values {
+            c.that(s.len() <= self.lin.n_features(), || {
+                "more singular values than features".into()
+            })?;
+            c.non_negative("singular_values", s)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
     use ndlearn_core::Predict;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = exact_problem();
+        let mut fit = LinearRegression::default()
+            .solver(OlsSolver::Svd)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.lin.intercept = Array1::zeros(0);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn exact_problem() -> (Array2<f64>, Array1<f64>) {
         // y = 1 + 2 x₀ − x₁ exactly.

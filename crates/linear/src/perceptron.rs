@@ -141,12 +141,13 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use crate::model::classes_from_scores;
+use crate::model::{check_scores, classes_from_scores};
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::DecisionFunction;
 use ndlearn_core::Estimator;
 use ndlearn_core::observe::{self, Progress};
 use ndlearn_core::random::{self, Rng};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{Error, FeatureImportances, Fit, Float, Labels, Predict, Result};
 
@@ -653,11 +654,7 @@ impl<F: Float> Predict<F> for FittedPerceptron<F> {
 impl<F: Float> FeatureImportances<F> for FittedPerceptron<F> {
     /// `Σ_k |w_kj|` over the coefficient rows.
     fn feature_importances(&self) -> Array1<F> {
-        self.coef
-            .columns()
-            .into_iter()
-            .map(|c| c.iter().map(|v| v.abs()).sum())
-            .collect()
+        crate::model::abs_column_sums(&self.coef)
     }
 }
 
@@ -831,10 +828,34 @@ fn report(epoch: usize, max_iter: usize, mistakes: usize) -> bool {
     .is_stop()
 }
 
+impl<F: Float> CheckModel for FittedPerceptron<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedPerceptron");
+        c.params(&self.params)?;
+        c.at_least("n_classes", self.n_classes, 2)?;
+        let rows = if self.n_classes == 2 {
+            1
+        } else {
+            self.n_classes
+        };
+        check_scores(&c, &self.coef, &self.intercept, rows)?;
+        c.len("n_mistakes", self.n_mistakes.len(), rows)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = separable();
+        let mut fit = Perceptron::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.intercept = Array1::zeros(0);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn separable() -> (Array2<f64>, Array1<usize>) {
         // Class 1 above the line x₂ = 0.5 x₁ + 0.2, class 0 below (margin ≥ 0.3).

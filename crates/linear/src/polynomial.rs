@@ -114,6 +114,7 @@ use ndlearn_core::validate::{check_predict_input, check_regression_input};
 use ndlearn_core::{Error, Fit, FitUnsupervised, Float, Predict, Result, Transform};
 
 use crate::{LinearRegression, OlsSolver, Ridge, RidgeSolver};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Polynomial regression: [`PolynomialFeatures`] followed by least squares (`alpha = 0`) or
 /// ridge (scikit-learn's `make_pipeline(PolynomialFeatures(degree), LinearRegression())` or
@@ -432,11 +433,52 @@ pub fn rms_error_curve<F: Float>(
     Ok(out)
 }
 
+impl<F: Float> CheckModel for FittedPolynomialRegression<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedPolynomialRegression");
+        c.params(&self.params)?;
+        c.at_least("n_features", self.n_features, 1)?;
+        let p = &self.params;
+        c.that(
+            self.features.is_none() == (p.degree == 0 && !p.include_bias),
+            || "`features` does not match the degree and bias settings".into(),
+        )?;
+        match &self.features {
+            Some(f) => {
+                c.part("features", f)?;
+                c.that(f.params() == &p.features(), || {
+                    "`features` was fitted with other settings".into()
+                })?;
+                c.len("features.n_features", f.n_features(), self.n_features)?;
+                c.len("coef", self.coef.len(), f.n_features_out())?;
+            }
+            None => c.len("coef", self.coef.len(), 0)?,
+        }
+        c.finite("coef", &self.coef)?;
+        c.finite_value("intercept", self.intercept)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
     use ndlearn_core::random;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let x = array![[0.0], [0.5], [1.0], [1.5], [2.0]];
+        let y = array![1.0, 0.2, -0.3, 0.4, 2.0];
+        let mut fit = PolynomialRegression::new(3).fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.coef = Array1::zeros(2);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let fit = PolynomialRegression::new(0)
+            .include_bias(false)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+    }
 
     fn sin_problem(seed: u64) -> (Array2<f64>, Array1<f64>, Array2<f64>, Array1<f64>) {
         let mut rng = random::stream(seed, 0);

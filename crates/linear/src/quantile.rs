@@ -109,6 +109,7 @@ use ndlearn_core::validate::check_regression_input;
 use ndlearn_core::{Error, Fit, Float, Result, linalg};
 
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Default simplex pivot limit.
 const LP_MAX_ITER: usize = 50_000;
@@ -606,11 +607,47 @@ fn irls<F: Float>(
     finish(coef, intercept, n_iter, converged)
 }
 
+impl<F: Float> CheckModel for FittedQuantileRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedQuantileRegressor");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        c.len("n_targets", self.lin.coef.nrows(), 1)?;
+        c.finite_value("objective", self.objective)
+    }
+}
+
+impl<F: Float> CheckModel for FittedLadRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLadRegressor");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        c.len("n_targets", self.lin.coef.nrows(), 1)?;
+        c.that(
+            self.mean_abs_residual.is_finite() && self.mean_abs_residual >= F::zero(),
+            || "`mean_abs_residual` must be finite and non-negative".into(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
     use ndlearn_core::Predict;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = data();
+        let mut fit = QuantileRegressor::new(0.3).fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.lin.coef[[0, 1]] = f64::INFINITY;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = LadRegressor::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.mean_abs_residual = -1.0;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn data() -> (Array2<f64>, Array1<f64>) {
         let x = array![

@@ -85,6 +85,7 @@ use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result};
 
 use crate::design::{self, Moments, as_column, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// How [`Ridge`] solves its problem (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -542,11 +543,33 @@ fn sgd_solve<F: Float>(
     Ok((w, n_iter, converged))
 }
 
+impl<F: Float> CheckModel for FittedRidge<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedRidge");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        c.len("alphas", self.alphas.len(), self.lin.coef.nrows())?;
+        c.that(
+            self.alphas.iter().all(|a| a.is_finite() && *a >= 0.0),
+            || "`alphas` must be finite and non-negative".into(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::LinearRegression;
     use ndarray::array;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = problem();
+        let mut fit = Ridge::new(0.5).fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.alphas.push(1.0);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn problem() -> (Array2<f64>, Array1<f64>) {
         let x = array![

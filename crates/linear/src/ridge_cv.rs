@@ -70,6 +70,7 @@ use ndlearn_core::{Error, Fit, Float, Result, linalg};
 
 use crate::design::{self, as_column, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Ridge with leave-one-out selection of `alpha` (scikit-learn's `RidgeCV`). See the
 /// [module docs](self).
@@ -337,12 +338,35 @@ impl<F: Float> FittedRidgeCV<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedRidgeCV<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedRidgeCV");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        let k = self.lin.coef.nrows();
+        c.len("alpha", self.alpha.len(), k)?;
+        c.that(self.alpha.iter().all(|a| a.is_finite() && *a > 0.0), || {
+            "`alpha` must be finite and positive".into()
+        })?;
+        c.shape("mse", self.mse.dim(), (self.params.alphas.len(), k))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Ridge;
     use ndarray::array;
     use ndlearn_core::Predict;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = problem();
+        let mut fit = RidgeCV::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.alpha[0] = f64::NAN;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn problem() -> (Array2<f64>, Array1<f64>) {
         let x = array![

@@ -87,6 +87,7 @@ use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result, linalg};
 
 use crate::design::{as_column, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Total least squares / orthogonal regression. See the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -276,11 +277,35 @@ pub fn orthogonal_distance_ss<F: Float>(
     Ok(ss / (F::one() + w.dot(w)))
 }
 
+impl<F: Float> CheckModel for FittedTotalLeastSquares<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedTotalLeastSquares");
+        c.params(&self.params)?;
+        c.part("lin", &self.lin)?;
+        let (k, d) = self.lin.coef.dim();
+        c.len("singular_values", self.singular_values.len(), d + k)?;
+        c.non_negative("singular_values", &self.singular_values)?;
+        c.that(
+            self.residual_ss.is_finite() && self.residual_ss >= F::zero(),
+            || "`residual_ss` must be finite and non-negative".into(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
     use ndlearn_core::Predict;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = noisy_line();
+        let mut fit = TotalLeastSquares::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.singular_values = Array1::zeros(1);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     /// Points near y = 1 + 2t with noise in both coordinates (deterministic).
     fn noisy_line() -> (Array2<f64>, Array1<f64>) {

@@ -28,8 +28,8 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2, Axis};
-use ndlearn_core::validate::{check_classification_input, check_predict_input};
-use ndlearn_core::{Error, Estimator, Fit, Float, Labels, Predict, Result};
+use ndlearn_core::validate::{ModelCheck, check_classification_input, check_predict_input};
+use ndlearn_core::{CheckModel, Error, Estimator, Fit, Float, Labels, Predict, Result};
 
 /// The distance of [`NearestCentroid`] (which fixes the centroid: mean or median).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -267,5 +267,42 @@ impl<F: Float> Predict<F> for FittedNearestCentroid<F> {
                 best.0
             })
             .collect())
+    }
+}
+
+impl<F: Float> CheckModel for FittedNearestCentroid<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedNearestCentroid");
+        self.params
+            .validate()
+            .map_err(|e| c.error(format!("`params`: {e}")))?;
+        let (k, d) = self.centroids.dim();
+        c.at_least("number of features", d, 1)?;
+        c.len("present", self.present.len(), k)?;
+        // fit needs two classes with samples; the largest class index has samples
+        let seen = self.present.iter().filter(|&&p| p).count();
+        c.at_least("classes with samples", seen, 2)?;
+        c.that(self.present.last() == Some(&true), || {
+            "the last class has no samples".into()
+        })?;
+        c.finite("centroids", &self.centroids)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0, 0.0], [2.0, 0.0], [10.0, 10.0], [12.0, 10.0]];
+        let mut m = NearestCentroid::default()
+            .fit(&x, &array![0usize, 0, 2, 2])
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.present.pop(); // predict reads present[c] for every centroid row
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

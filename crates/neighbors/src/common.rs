@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock};
 use ndarray::{Array1, Array2, ArrayRef2, ArrayViewMut1};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, KNeighbors, NeighborIndex, RadiusNeighbors};
-use ndlearn_core::validate::check_predict_input;
-use ndlearn_core::{Error, Float, Result};
+use ndlearn_core::validate::{ModelCheck, check_predict_input};
+use ndlearn_core::{Error, Estimator, Float, Result};
 
 /// How the neighbours of a query vote (classifiers) or average (regressors).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -111,6 +111,44 @@ impl<F: Float> StoredIndex<F> {
     /// Number of features.
     pub(crate) fn n_features(&self) -> usize {
         self.data.ncols()
+    }
+
+    /// For a fitted model's [`ndlearn_core::CheckModel`]: the hyperparameters `params` pass
+    /// `validate()`, the stored search settings are theirs (`metric`, `algorithm`, `leaf_size`)
+    /// and fit the training rows (finite, at least one row and feature, a Mahalanobis `VI` of
+    /// `d × d`, a tree that supports the metric), so the index rebuilt on first use builds.
+    pub(crate) fn check(
+        &self,
+        c: &ModelCheck,
+        params: &impl Estimator,
+        (metric, algorithm, leaf_size): (&Metric, Algorithm, usize),
+    ) -> Result<()> {
+        params
+            .validate()
+            .map_err(|e| c.error(format!("`params`: {e}")))?;
+        let same =
+            self.metric == *metric && self.algorithm == algorithm && self.leaf_size == leaf_size;
+        c.that(same, || {
+            "the index's search settings differ from the hyperparameters".into()
+        })?;
+        let (n, d) = self.data.dim();
+        c.at_least("training rows", n, 1)?;
+        c.at_least("number of features", d, 1)?;
+        c.finite("training data", &*self.data)?;
+        if let Metric::Mahalanobis { vi } = metric {
+            c.shape("metric.vi", vi.dim(), (d, d))?;
+        }
+        let supported = match algorithm {
+            Algorithm::KdTree => metric.is_minkowski_family(),
+            Algorithm::BallTree => metric.is_true_metric() || *metric == Metric::SqEuclidean,
+            _ => true,
+        };
+        c.that(supported, || {
+            format!(
+                "{algorithm:?} does not support the {} metric",
+                metric.name()
+            )
+        })
     }
 
     /// The `k` nearest training rows of each query (checks `k`, the query width and
@@ -259,3 +297,63 @@ pub(crate) fn check_search(metric: &Metric, leaf_size: usize) -> Result<()> {
 }
 
 pub(crate) use ndlearn_core::numeric::argmax;
+
+/// Class labels of the `n` training rows, `n_classes` = largest label + 1, below
+/// `n + 1_000_000` (as `check_labels` at fit; predictions allocate a column per class).
+pub(crate) fn check_class_labels(
+    c: &ModelCheck,
+    labels: &Array1<usize>,
+    n: usize,
+    n_classes: usize,
+) -> Result<()> {
+    c.len("labels", labels.len(), n)?;
+    let top = labels.iter().copied().max().map_or(0, |m| m + 1);
+    c.that(top == n_classes && n_classes <= n + 1_000_000, || {
+        format!("`n_classes` is {n_classes}, the labels need {top}")
+    })
+}
+
+/// Regression targets of the `n` training rows: `n × m`, `m ≥ 1`, finite.
+pub(crate) fn check_targets<F: Float>(c: &ModelCheck, targets: &Array2<F>, n: usize) -> Result<()> {
+    c.at_least("number of outputs", targets.ncols(), 1)?;
+    c.shape("targets", targets.dim(), (n, targets.ncols()))?;
+    c.finite("targets", targets)
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+    use crate::KNeighborsClassifier;
+
+    #[test]
+    fn stored_index_check_reports_invalid_model() {
+        let c = ModelCheck::new("Fitted");
+        let x = array![[0.0, 1.0], [2.0, 3.0]];
+        let est = KNeighborsClassifier::new(1);
+        let settings = (&est.metric, est.algorithm, est.leaf_size);
+        let index =
+            StoredIndex::build(&x, &est.metric, est.algorithm, est.leaf_size).expect("build");
+        assert!(index.check(&c, &est, settings).is_ok());
+        assert!(check_class_labels(&c, &array![0, 1], 2, 2).is_ok());
+        assert!(check_targets(&c, &array![[1.0], [2.0]], 2).is_ok());
+        let cosine = Metric::Cosine;
+        let bad = [
+            index
+                .check(&c, &est, (&est.metric, Algorithm::Brute, 30))
+                .err(),
+            index
+                .check(&c, &est, (&cosine, Algorithm::KdTree, est.leaf_size))
+                .err(),
+            index
+                .check(&c, &KNeighborsClassifier::new(0), settings)
+                .err(),
+            check_class_labels(&c, &array![0, 1], 2, 5).err(),
+            check_targets(&c, &Array2::<f64>::zeros((2, 0)), 2).err(),
+        ];
+        for e in bad {
+            assert!(matches!(e, Some(Error::InvalidModel { .. })), "{e:?}");
+        }
+    }
+}

@@ -55,12 +55,16 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, KNeighbors};
 use ndlearn_core::validate::{
-    check_classification_input, check_finite_2d, check_regression_input, check_target_len,
+    ModelCheck, check_classification_input, check_finite_2d, check_regression_input,
+    check_target_len,
 };
-use ndlearn_core::{Error, Estimator, Fit, Float, Labels, Predict, PredictProba, Result};
+use ndlearn_core::{
+    CheckModel, Error, Estimator, Fit, Float, Labels, Predict, PredictProba, Result,
+};
 
 use crate::common::{
-    StoredIndex, Weights, argmax, check_k, check_search, search_builders, vote_into, weights_into,
+    StoredIndex, Weights, argmax, check_class_labels, check_k, check_search, check_targets,
+    search_builders, vote_into, weights_into,
 };
 
 /// k-nearest-neighbour classifier (scikit-learn's `KNeighborsClassifier`). See the
@@ -219,6 +223,23 @@ impl<F: Float> PredictProba<F> for FittedKNeighborsClassifier<F> {
     fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         let nb = self.kneighbors(x, None)?;
         Ok(vote(&nb, &self.labels, self.n_classes, self.params.weights))
+    }
+}
+
+impl<F: Float> CheckModel for FittedKNeighborsClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKNeighborsClassifier");
+        let p = &self.params;
+        self.index
+            .check(&c, p, (&p.metric, p.algorithm, p.leaf_size))?;
+        let n = self.index.n_samples();
+        c.that(p.n_neighbors <= n, || {
+            format!(
+                "`n_neighbors` {} exceeds the {n} training rows",
+                p.n_neighbors
+            )
+        })?;
+        check_class_labels(&c, &self.labels, n, self.n_classes)
     }
 }
 
@@ -412,6 +433,23 @@ impl<F: Float> Predict<F> for FittedKNeighborsRegressor<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedKNeighborsRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKNeighborsRegressor");
+        let p = &self.params;
+        self.index
+            .check(&c, p, (&p.metric, p.algorithm, p.leaf_size))?;
+        let n = self.index.n_samples();
+        c.that(p.n_neighbors <= n, || {
+            format!(
+                "`n_neighbors` {} exceeds the {n} training rows",
+                p.n_neighbors
+            )
+        })?;
+        check_targets(&c, &self.targets, n)
+    }
+}
+
 /// The course notes' 1-nearest-neighbour interpolation (catalog L-13; Hastie, Tibshirani &
 /// Friedman, *The Elements of Statistical Learning*, 2nd ed. (2009), §2.3.2): the prediction at
 /// `x` is the target of the closest training row (ties to the lower training index). A
@@ -453,5 +491,33 @@ impl<F: Float> Fit<F> for NearestNeighborInterpolator {
             .metric(self.metric.clone())
             .algorithm(self.algorithm)
             .fit(x, y)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0], [1.0], [2.0], [10.0], [11.0]];
+        let mut clf = KNeighborsClassifier::new(3)
+            .fit(&x, &array![0usize, 0, 2, 1, 1])
+            .expect("fit");
+        assert!(clf.check_model().is_ok());
+        clf.labels[0] = 3; // a class index past n_classes
+        assert!(matches!(clf.check_model(), Err(Error::InvalidModel { .. })));
+        let mut reg = KNeighborsRegressor::new(2)
+            .fit(&x, &array![1.0, 2.0, 3.0, 4.0, 5.0])
+            .expect("fit");
+        assert!(reg.check_model().is_ok());
+        let one = NearestNeighborInterpolator::default()
+            .fit(&x, &array![1.0, 2.0, 3.0, 4.0, 5.0])
+            .expect("fit");
+        assert!(one.check_model().is_ok());
+        reg.params.n_neighbors = 6;
+        assert!(matches!(reg.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -34,12 +34,16 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, RadiusNeighbors};
 use ndlearn_core::validate::{
-    check_classification_input, check_finite_2d, check_regression_input, check_target_len,
+    ModelCheck, check_classification_input, check_finite_2d, check_regression_input,
+    check_target_len,
 };
-use ndlearn_core::{Error, Estimator, Fit, Float, Labels, Predict, PredictProba, Result};
+use ndlearn_core::{
+    CheckModel, Error, Estimator, Fit, Float, Labels, Predict, PredictProba, Result,
+};
 
 use crate::common::{
-    StoredIndex, Weights, argmax, check_radius, check_search, search_builders, vote_into,
+    StoredIndex, Weights, argmax, check_class_labels, check_radius, check_search, check_targets,
+    search_builders, vote_into,
 };
 use crate::knn::average;
 
@@ -246,6 +250,23 @@ impl<F: Float> Predict<F> for FittedRadiusNeighborsClassifier<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedRadiusNeighborsClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedRadiusNeighborsClassifier");
+        let p = &self.params;
+        self.index
+            .check(&c, p, (&p.metric, p.algorithm, p.leaf_size))?;
+        check_class_labels(&c, &self.labels, self.index.n_samples(), self.n_classes)?;
+        c.indices_below("outlier", &self.outlier, self.n_classes)?;
+        let agrees = match p.outlier_label {
+            OutlierLabel::None => self.outlier.is_none(),
+            OutlierLabel::MostFrequent => self.outlier.is_some(),
+            OutlierLabel::Class(k) => self.outlier == Some(k),
+        };
+        c.that(agrees, || "`outlier` differs from `outlier_label`".into())
+    }
+}
+
 /// Fixed-radius neighbour regressor (scikit-learn's `RadiusNeighborsRegressor`). See the
 /// [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
@@ -446,5 +467,40 @@ impl<F: Float> Predict<F> for FittedRadiusNeighborsRegressor<F> {
     /// The (weighted) mean target of the neighbours (first output of a multi-output fit).
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
         Ok(self.predict_multi(x)?.column(0).to_owned())
+    }
+}
+
+impl<F: Float> CheckModel for FittedRadiusNeighborsRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedRadiusNeighborsRegressor");
+        let p = &self.params;
+        self.index
+            .check(&c, p, (&p.metric, p.algorithm, p.leaf_size))?;
+        check_targets(&c, &self.targets, self.index.n_samples())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_rejects_a_broken_state() {
+        let x = array![[0.0], [0.5], [1.0], [10.0], [10.5]];
+        let mut clf = RadiusNeighborsClassifier::new(1.0)
+            .outlier_label(OutlierLabel::MostFrequent)
+            .fit(&x, &array![0usize, 0, 1, 1, 1])
+            .expect("fit");
+        assert!(clf.check_model().is_ok());
+        clf.outlier = Some(2); // predict_proba would write past the class columns
+        assert!(matches!(clf.check_model(), Err(Error::InvalidModel { .. })));
+        let mut reg = RadiusNeighborsRegressor::new(0.6)
+            .fit(&x, &array![1.0, 2.0, 3.0, 4.0, 5.0])
+            .expect("fit");
+        assert!(reg.check_model().is_ok());
+        reg.targets = Array2::zeros((5, 0)); // predict takes column 0
+        assert!(matches!(reg.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -61,7 +61,8 @@
 use ndarray::{Array2, ArrayRef2};
 use ndlearn_core::training::LearningRate;
 use ndlearn_core::validate::{
-    check_at_least, check_fit_input, check_non_negative, check_predict_input,
+    CheckModel, ModelCheck, check_at_least, check_fit_input, check_non_negative,
+    check_predict_input,
 };
 use ndlearn_core::{
     Error, Estimator, FitUnsupervised, Float, InverseTransform, NFeaturesIn, Result, Transform,
@@ -371,5 +372,65 @@ impl<F: Float> InverseTransform<F> for FittedAutoencoder<F> {
     fn inverse_transform(&self, z: &ArrayRef2<F>) -> Result<Array2<F>> {
         check_predict_input(z, self.params.n_components, "Autoencoder inverse_transform")?;
         Ok(self.network.forward_from(z, self.code + 1))
+    }
+}
+
+impl<F: Float> CheckModel for FittedAutoencoder<F> {
+    /// The network of [`Autoencoder`]'s fit: encoder layers of the hidden widths, the code layer
+    /// (`n_components` units, `code_activation`), the mirrored decoder and an identity output
+    /// as wide as the input.
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedAutoencoder");
+        let p = &self.params;
+        c.params(p)?;
+        c.part("network", &self.network)?;
+        c.part("history", &self.history)?;
+        let hidden = &p.hidden_layer_sizes;
+        c.len("code", self.code, hidden.len())?;
+        let layers = self.network.layers();
+        c.len("network (layers)", layers.len(), 2 * hidden.len() + 2)?;
+        let d = self.network.n_inputs();
+        let widths = hidden
+            .iter()
+            .chain([&p.n_components])
+            .chain(hidden.iter().rev())
+            .chain([&d]);
+        for (l, (layer, &width)) in layers.iter().zip(widths).enumerate() {
+            let act = if l == self.code {
+                p.code_activation
+            } else if l + 1 == layers.len() {
+                Activation::Identity
+            } else {
+                p.activation
+            };
+            c.that(layer.fan_out() == width && layer.activation == act, || {
+                format!("layer {l} is not {width} {} units", act.name())
+            })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_fit_and_rejects_a_misplaced_code_layer() {
+        let x = array![
+            [0.0, 1.0, 2.0],
+            [1.0, 0.5, 0.0],
+            [2.0, 2.0, 1.0],
+            [0.3, 0.1, 0.9]
+        ];
+        let mut m = Autoencoder::new(2)
+            .hidden_layer_sizes(vec![3])
+            .max_iter(5)
+            .fit(&x)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.code = 2;
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

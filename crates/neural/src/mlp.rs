@@ -104,8 +104,8 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis};
 use ndlearn_core::numeric::argmax;
 use ndlearn_core::training::LearningRate;
 use ndlearn_core::validate::{
-    check_classification_input, check_fit_input, check_labels_below, check_predict_input,
-    check_regression_input, check_sample_weight, check_target_len,
+    CheckModel, ModelCheck, check_classification_input, check_fit_input, check_labels_below,
+    check_predict_input, check_regression_input, check_sample_weight, check_target_len,
 };
 use ndlearn_core::{
     Error, Estimator, Fit, FitMultiLabel, FitMultiOutput, FitWeighted, Float, NFeaturesIn,
@@ -975,6 +975,82 @@ impl<F: Float> PredictMultiLabel<F> for FittedMLPClassifier<F> {
     }
 }
 
+/// The network of a fitted MLP: valid ([`Network`]'s check), hidden layers of the widths
+/// `hidden` with the hidden `activation`, then an output layer (of `units` units when given)
+/// with the `output` activation and `loss`; and the training record.
+#[allow(clippy::too_many_arguments)]
+fn check_mlp<F: Float>(
+    c: &ModelCheck,
+    network: &Network<F>,
+    history: &TrainingHistory,
+    hidden: &[usize],
+    activation: Activation,
+    units: Option<usize>,
+    output: Activation,
+    loss: OutputLoss,
+) -> Result<()> {
+    c.part("network", network)?;
+    c.part("history", history)?;
+    let layers = network.layers();
+    c.len("network (layers)", layers.len(), hidden.len() + 1)?;
+    for (l, (layer, &width)) in layers.iter().zip(hidden).enumerate() {
+        c.that(
+            layer.fan_out() == width && layer.activation == activation,
+            || {
+                format!(
+                    "hidden layer {l} is not {width} {} units",
+                    activation.name()
+                )
+            },
+        )?;
+    }
+    let width = network.n_outputs();
+    let last = &layers[layers.len() - 1];
+    c.that(
+        units.is_none_or(|u| u == width) && last.activation == output && network.loss() == loss,
+        || {
+            format!(
+                "the output layer ({width} {} units) does not fit",
+                last.activation.name()
+            )
+        },
+    )
+}
+
+impl<F: Float> CheckModel for FittedMLPClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMLPClassifier");
+        c.params(&self.params)?;
+        let k = self.n_classes;
+        let (min_classes, units, act, loss) = match self.output {
+            ClassifierOutput::Binary => {
+                (2, 1, Activation::Logistic, OutputLoss::BinaryCrossEntropy)
+            }
+            ClassifierOutput::Multiclass => {
+                (3, k, Activation::Softmax, OutputLoss::SoftmaxCrossEntropy)
+            }
+            ClassifierOutput::Multilabel => {
+                (1, k, Activation::Logistic, OutputLoss::BinaryCrossEntropy)
+            }
+        };
+        c.at_least("n_classes", k, min_classes)?;
+        if self.output == ClassifierOutput::Binary {
+            c.len("n_classes", k, 2)?;
+        }
+        let p = &self.params;
+        check_mlp(
+            &c,
+            &self.network,
+            &self.history,
+            &p.hidden_layer_sizes,
+            p.activation,
+            Some(units),
+            act,
+            loss,
+        )
+    }
+}
+
 // ---------------------------------------------------------------- regressor
 
 impl MLPRegressor {
@@ -1237,5 +1313,62 @@ impl<F: Float> PredictMultiOutput<F> for FittedMLPRegressor<F> {
     fn predict_multi(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         check_predict_input(x, self.network.n_inputs(), "MLPRegressor predict")?;
         Ok(self.network.predict(x))
+    }
+}
+
+impl<F: Float> CheckModel for FittedMLPRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedMLPRegressor");
+        c.params(&self.params)?;
+        let p = &self.params;
+        // any number of targets: one output unit each
+        check_mlp(
+            &c,
+            &self.network,
+            &self.history,
+            &p.hidden_layer_sizes,
+            p.activation,
+            None,
+            Activation::Identity,
+            OutputLoss::SquaredError,
+        )
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_fits_and_rejects_broken_states() {
+        let x = array![
+            [0.0, 0.0],
+            [0.0, 1.0],
+            [1.0, 0.0],
+            [1.0, 1.0],
+            [0.5, 0.5],
+            [0.2, 0.9]
+        ];
+        let bad = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+        let clf = MLPClassifier::new(&[4]).max_iter(5);
+
+        let mut m = clf.fit(&x, &array![0usize, 1, 1, 0, 1, 0]).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.n_classes = 3; // a binary network (one logistic unit) cannot serve three classes
+        assert!(bad(m.check_model()));
+
+        let mut m = clf.fit(&x, &array![0usize, 1, 2, 0, 1, 2]).expect("fit");
+        assert!(m.check_model().is_ok());
+        m.network.layers_mut()[1].bias = array![0.0, 0.0];
+        assert!(bad(m.check_model()));
+
+        let reg = MLPRegressor::new(&[3]).max_iter(5);
+        let mut m = reg
+            .fit(&x, &array![0.0, 1.0, 1.0, 2.0, 1.0, 1.1])
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        m.network.layers_mut()[0].activation = Activation::Elu { alpha: -1.0 };
+        assert!(bad(m.check_model()));
     }
 }

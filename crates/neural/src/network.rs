@@ -54,6 +54,7 @@ use ndarray::{
 use ndlearn_core::loss::Loss;
 use ndlearn_core::numeric::{log_sum_exp_rows, log1pexp};
 use ndlearn_core::random::{self, Rng};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result};
 
 use crate::activation::Activation;
@@ -1189,10 +1190,76 @@ fn weighted_l1<F: Float>(a: &Array2<F>, sample_weight: Option<&ArrayRef1<F>>) ->
     }
 }
 
+impl<F: Float> CheckModel for Network<F> {
+    /// At least one layer; every layer's weights `fan_in × fan_out` (both `≥ 1`) chained to the
+    /// previous layer, its bias and batch-normalisation vectors `fan_out` long, all finite; valid
+    /// activations, a loss matching the output activation, an activity penalty on a layer.
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("Network");
+        let Some(last) = self.layers.last() else {
+            return Err(c.error("no layers"));
+        };
+        let bad = |e: Error| c.error(e.to_string());
+        self.loss.validate(last.activation).map_err(bad)?;
+        for (l, layer) in self.layers.iter().enumerate() {
+            layer.activation.validate().map_err(bad)?;
+            let (fi, fo) = layer.weights.dim();
+            let chained = l == 0 || self.layers[l - 1].fan_out() == fi;
+            c.that(fi >= 1 && fo >= 1 && chained, || {
+                format!("layer {l}: weights {fi} × {fo} do not chain to the previous layer")
+            })?;
+            c.len("bias", layer.bias.len(), fo)?;
+            c.finite("weights", &layer.weights)?;
+            c.finite("bias", &layer.bias)?;
+            if let Some(bn) = &layer.batch_norm {
+                for (field, a) in [
+                    ("gamma", &bn.gamma),
+                    ("beta", &bn.beta),
+                    ("running_mean", &bn.running_mean),
+                    ("running_var", &bn.running_var),
+                ] {
+                    c.len(field, a.len(), fo)?;
+                    c.finite(field, a)?;
+                }
+                c.non_negative("running_var", &bn.running_var)?;
+                c.positive("eps", bn.eps)?;
+                c.that((0.0..=1.0).contains(&bn.momentum), || {
+                    format!("layer {l}: batch-norm momentum must lie in [0, 1]")
+                })?;
+            }
+        }
+        if let Some((l, lambda)) = self.activity_l1 {
+            c.that(
+                l < self.layers.len() && lambda.is_finite() && lambda >= 0.0,
+                || "`activity_l1` needs a layer index and a finite λ ≥ 0".into(),
+            )?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_a_network_and_rejects_broken_chains() {
+        let mut net = Network::<f64>::new(
+            &[3, 4, 2],
+            Activation::Tanh,
+            Activation::Identity,
+            OutputLoss::SquaredError,
+            WeightInit::LecunNormal,
+            BiasInit::Auto,
+            1,
+        )
+        .expect("valid")
+        .with_batch_norm();
+        assert!(net.check_model().is_ok());
+        net.layers[1].weights = Array2::zeros((3, 2));
+        assert!(matches!(net.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     #[test]
     fn pack_unpack_round_trip_and_param_count() {

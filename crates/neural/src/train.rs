@@ -11,6 +11,7 @@ use ndlearn_core::optim::{
 use ndlearn_core::training::{
     EarlyStopping, LearningRate, PlateauTracker, Schedule, validation_mask,
 };
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, observe, random};
 
 use crate::network::{Network, Workspace};
@@ -167,6 +168,26 @@ pub struct TrainingHistory {
     pub learning_rate: f64,
     /// Epochs without improvement so far (kept across `partial_fit` calls).
     pub no_improvement_count: usize,
+}
+
+impl CheckModel for TrainingHistory {
+    /// The counters a later `partial_fit` or warm start continues from: a finite learning rate
+    /// `≥ 0`, sample and epoch counts that cannot overflow when increased, and a count of epochs
+    /// without improvement (replayed one by one) at most the samples seen.
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("TrainingHistory");
+        let lr = self.learning_rate;
+        c.that(lr.is_finite() && lr >= 0.0, || {
+            "`learning_rate` must be finite and >= 0".into()
+        })?;
+        let limit = isize::MAX as usize;
+        c.that(self.t <= limit && self.n_iter <= limit, || {
+            "`t` and `n_iter` must be at most isize::MAX".into()
+        })?;
+        c.that(self.no_improvement_count <= self.t, || {
+            "`no_improvement_count` exceeds the samples seen".into()
+        })
+    }
 }
 
 /// The optimizer state kept between `partial_fit` calls (not serialised: a model read back
@@ -591,5 +612,18 @@ pub(crate) mod batch_size_serde {
                 D::Error::custom(format!("batch_size must be \"auto\" or a count, got {t:?}"))
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_a_fresh_history_and_rejects_an_endless_replay() {
+        let mut h = TrainingHistory::default();
+        assert!(h.check_model().is_ok());
+        h.no_improvement_count = usize::MAX;
+        assert!(matches!(h.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

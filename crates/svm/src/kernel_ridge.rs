@@ -38,8 +38,10 @@ use ndlearn_core::linalg;
 use ndlearn_core::traits::{
     Estimator, Fit, FitMultiOutput, FitWeighted, NFeaturesIn, Predict, PredictMultiOutput,
 };
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, validate};
 
+use crate::machine::check_kernel;
 use crate::params::{Gamma, KernelSpec, SvmKernel};
 
 /// Kernel ridge regression (hyperparameters; see the [module docs](self)).
@@ -303,5 +305,56 @@ impl<F: Float> Predict<F> for FittedKernelRidge<F> {
 impl<F: Float> NFeaturesIn for FittedKernelRidge<F> {
     fn n_features_in(&self) -> usize {
         self.n_features
+    }
+}
+
+impl<F: Float> CheckModel for FittedKernelRidge<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedKernelRidge");
+        let (n, d) = self.x_fit.dim();
+        c.at_least("x_fit (rows)", n, 1)?;
+        c.at_least("n_features", self.n_features, 1)?;
+        c.len("x_fit (columns)", d, self.n_features)?;
+        check_kernel(&c, self.kernel.as_ref(), d)?;
+        // precomputed: `x_fit` is the training Gram matrix
+        c.that(self.kernel.is_some() || n == d, || {
+            format!("a precomputed kernel needs a square training Gram matrix, got {n} × {d}")
+        })?;
+        c.finite("x_fit", &self.x_fit)?;
+        let k = self.dual_coef.ncols();
+        c.at_least("dual_coef (outputs)", k, 1)?;
+        c.that(self.multi || k == 1, || {
+            format!("a single-output model with {k} outputs")
+        })?;
+        c.shape("dual_coef", self.dual_coef.dim(), (n, k))?;
+        c.finite("dual_coef", &self.dual_coef)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_broken_coefficients() {
+        let x = array![[0.0, 1.0], [1.0, 0.5], [2.0, 2.0], [3.0, 1.5]];
+        let y = array![1.0, 2.0, 2.5, 4.0];
+        let m: FittedKernelRidge<f64> = KernelRidge::default()
+            .kernel(SvmKernel::Rbf)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        let invalid = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+        let mut bad = m.clone();
+        bad.dual_coef = Array2::zeros((3, 1)); // 4 training rows
+        assert!(invalid(bad.check_model()));
+        let mut bad = m.clone();
+        bad.dual_coef[[1, 0]] = f64::NAN;
+        assert!(invalid(bad.check_model()));
+        let mut bad = m;
+        bad.kernel = None; // precomputed, but `x_fit` is 4 × 2
+        assert!(invalid(bad.check_model()));
     }
 }

@@ -381,7 +381,11 @@ pub(crate) fn tron(
     let (mut s, mut r, mut w_new) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let mut iter = 1;
     let mut converged = !search;
-    while iter <= max_iter && search {
+    // `iter` counts accepted steps only (liblinear's rule); rejected steps shrink the trust
+    // region, and are capped too, so that a NaN reduction (overflowing data) cannot loop.
+    let mut steps = 0usize;
+    while iter <= max_iter && search && steps < max_iter.saturating_mul(10) {
+        steps += 1;
         trcg(&fun, delta, &g, &mut s, &mut r);
         w_new.copy_from_slice(&w);
         axpy(1.0, &s, &mut w_new);
@@ -390,6 +394,10 @@ pub(crate) fn tron(
         let fnew = fun.fun(&w_new);
         let actred = f - fnew;
         let snorm = norm(&s);
+        if !(actred.is_finite() && prered.is_finite() && snorm.is_finite()) {
+            // Overflow: no step can be measured (reported as not converged).
+            break;
+        }
         if iter == 1 {
             delta = delta.min(snorm);
         }

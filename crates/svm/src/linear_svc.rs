@@ -108,6 +108,7 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::class_weight::ClassWeight;
 use ndlearn_core::loss::Loss;
 use ndlearn_core::traits::{DecisionFunction, Estimator, Fit, FitWeighted, NFeaturesIn, Predict};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, numeric, par, random, validate};
 
 use crate::liblinear::{self, DualLoss, Reg, SmoothLoss, SolverOutput};
@@ -864,6 +865,28 @@ impl<F: Float> NFeaturesIn for FittedLinearSvc<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedLinearSvc<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLinearSvc");
+        let k = self.n_classes;
+        c.at_least("n_classes", k, 2)?;
+        // one score row for two classes, one per class otherwise
+        let rows = if k == 2 { 1 } else { k };
+        let d = self.coef.ncols();
+        c.at_least("coef (features)", d, 1)?;
+        c.shape("coef", self.coef.dim(), (rows, d))?;
+        c.len("intercept", self.intercept.len(), rows)?;
+        c.finite("coef", &self.coef)?;
+        c.finite("intercept", &self.intercept)?;
+        // one record per problem: one per row (one-vs-rest) or a single one (Crammer–Singer)
+        let m = self.n_iter.len();
+        c.that(m == 1 || m == rows, || {
+            format!("{m} solver records for {rows} score rows")
+        })?;
+        c.len("objectives", self.objectives.len(), m)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -936,5 +959,35 @@ mod tests {
         assert!(LinearSvc::default().fit(&x, &array![0usize, 1]).is_err());
         let empty = Array2::<f64>::zeros((0, 2));
         assert!(LinearSvc::default().fit(&empty, &array![]).is_err());
+    }
+
+    #[test]
+    fn check_model_accepts_the_fits_and_refuses_broken_coefficients() {
+        let x = array![
+            [0.0, 0.0],
+            [0.0, 1.0],
+            [3.0, 3.0],
+            [3.0, 4.0],
+            [6.0, 0.0],
+            [6.0, 1.0]
+        ];
+        let y = array![0usize, 0, 1, 1, 2, 2];
+        let m: FittedLinearSvc<f64> = LinearSvc::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        let cs: FittedLinearSvc<f64> = LinearSvc::default()
+            .multi_class(MultiClass::CrammerSinger)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(cs.check_model().is_ok());
+        let invalid = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+        let mut bad = m.clone();
+        bad.intercept = array![0.0, 1.0]; // three score rows
+        assert!(invalid(bad.check_model()));
+        let mut bad = m.clone();
+        bad.coef[[2, 1]] = f64::NAN;
+        assert!(invalid(bad.check_model()));
+        let mut bad = m;
+        bad.n_classes = 2; // two classes have one score row
+        assert!(invalid(bad.check_model()));
     }
 }

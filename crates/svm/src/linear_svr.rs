@@ -76,6 +76,7 @@
 use ndarray::{Array1, ArrayRef1, ArrayRef2};
 use ndlearn_core::loss::Loss;
 use ndlearn_core::traits::{Estimator, Fit, FitWeighted, NFeaturesIn, Predict};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, random, validate};
 
 use crate::liblinear::{self, DualLoss, Reg, SmoothLoss};
@@ -371,6 +372,15 @@ impl<F: Float> NFeaturesIn for FittedLinearSvr<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedLinearSvr<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedLinearSvr");
+        c.at_least("coef (features)", self.coef.len(), 1)?;
+        c.finite("coef", &self.coef)?;
+        c.finite_value("intercept", self.intercept)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,5 +434,19 @@ mod tests {
                 .fit(&x, &array![1.0, f64::INFINITY, 0.0, 0.0, 0.0])
                 .is_err()
         );
+    }
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_broken_coefficients() {
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0]];
+        let y: Array1<f64> = array![1.0, 3.0, 5.0, 7.0, 9.0];
+        let m: FittedLinearSvr<f64> = LinearSvr::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        let mut bad = m.clone();
+        bad.intercept = f64::NAN;
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m;
+        bad.coef = Array1::zeros(0); // no feature
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -4,6 +4,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::kernel::{Kernel, PreparedKernel};
+use ndlearn_core::validate::ModelCheck;
 use ndlearn_core::{Error, Float, Result};
 
 use crate::cache::KernelRows;
@@ -148,5 +149,73 @@ pub(crate) fn cross_kernel<F: Float>(
             ndlearn_core::validate::check_finite_2d(x, "X")?;
             Ok(x.select(Axis(1), support))
         }
+    }
+}
+
+/// A kernel stored in a fitted model (`None`: precomputed), valid and accepting `d` features,
+/// a bad one reported as [`Error::InvalidModel`].
+pub(crate) fn check_kernel(c: &ModelCheck, kernel: Option<&Kernel>, d: usize) -> Result<()> {
+    match kernel {
+        None => Ok(()),
+        Some(k) => k
+            .validate()
+            .and_then(|()| k.check_n_features(d))
+            .map_err(|e| c.error(format!("kernel: {e}"))),
+    }
+}
+
+/// The kernel expansion of a fitted SVM: a valid kernel for `n_features ≥ 1` inputs (a
+/// precomputed kernel takes rows of `n_train` Gram values), `support` rows below `n_train`
+/// and one finite support vector of `n_features` values per support row.
+pub(crate) fn check_expansion<F: Float>(
+    c: &ModelCheck,
+    kernel: Option<&Kernel>,
+    n_features: usize,
+    n_train: usize,
+    support: &[usize],
+    support_vectors: &Array2<F>,
+) -> Result<()> {
+    c.at_least("n_features", n_features, 1)?;
+    c.at_least("n_train", n_train, 1)?;
+    check_kernel(c, kernel, n_features)?;
+    c.that(kernel.is_some() || n_features == n_train, || {
+        format!("a precomputed kernel of {n_train} training rows with {n_features} columns")
+    })?;
+    c.indices_below("support", support, n_train)?;
+    c.shape(
+        "support_vectors",
+        support_vectors.dim(),
+        (support.len(), n_features),
+    )?;
+    c.finite("support_vectors", support_vectors)
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::array;
+
+    use super::*;
+
+    #[test]
+    fn expansions_need_matching_shapes_and_a_valid_kernel() {
+        let c = ModelCheck::new("Test");
+        let sv = array![[1.0, 2.0], [3.0, 4.0]];
+        let rbf = Kernel::Rbf { gamma: 0.5 };
+        assert!(check_expansion(&c, Some(&rbf), 2, 5, &[0, 4], &sv).is_ok());
+        let invalid = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+        assert!(invalid(check_expansion(&c, Some(&rbf), 2, 4, &[0, 4], &sv)));
+        assert!(invalid(check_expansion(&c, Some(&rbf), 3, 5, &[0, 4], &sv)));
+        let bad_gamma = Kernel::Rbf { gamma: -1.0 };
+        assert!(invalid(check_expansion(
+            &c,
+            Some(&bad_gamma),
+            2,
+            5,
+            &[0, 4],
+            &sv
+        )));
+        // precomputed: rows of the n_train × n_train Gram matrix
+        assert!(invalid(check_expansion(&c, None, 2, 5, &[0, 4], &sv)));
+        assert!(check_expansion(&c, None, 2, 2, &[0, 1], &sv).is_ok());
     }
 }

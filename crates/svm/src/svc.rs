@@ -63,9 +63,10 @@ use ndlearn_core::traits::{
     DecisionFunction, Estimator, FeatureImportances, Fit, FitWeighted, NFeaturesIn, Predict,
     PredictProba,
 };
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, numeric, par, random, validate};
 
-use crate::machine::{TrainData, cross_kernel, sample_bounds};
+use crate::machine::{TrainData, check_expansion, cross_kernel, sample_bounds};
 use crate::params::{Gamma, KernelSpec, SvmKernel};
 use crate::solver::{Form, Problem, Settings};
 
@@ -997,5 +998,88 @@ impl<F: Float> PredictProba<F> for FittedSvc<F> {
 impl<F: Float> NFeaturesIn for FittedSvc<F> {
     fn n_features_in(&self) -> usize {
         self.n_features
+    }
+}
+
+impl<F: Float> CheckModel for FittedSvc<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSvc");
+        let (k, n_sv) = (self.n_classes, self.support.len());
+        check_expansion(
+            &c,
+            self.kernel.as_ref(),
+            self.n_features,
+            self.n_train,
+            &self.support,
+            &self.support_vectors,
+        )?;
+        c.at_least("n_classes", k, 2)?;
+        // one binary problem per pair of classes
+        let n_pairs = k.checked_mul(k - 1).map(|p| p / 2);
+        c.that(n_pairs == Some(self.rho.len()), || {
+            format!("{} intercepts for {k} classes", self.rho.len())
+        })?;
+        let n_pairs = self.rho.len();
+        c.finite_slice("rho", &self.rho)?;
+        c.len("n_support", self.n_support.len(), k)?;
+        let total = self
+            .n_support
+            .iter()
+            .try_fold(0usize, |a, &b| a.checked_add(b));
+        c.that(total == Some(n_sv), || {
+            format!("`n_support` does not add up to the {n_sv} support vectors")
+        })?;
+        c.shape("dual_coef", self.dual_coef.dim(), (k - 1, n_sv))?;
+        c.finite("dual_coef", &self.dual_coef)?;
+        c.shape("pair_coef", self.pair_coef.dim(), (n_sv, n_pairs))?;
+        c.finite("pair_coef", &self.pair_coef)?;
+        c.len("dual_objectives", self.objectives.len(), n_pairs)?;
+        c.len("n_iter", self.n_iter.len(), n_pairs)?;
+        if let Some(p) = &self.prob {
+            c.len("prob", p.len(), n_pairs)?;
+            c.that(p.iter().all(|s| s.a.is_finite() && s.b.is_finite()), || {
+                "`prob` holds a non-finite sigmoid".into()
+            })?;
+        }
+        c.that(
+            !(self.break_ties && self.shape == DecisionShape::Ovo),
+            || "break_ties needs the ovr decision shape".into(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fits_and_refuses_broken_expansions() {
+        let data = ndlearn_datasets::iris();
+        let (x, y) = (data.x(), data.y_classes().expect("labels"));
+        let m: FittedSvc<f64> = Svc::default().probability(true).fit(x, y).expect("fit");
+        assert!(m.check_model().is_ok());
+        let invalid =
+            |m: &FittedSvc<f64>| matches!(m.check_model(), Err(Error::InvalidModel { .. }));
+        let mut bad = m.clone();
+        bad.support[0] = 150; // 150 training rows
+        assert!(invalid(&bad));
+        let mut bad = m.clone();
+        bad.pair_coef = bad.pair_coef.slice(ndarray::s![1.., ..]).to_owned(); // a row short
+        assert!(invalid(&bad));
+        let mut bad = m.clone();
+        bad.rho[1] = f64::NAN;
+        assert!(invalid(&bad));
+        let mut bad = m.clone();
+        bad.n_classes = 1_000_000_000; // pairs would be ~5·10¹⁷
+        assert!(invalid(&bad));
+        let mut bad = m;
+        bad.kernel = Some(Kernel::Rbf { gamma: 0.0 });
+        assert!(invalid(&bad));
+        let pre = x.dot(&x.t());
+        let p: FittedSvc<f64> = Svc::default()
+            .kernel(SvmKernel::Precomputed)
+            .fit(&pre, y)
+            .expect("fit");
+        assert!(p.check_model().is_ok());
     }
 }

@@ -41,9 +41,10 @@ use ndlearn_core::traits::{
     Estimator, Fit, FitUnsupervised, FitUnsupervisedWeighted, FitWeighted, NFeaturesIn,
     OutlierDetector, Predict,
 };
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, validate};
 
-use crate::machine::{TrainData, cross_kernel, sample_bounds};
+use crate::machine::{TrainData, check_expansion, cross_kernel, sample_bounds};
 use crate::params::{Gamma, KernelSpec, SvmKernel};
 use crate::solver::{Form, Problem, Settings, Solution};
 
@@ -686,5 +687,59 @@ impl<F: Float> OutlierDetector<F> for FittedOneClassSvm<F> {
 impl<F: Float> NFeaturesIn for FittedOneClassSvm<F> {
     fn n_features_in(&self) -> usize {
         self.inner.n_features
+    }
+}
+
+impl<F: Float> CheckModel for FittedSvr<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSvr");
+        check_expansion(
+            &c,
+            self.kernel.as_ref(),
+            self.n_features,
+            self.n_train,
+            &self.support,
+            &self.support_vectors,
+        )?;
+        c.len("dual_coef", self.coef.len(), self.support.len())?;
+        c.finite("dual_coef", &self.coef)?;
+        c.finite_value("rho", self.rho)?;
+        if let Some(e) = self.epsilon {
+            c.finite_value("epsilon", e)?;
+        }
+        Ok(())
+    }
+}
+
+impl<F: Float> CheckModel for FittedOneClassSvm<F> {
+    fn check_model(&self) -> Result<()> {
+        ModelCheck::new("FittedOneClassSvm").part("inner", &self.inner)
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::Axis;
+
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fits_and_refuses_broken_expansions() {
+        let data = ndlearn_datasets::diabetes();
+        let (x, y) = (data.x(), data.y_values().expect("target"));
+        let m: FittedSvr<f64> = NuSvr::default().fit(x, y).expect("fit");
+        assert!(m.check_model().is_ok());
+        let invalid = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+        let mut bad = m.clone();
+        bad.coef = bad.coef.slice(ndarray::s![1..]).to_owned(); // one coefficient short
+        assert!(invalid(bad.check_model()));
+        let mut bad = m;
+        bad.support_vectors[[0, 3]] = f64::INFINITY;
+        assert!(invalid(bad.check_model()));
+        let o: FittedOneClassSvm<f64> = OneClassSvm::default().fit(x).expect("fit");
+        assert!(o.check_model().is_ok());
+        let mut bad = o;
+        bad.inner.support_vectors.remove_index(Axis(1), 0); // rows of 9 values, 10 features
+        assert!(invalid(bad.check_model()));
     }
 }

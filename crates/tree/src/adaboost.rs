@@ -65,6 +65,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn, Predict,
     PredictProba, Result, validate,
@@ -76,7 +77,7 @@ use crate::builder::{self, Columns};
 use crate::classifier::{DecisionTreeClassifier, argmax_rows, tree_proba};
 use crate::common::check_x_and_weights;
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::Tree;
+use crate::tree::{Tree, check_trees};
 
 /// How [`AdaBoostClassifier`] weighs its trees (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -439,6 +440,47 @@ pub(crate) fn weighted_importances<F: Float>(
     sum
 }
 
+/// The boosting record of a fitted AdaBoost model: one weight and one error per tree (at least
+/// one tree, at most `n_estimators`), weights finite and `≥ 0`, errors in `[0, 1]`.
+pub(crate) fn check_stages(
+    c: &ModelCheck,
+    n_trees: usize,
+    n_estimators: usize,
+    weights: &[f64],
+    errors: &[f64],
+) -> Result<()> {
+    c.at_least("trees", n_trees, 1)?;
+    c.that(n_trees <= n_estimators, || {
+        format!("{n_trees} trees, more than n_estimators = {n_estimators}")
+    })?;
+    c.len("estimator_weights", weights.len(), n_trees)?;
+    c.len("estimator_errors", errors.len(), n_trees)?;
+    c.non_negative("estimator_weights", &ndarray::ArrayView1::from(weights))?;
+    c.that(errors.iter().all(|e| (0.0..=1.0).contains(e)), || {
+        "`estimator_errors` must lie in [0, 1]".into()
+    })
+}
+
+impl<F: Float> CheckModel for FittedAdaBoostClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedAdaBoostClassifier");
+        c.params(&self.params)?;
+        c.at_least("n_classes", self.n_classes, 1)?;
+        check_stages(
+            &c,
+            self.trees.len(),
+            self.params.n_estimators,
+            &self.estimator_weights,
+            &self.estimator_errors,
+        )?;
+        // every tree's α is positive: the scores are divided by their sum
+        c.that(self.estimator_weights.iter().sum::<f64>() > 0.0, || {
+            "`estimator_weights` must have a positive sum".into()
+        })?;
+        check_trees(&c, "trees", &self.trees, self.n_features, 1, self.n_classes)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,5 +569,25 @@ mod tests {
         assert_ne!(a.estimator_weights(), reweighted.estimator_weights());
         let other_seed = est.clone().seed(1).fit(x, y).expect("fit");
         assert_ne!(a.estimator_weights(), other_seed.estimator_weights());
+    }
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_a_broken_record() {
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0]];
+        let y = array![0usize, 0, 1, 1, 0];
+        let m = AdaBoostClassifier::default()
+            .n_estimators(5)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        let mut bad = m.clone();
+        bad.estimator_weights.pop(); // one weight short
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m.clone();
+        bad.estimator_weights[0] = f64::NAN;
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m;
+        bad.n_classes = 5; // the trees have 2 classes
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

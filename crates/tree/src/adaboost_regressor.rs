@@ -59,17 +59,18 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn, Predict, Result,
     validate,
 };
 
-use crate::adaboost::weighted_importances;
+use crate::adaboost::{check_stages, weighted_importances};
 use crate::builder::{self, Columns};
 use crate::common::check_x_and_weights;
 use crate::regressor::DecisionTreeRegressor;
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::Tree;
+use crate::tree::{Tree, check_trees};
 
 /// The loss of AdaBoost.R2 on the normalised absolute errors `e ∈ [0, 1]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -422,6 +423,22 @@ impl<F: Float> FeatureImportances<F> for FittedAdaBoostRegressor<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedAdaBoostRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedAdaBoostRegressor");
+        c.params(&self.params)?;
+        // a first tree no better than chance is kept with weight 0 (the sum may be 0)
+        check_stages(
+            &c,
+            self.trees.len(),
+            self.params.n_estimators,
+            &self.estimator_weights,
+            &self.estimator_errors,
+        )?;
+        check_trees(&c, "trees", &self.trees, self.n_features, 1, 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,5 +491,22 @@ mod tests {
         assert!(AdaBoostRegressor::default().fit(&x, &nan).is_err());
         let m = AdaBoostRegressor::default().fit(&x, &y).expect("fit");
         assert!(m.predict(&array![[0.0, 1.0]]).is_err());
+    }
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_a_broken_record() {
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]];
+        let y = array![1.0, 2.0, 2.5, 5.0, 5.5, 7.0];
+        let m = AdaBoostRegressor::default()
+            .n_estimators(4)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        let mut bad = m.clone();
+        bad.estimator_errors[0] = 2.0;
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m;
+        bad.trees.clear(); // the weighted median of no tree
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

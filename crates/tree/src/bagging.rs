@@ -86,6 +86,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::model_selection::PermutationImportance;
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     Error, Estimator, Fit, FitWeighted, Float, NFeaturesIn, Predict, PredictProba, Result, par,
     random, validate,
@@ -995,6 +996,93 @@ impl<E, M> NFeaturesIn for FittedBaggingRegressor<E, M> {
     }
 }
 
+/// The members of a fitted bagging model: `n_estimators` models, each valid, and their feature
+/// subsets of the size the sampling draws for `n` rows and `d` features (sorted, below `d`).
+fn check_members<M: CheckModel>(
+    c: &ModelCheck,
+    s: &Sampling,
+    models: &[M],
+    features: &[Vec<usize>],
+    n: usize,
+    d: usize,
+) -> Result<()> {
+    c.at_least("n_samples", n, 1)?;
+    c.at_least("n_features", d, 1)?;
+    c.len("estimators", models.len(), s.n_estimators)?;
+    c.len("estimators_features", features.len(), s.n_estimators)?;
+    let (_, k) = s
+        .sizes(n, d)
+        .map_err(|e| c.error(format!("sampling: {e}")))?;
+    for (b, f) in features.iter().enumerate() {
+        c.that(f.len() == k && f.windows(2).all(|w| w[0] <= w[1]), || {
+            format!("`estimators_features[{b}]` must be {k} sorted feature indices")
+        })?;
+        c.indices_below("estimators_features", f, d)?;
+    }
+    models
+        .iter()
+        .enumerate()
+        .try_for_each(|(b, m)| c.part(&format!("estimators[{b}]"), m))
+}
+
+impl<E: Estimator, M: CheckModel> CheckModel for FittedBaggingClassifier<E, M> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedBaggingClassifier");
+        c.params(&self.params)?;
+        // fit's label check: `n_classes ≤ n_samples + 1 000 000` (the members do not say more)
+        let k = self.n_classes;
+        c.at_least("n_classes", k, 1)?;
+        c.that(k <= self.n_samples.saturating_add(1_000_000), || {
+            format!("{k} classes for {} training rows", self.n_samples)
+        })?;
+        let s = self.params.sampling();
+        check_members(
+            &c,
+            &s,
+            &self.models,
+            &self.features,
+            self.n_samples,
+            self.n_features,
+        )?;
+        if let Some(v) = self.oob_score {
+            c.finite_value("oob_score", v)?;
+        }
+        if let Some(d) = &self.oob_decision_function {
+            c.shape(
+                "oob_decision_function",
+                d.dim(),
+                (self.n_samples, self.n_classes),
+            )?;
+            c.finite("oob_decision_function", d)?;
+        }
+        Ok(())
+    }
+}
+
+impl<E: Estimator, M: CheckModel> CheckModel for FittedBaggingRegressor<E, M> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedBaggingRegressor");
+        c.params(&self.params)?;
+        let s = self.params.sampling();
+        check_members(
+            &c,
+            &s,
+            &self.models,
+            &self.features,
+            self.n_samples,
+            self.n_features,
+        )?;
+        if let Some(v) = self.oob_score {
+            c.finite_value("oob_score", v)?;
+        }
+        if let Some(p) = &self.oob_prediction {
+            c.len("oob_prediction", p.len(), self.n_samples)?;
+            c.finite("oob_prediction", p)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1173,5 +1261,35 @@ mod tests {
                 )
                 .is_err()
         );
+    }
+
+    #[test]
+    fn check_model_accepts_the_fits_and_refuses_broken_members() {
+        let (x, y) = blobs();
+        let m = BaggingClassifier::new(DecisionTreeClassifier::default())
+            .n_estimators(3)
+            .max_features(SampleCount::Count(2))
+            .oob_score(true)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        let mut bad = m.clone();
+        bad.features[1][0] = 4; // no such feature
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m.clone();
+        bad.models.pop();
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m;
+        bad.n_classes = 2; // the OOB votes have 3 columns
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let yr: Array1<f64> = x.column(0).to_owned();
+        let r = BaggingRegressor::new(DecisionTreeRegressor::default())
+            .n_estimators(2)
+            .fit(&x, &yr)
+            .expect("fit");
+        assert!(r.check_model().is_ok());
+        let mut bad = r;
+        bad.features[0].truncate(2); // the members were fitted on all 4 features
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

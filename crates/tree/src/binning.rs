@@ -40,6 +40,7 @@
 //! ```
 
 use ndarray::{Array2, ArrayRef1, ArrayRef2};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, par, random, validate};
 
 /// Largest number of non-missing bins (codes `0..=254`; 255 is the missing bin).
@@ -427,6 +428,53 @@ impl FittedBinMapper {
     }
 }
 
+/// A bin mapper read back from a file: at least one feature; the missing bin `max_bins` in
+/// `2..=255`; per feature at most `max_bins − 1` finite sorted thresholds (so a value's code
+/// stays below the missing bin), or, for a categorical feature, no threshold and at most
+/// `max_bins` finite increasing categories.
+impl CheckModel for FittedBinMapper {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedBinMapper");
+        let d = self.thresholds.len();
+        c.at_least("thresholds (features)", d, 1)?;
+        let max_bins = usize::from(self.missing_bin);
+        c.that((2..=MAX_BINS).contains(&max_bins), || {
+            format!("`missing_bin` {max_bins} must be in 2..=255")
+        })?;
+        c.that(
+            self.categories.is_empty() || self.categories.len() == d,
+            || {
+                format!(
+                    "`categories` for {} features, expected {d}",
+                    self.categories.len()
+                )
+            },
+        )?;
+        for (j, t) in self.thresholds.iter().enumerate() {
+            let ok = t.len() < max_bins
+                && t.iter().all(|v| v.is_finite())
+                && t.windows(2).all(|w| w[0] <= w[1]);
+            c.that(ok, || {
+                format!(
+                    "feature {j}: needs at most {} finite sorted thresholds",
+                    max_bins - 1
+                )
+            })?;
+        }
+        for (j, cats) in self.categories.iter().enumerate() {
+            let Some(cats) = cats else { continue };
+            let ok = self.thresholds[j].is_empty()
+                && cats.len() <= max_bins
+                && cats.iter().all(|v| v.is_finite())
+                && cats.windows(2).all(|w| w[0] < w[1]);
+            c.that(ok, || {
+                format!("categorical feature {j}: needs no threshold and at most {max_bins} finite increasing categories")
+            })?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,5 +564,29 @@ mod tests {
             .expect("fit");
         assert_eq!(s.thresholds(0).len(), 7);
         assert!(s.thresholds(0).windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_broken_bins() {
+        let x = ndarray::array![[7.0, 0.5], [-1.0, 1.5], [2.5, f64::NAN], [7.0, 3.0]];
+        let b = BinMapper::default()
+            .categorical_features(vec![0])
+            .fit(&x)
+            .expect("fit");
+        assert!(b.check_model().is_ok());
+        let invalid =
+            |m: &FittedBinMapper| matches!(m.check_model(), Err(Error::InvalidModel { .. }));
+        let mut bad = b.clone();
+        bad.thresholds[1] = vec![2.0, 1.0]; // unsorted
+        assert!(invalid(&bad));
+        let mut bad = b.clone();
+        bad.thresholds[1] = vec![0.5; 300]; // more bins than codes
+        assert!(invalid(&bad));
+        let mut bad = b.clone();
+        bad.missing_bin = 1;
+        assert!(invalid(&bad));
+        let mut bad = b;
+        bad.categories.pop(); // categories for one feature of two
+        assert!(invalid(&bad));
     }
 }

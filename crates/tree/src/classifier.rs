@@ -85,6 +85,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::class_weight::{ClassWeight, compute_sample_weight};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn, Predict,
     PredictProba, Result, validate,
@@ -585,6 +586,19 @@ impl<F: Float> FeatureImportances<F> for FittedDecisionTreeClassifier<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedDecisionTreeClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedDecisionTreeClassifier");
+        c.params(&self.params)?;
+        c.at_least("n_classes", self.n_classes, 1)?;
+        self.tree
+            .check_part(&c, "tree", self.tree.n_features(), 1, self.n_classes)?;
+        c.that(self.tree.value().iter().all(|v| *v >= 0.0), || {
+            "`tree` holds a negative class fraction".into()
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -724,5 +738,19 @@ mod tests {
             .expect("fit");
         let root = bal.tree().node_value(0);
         assert!((root[0] - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_a_broken_tree() {
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0]];
+        let y = array![0usize, 0, 1, 1, 0];
+        let m = DecisionTreeClassifier::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        let mut bad = m.clone();
+        bad.tree.make_leaf(0); // its two children left without a parent
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m;
+        bad.n_classes = 3; // value rows of 2 classes
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

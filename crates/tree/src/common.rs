@@ -1,6 +1,7 @@
 //! Checks and resolution of the hyperparameters every tree shares.
 
 use ndarray::{ArrayRef1, ArrayRef2};
+use ndlearn_core::validate::ModelCheck;
 use ndlearn_core::{Error, Float, Result, validate};
 
 use crate::builder::Config;
@@ -182,5 +183,53 @@ pub(crate) fn validate_max_samples(max_samples: Option<SampleCount>) -> Result<(
             format!("a fraction must be positive and finite; got {f}"),
         )),
         _ => Ok(()),
+    }
+}
+
+/// The links of a tree read back from a file, recorded one child at a time. The builders
+/// append every node after its parent, so a fitted tree has every child after its parent and
+/// every node but the root the child of exactly one node: then a walk from the root visits
+/// strictly increasing indices (it ends, within `n_nodes` steps) and the links form one tree
+/// rooted at node 0.
+pub(crate) struct TreeLinks {
+    has_parent: Vec<bool>,
+}
+
+impl TreeLinks {
+    /// No link yet among `n_nodes` nodes.
+    pub(crate) fn new(n_nodes: usize) -> Self {
+        Self {
+            has_parent: vec![false; n_nodes],
+        }
+    }
+
+    /// Records `child` of node `parent`: a node after `parent`, no other node's child.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`] of `c`'s model.
+    pub(crate) fn child<T>(&mut self, c: &ModelCheck, parent: usize, child: T) -> Result<usize>
+    where
+        T: TryInto<usize> + Copy + std::fmt::Display,
+    {
+        match child.try_into() {
+            Ok(ch) if ch > parent && self.has_parent.get(ch) == Some(&false) => {
+                self.has_parent[ch] = true;
+                Ok(ch)
+            }
+            _ => Err(c.error(format!(
+                "node {parent}: child {child} is not a later node without another parent"
+            ))),
+        }
+    }
+
+    /// Every node but the root is some node's child.
+    ///
+    /// # Errors
+    /// [`Error::InvalidModel`] of `c`'s model.
+    pub(crate) fn finish(self, c: &ModelCheck) -> Result<()> {
+        match self.has_parent.iter().skip(1).position(|p| !p) {
+            None => Ok(()),
+            Some(j) => Err(c.error(format!("node {} is no node's child", j + 1))),
+        }
     }
 }

@@ -82,6 +82,7 @@
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::class_weight::{ClassWeight, compute_class_weight, compute_sample_weight};
 use ndlearn_core::model_selection::PermutationImportance;
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn, Predict,
     PredictProba, Result, par, validate,
@@ -93,7 +94,7 @@ use crate::common::{check_x_and_weights, r2, validate_max_samples};
 use crate::params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::regressor::DecisionTreeRegressor;
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::{PackedNode, Tree, packed_leaf};
+use crate::tree::{PackedNode, Tree, check_trees, packed_leaf};
 
 /// `np.iinfo(np.int32).max`: the bound of scikit-learn's per-tree seeds.
 const MAX_INT: u64 = 0x7FFF_FFFF;
@@ -727,6 +728,24 @@ macro_rules! forest_classifier {
                 forest_importances(&self.trees, self.n_features).mapv(F::cast)
             }
         }
+
+        impl<F: Float> CheckModel for $fitted<F> {
+            fn check_model(&self) -> Result<()> {
+                let c = ModelCheck::new(stringify!($fitted));
+                c.params(&self.params)?;
+                c.at_least("n_classes", self.n_classes, 1)?;
+                c.len("trees", self.trees.len(), self.params.n_estimators)?;
+                check_trees(&c, "trees", &self.trees, self.n_features, 1, self.n_classes)?;
+                if let Some(s) = self.oob_score {
+                    c.finite_value("oob_score", s)?;
+                }
+                if let Some(d) = &self.oob_decision_function {
+                    c.shape("oob_decision_function", d.dim(), (d.nrows(), self.n_classes))?;
+                    c.finite("oob_decision_function", d)?;
+                }
+                Ok(())
+            }
+        }
     };
 }
 
@@ -1083,6 +1102,22 @@ macro_rules! forest_regressor {
                 forest_importances(&self.trees, self.n_features).mapv(F::cast)
             }
         }
+
+        impl<F: Float> CheckModel for $fitted<F> {
+            fn check_model(&self) -> Result<()> {
+                let c = ModelCheck::new(stringify!($fitted));
+                c.params(&self.params)?;
+                c.len("trees", self.trees.len(), self.params.n_estimators)?;
+                check_trees(&c, "trees", &self.trees, self.n_features, 1, 1)?;
+                if let Some(s) = self.oob_score {
+                    c.finite_value("oob_score", s)?;
+                }
+                if let Some(p) = &self.oob_prediction {
+                    c.finite("oob_prediction", p)?;
+                }
+                Ok(())
+            }
+        }
     };
 }
 
@@ -1287,5 +1322,32 @@ mod tests {
                 .trees(),
             full.fit(&x, &yr).expect("fit").trees()
         );
+    }
+
+    #[test]
+    fn check_model_accepts_the_fits_and_refuses_broken_forests() {
+        let data = ndlearn_datasets::iris();
+        let (x, y) = (data.x(), data.y_classes().expect("labels"));
+        let rf = RandomForestClassifier::default()
+            .n_estimators(4)
+            .oob_score(true)
+            .fit(x, y)
+            .expect("fit");
+        assert!(rf.check_model().is_ok());
+        let mut bad = rf.clone();
+        bad.trees[2].make_leaf(0); // the root's children left without a parent
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = rf;
+        bad.trees.pop();
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let yr: Array1<f64> = x.column(0).to_owned();
+        let et = ExtraTreesRegressor::default()
+            .n_estimators(3)
+            .fit(x, &yr)
+            .expect("fit");
+        assert!(et.check_model().is_ok());
+        let mut bad = et;
+        bad.n_features = 3; // the trees were grown on 4
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -107,6 +107,7 @@ use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 use ndlearn_core::loss::Loss;
 use ndlearn_core::observe::{self, Progress};
 use ndlearn_core::stats::order::weighted_percentiles_slices;
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     DecisionFunction, Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn,
     Predict, PredictProba, Result, validate,
@@ -117,7 +118,7 @@ use crate::common::{Growth, check_weighted_classes, check_x_and_weights};
 use crate::criterion::RegCrit;
 use crate::params::{MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::Tree;
+use crate::tree::{Tree, check_trees};
 
 /// The loss of a [`GradientBoostingRegressor`] (scikit-learn's `loss`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -489,6 +490,48 @@ impl<F: Float> Ensemble<F> {
             .collect();
         let s = numpy_sum(mean.as_slice().unwrap_or(&[]));
         if s > 0.0 { mean / s } else { mean }
+    }
+}
+
+impl<F: Float> Ensemble<F> {
+    /// The fitted stages of a model with `k` trees per stage, at most `n_estimators` stages and
+    /// `learning_rate` (its hyperparameters): one starting score per tree of a stage, whole
+    /// stages (at least one) of one-output regression trees on the model's features, one
+    /// training score per stage, and a `RandomState` saved whole (for a warm start).
+    fn check(
+        &self,
+        c: &ModelCheck,
+        k: usize,
+        n_estimators: usize,
+        learning_rate: f64,
+    ) -> Result<()> {
+        c.that(self.n_trees_per_stage == k, || {
+            format!("{} trees per stage, expected {k}", self.n_trees_per_stage)
+        })?;
+        c.len("init", self.init.len(), k)?;
+        c.finite_slice("init", &self.init)?;
+        c.that(self.learning_rate == learning_rate, || {
+            "`learning_rate` differs from the hyperparameters'".into()
+        })?;
+        c.that(self.trees.len() % k == 0, || {
+            format!("{} trees are not whole stages of {k}", self.trees.len())
+        })?;
+        let stages = self.trees.len() / k;
+        c.that((1..=n_estimators).contains(&stages), || {
+            format!("{stages} stages, expected 1 to n_estimators = {n_estimators}")
+        })?;
+        check_trees(c, "trees", &self.trees, self.n_features, 1, 1)?;
+        c.len("train_score", self.train_score.len(), stages)?;
+        if let Some(v) = &self.oob_scores {
+            c.len("oob_scores", v.len(), stages)?;
+        }
+        if let Some(v) = &self.oob_improvement {
+            c.len("oob_improvement", v.len(), stages)?;
+        }
+        c.that(
+            self.rng_state.len() == 625 && self.rng_state[624] <= 624,
+            || "`rng_state` is not a saved MT19937 state (624 words and a position)".into(),
+        )
     }
 }
 
@@ -1666,6 +1709,32 @@ impl<F: Float> FeatureImportances<F> for FittedGradientBoostingClassifier<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedGradientBoostingRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedGradientBoostingRegressor");
+        c.params(&self.params)?;
+        let p = &self.params;
+        self.ensemble.check(&c, 1, p.n_estimators, p.learning_rate)
+    }
+}
+
+impl<F: Float> CheckModel for FittedGradientBoostingClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedGradientBoostingClassifier");
+        c.params(&self.params)?;
+        let k = self.n_classes;
+        c.at_least("n_classes", k, 2)?;
+        c.that(k == 2 || !self.exponential(), || {
+            format!("the exponential loss with {k} classes")
+        })?;
+        // one tree per stage for two classes, one per class otherwise
+        let per_stage = if k == 2 { 1 } else { k };
+        let p = &self.params;
+        self.ensemble
+            .check(&c, per_stage, p.n_estimators, p.learning_rate)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1744,5 +1813,35 @@ mod tests {
             GradientBoostingClassifier::default().fit(&x, &array![1usize, 1, 1, 1]),
             Err(Error::TooFewClasses { .. })
         ));
+    }
+
+    #[test]
+    fn check_model_accepts_the_fits_and_refuses_broken_stages() {
+        let data = ndlearn_datasets::iris();
+        let (x, y) = (data.x(), data.y_classes().expect("labels"));
+        let m = GradientBoostingClassifier::default()
+            .n_estimators(3)
+            .subsample(0.8)
+            .fit(x, y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        let mut bad = m.clone();
+        bad.ensemble.trees.pop(); // the last stage is missing a class's tree
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m.clone();
+        bad.ensemble.init[1] = f64::INFINITY;
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m;
+        bad.ensemble.trees[4].make_leaf(0);
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let yr: Array1<f64> = x.column(0).to_owned();
+        let r = GradientBoostingRegressor::default()
+            .n_estimators(3)
+            .fit(x, &yr)
+            .expect("fit");
+        assert!(r.check_model().is_ok());
+        let mut bad = r;
+        bad.ensemble.n_trees_per_stage = 0; // `chunks(0)` at predict
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -132,6 +132,7 @@ use ndlearn_core::class_weight::ClassWeight;
 use ndlearn_core::loss::{Loss, MultinomialLoss};
 use ndlearn_core::observe::{self, Progress};
 use ndlearn_core::training::{EarlyStopping, validation_mask};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     DecisionFunction, Error, Estimator, FeatureImportances, Fit, FitWeighted, Float, NFeaturesIn,
     Predict, PredictProba, Result, par, random, validate,
@@ -543,6 +544,59 @@ impl Ensemble {
             imp /= s;
         }
         imp
+    }
+}
+
+impl Ensemble {
+    /// The fitted state of a model whose hyperparameters give `loss` and `s`: a valid bin
+    /// mapper of the model's feature count, one finite baseline per output, whole iterations
+    /// of valid trees (at least one, at most `max_iter`) within `max_leaf_nodes` and
+    /// `max_depth` (which bounds the TreeSHAP recursion), splitting on the model's features
+    /// (categorically only on categorical ones).
+    fn check(&self, c: &ModelCheck, loss: HgbLoss, s: &Settings) -> Result<()> {
+        let max_iter = s.max_iter;
+        c.that(self.loss == loss, || {
+            format!(
+                "the loss {:?} does not match the hyperparameters ({loss:?})",
+                self.loss
+            )
+        })?;
+        let (k, d) = (self.k(), self.n_features);
+        c.at_least("n_features", d, 1)?;
+        c.part("bin_mapper", &self.bin_mapper)?;
+        c.len("bin_mapper (features)", self.bin_mapper.n_features(), d)?;
+        c.len("baseline", self.baseline.len(), k)?;
+        c.finite_slice("baseline", &self.baseline)?;
+        let n_iter = self.trees.len() / k;
+        c.that(
+            self.trees.len() % k == 0 && (1..=max_iter).contains(&n_iter),
+            || {
+                format!(
+                    "{} trees are not 1 to max_iter = {max_iter} iterations of {k}",
+                    self.trees.len()
+                )
+            },
+        )?;
+        for (i, t) in self.trees.iter().enumerate() {
+            let field = format!("trees[{i}]");
+            c.part(&field, t)?;
+            let (leaves, depth) = (t.n_leaves(), t.max_depth());
+            c.that(
+                s.max_leaf_nodes.is_none_or(|m| leaves <= m)
+                    && s.max_depth.is_none_or(|m| depth <= m),
+                || format!("`{field}` has {leaves} leaves and depth {depth}, beyond the limits"),
+            )?;
+            for node in t.nodes().iter().filter(|n| !n.is_leaf) {
+                let f = node.feature as usize;
+                let ok = f < d && (!node.is_categorical || self.bin_mapper.is_categorical(f));
+                c.that(ok, || {
+                    format!(
+                        "`{field}` splits on feature {f}: not one of the {d} (or not categorical)"
+                    )
+                })?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1434,6 +1488,15 @@ impl NFeaturesIn for FittedHistGradientBoostingRegressor {
     }
 }
 
+impl CheckModel for FittedHistGradientBoostingRegressor {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedHistGradientBoostingRegressor");
+        c.params(&self.params)?;
+        let loss = HgbLoss::Single(self.params.core_loss());
+        self.ensemble.check(&c, loss, &self.params.settings())
+    }
+}
+
 impl<F: Float> FeatureImportances<F> for FittedHistGradientBoostingRegressor {
     /// Total split gain per feature, normalised (LightGBM's gain importance).
     fn feature_importances(&self) -> Array1<F> {
@@ -1776,5 +1839,58 @@ impl<F: Float> FeatureImportances<F> for FittedHistGradientBoostingClassifier {
     /// Total split gain per feature, normalised (LightGBM's gain importance).
     fn feature_importances(&self) -> Array1<F> {
         self.ensemble.feature_importances().mapv(F::cast)
+    }
+}
+
+impl CheckModel for FittedHistGradientBoostingClassifier {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedHistGradientBoostingClassifier");
+        c.params(&self.params)?;
+        let k = self.n_classes;
+        c.at_least("n_classes", k, 2)?;
+        let loss = if k == 2 {
+            HgbLoss::Single(Loss::LogLoss)
+        } else {
+            HgbLoss::Multinomial { k }
+        };
+        self.ensemble.check(&c, loss, &self.params.settings())
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn check_model_accepts_the_fits_and_refuses_broken_ensembles() {
+        let data = ndlearn_datasets::iris();
+        let (x, y) = (data.x(), data.y_classes().expect("labels"));
+        let m = HistGradientBoostingClassifier::default()
+            .max_iter(3)
+            .fit(x, y)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        let invalid = |r: Result<()>| matches!(r, Err(Error::InvalidModel { .. }));
+        let mut bad = m.clone();
+        bad.ensemble.trees.pop(); // the last iteration is missing a class's tree
+        assert!(invalid(bad.check_model()));
+        let mut bad = m.clone();
+        bad.n_classes = 2; // a multinomial loss of 3 outputs
+        assert!(invalid(bad.check_model()));
+        let mut bad = m.clone();
+        bad.ensemble.n_features = 2; // the bins and the splits are over 4 features
+        assert!(invalid(bad.check_model()));
+        let mut bad = m;
+        bad.params.max_leaf_nodes = Some(2); // the trees have more leaves
+        assert!(invalid(bad.check_model()));
+        let yr: Array1<f64> = x.column(0).to_owned();
+        let r = HistGradientBoostingRegressor::default()
+            .max_iter(3)
+            .fit(x, &yr)
+            .expect("fit");
+        assert!(r.check_model().is_ok());
+        let mut bad = r;
+        bad.ensemble.baseline[0] = f64::NAN;
+        assert!(invalid(bad.check_model()));
     }
 }

@@ -39,7 +39,11 @@ use std::collections::BinaryHeap;
 use rand::Rng as _;
 use rayon::prelude::*;
 
+use ndlearn_core::Result;
 use ndlearn_core::random::Rng;
+use ndlearn_core::validate::{CheckModel, ModelCheck};
+
+use crate::common::TreeLinks;
 
 /// Histogram bins per feature (255 value bins and the missing bin at most).
 pub(crate) const HIST_BINS: usize = 256;
@@ -270,6 +274,61 @@ impl HistTree {
                         && (!node.is_categorical || (node.bitset_idx as usize) < self.bitsets.len())
                 }
             })
+    }
+}
+
+/// The nodes of a tree read back from a file (the split features are checked by the model,
+/// which knows their count).
+///
+/// The grower writes the nodes in pre-order (`Grower::finish`): every child after its
+/// parent, every node but the root the child of exactly one node, one level deeper. All are
+/// checked (`TreeLinks`): a walk strictly increases the node index (it ends, within
+/// `node_count` steps), and the stored depths are the true ones, so the fixed-step walk of
+/// the predictor (`max_depth` steps) reaches a leaf and the TreeSHAP path buffer
+/// (`max_depth + 2`) stays small.
+impl CheckModel for HistTree {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("HistTree");
+        let n = self.nodes.len();
+        c.at_least("nodes", n, 1)?;
+        c.that(u32::try_from(n).is_ok(), || {
+            format!("{n} nodes are too many")
+        })?;
+        c.that(self.nodes[0].depth == 0, || {
+            "the root must have depth 0".into()
+        })?;
+        let mut links = TreeLinks::new(n);
+        for (i, node) in self.nodes.iter().enumerate() {
+            c.that(!node.gain.is_nan(), || format!("node {i}: the gain is NaN"))?;
+            if node.is_leaf {
+                c.that(node.value.is_finite(), || {
+                    format!("leaf {i}: the value is not finite")
+                })?;
+                continue;
+            }
+            // +∞ is a split of the missing values only
+            c.that(!node.threshold.is_nan(), || {
+                format!("node {i}: the threshold is NaN")
+            })?;
+            let bitsets = self.bitsets.len();
+            c.that(
+                !node.is_categorical || (node.bitset_idx as usize) < bitsets,
+                || format!("node {i}: bitset {} of {bitsets}", node.bitset_idx),
+            )?;
+            for child in [node.left, node.right] {
+                let ch = links.child(&c, i, child)?;
+                c.that(
+                    node.depth.checked_add(1) == Some(self.nodes[ch].depth),
+                    || {
+                        format!(
+                            "node {ch}: depth {} under a node of depth {}",
+                            self.nodes[ch].depth, node.depth
+                        )
+                    },
+                )?;
+            }
+        }
+        links.finish(&c)
     }
 }
 
@@ -1102,5 +1161,42 @@ impl ScanContext<'_> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use ndarray::Array2;
+    use ndlearn_core::validate::CheckModel;
+    use ndlearn_core::{Error, Fit};
+
+    use crate::HistGradientBoostingRegressor;
+
+    #[test]
+    fn check_model_accepts_grown_trees_and_refuses_broken_links() {
+        let x = Array2::from_shape_fn((300, 2), |(i, j)| ((i * (j + 3)) % 11) as f64);
+        let y = x.column(0).mapv(|v| v * v) + x.column(1);
+        let fit = HistGradientBoostingRegressor::default()
+            .max_iter(3)
+            .fit(&x, &y)
+            .expect("fit");
+        let tree = fit.trees()[0].clone();
+        tree.check_model().expect("a grown tree is valid");
+        assert!(tree.nodes().len() > 3, "{}", tree.nodes().len());
+        let invalid =
+            |t: &super::HistTree| matches!(t.check_model(), Err(Error::InvalidModel { .. }));
+        let mut bad = tree.clone();
+        bad.nodes[0].left = 0; // the root its own child: a cycle
+        assert!(invalid(&bad));
+        let mut bad = tree.clone();
+        bad.nodes[0].right = bad.nodes[0].left; // one child twice
+        assert!(invalid(&bad));
+        let mut bad = tree.clone();
+        bad.nodes[0].depth = u32::MAX; // an absurd fixed-step walk
+        assert!(invalid(&bad));
+        let mut bad = tree;
+        let leaf = bad.nodes.iter().position(|n| n.is_leaf).unwrap_or(0);
+        bad.nodes[leaf].value = f64::NAN;
+        assert!(invalid(&bad));
     }
 }

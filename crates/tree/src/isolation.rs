@@ -60,12 +60,14 @@
 //! ```
 
 use ndarray::{Array1, ArrayRef2};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     Error, Estimator, FitUnsupervised, Float, NFeaturesIn, OutlierDetector, Predict, Result, par,
     random, validate,
 };
 use rand::Rng as _;
 
+use crate::common::TreeLinks;
 use crate::params::SampleCount;
 
 /// Euler–Mascheroni constant.
@@ -422,6 +424,62 @@ impl NFeaturesIn for FittedIsolationForest {
     }
 }
 
+/// An isolation tree read back from a file (the split features are checked by the forest).
+///
+/// The grower pushes both children after their parent, and `left = 0` marks a leaf (the root
+/// is no node's child): every child index must be greater than its parent's and every node but
+/// the root the child of exactly one node (`TreeLinks`), so a walk ends within `node_count`
+/// steps.
+impl CheckModel for IsolationTree {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("IsolationTree");
+        let n = self.feature.len();
+        c.at_least("nodes", n, 1)?;
+        c.len("threshold", self.threshold.len(), n)?;
+        c.len("left", self.left.len(), n)?;
+        c.len("right", self.right.len(), n)?;
+        c.finite_slice("threshold", &self.threshold)?;
+        let mut links = TreeLinks::new(n);
+        for i in 0..n {
+            let (left, right) = (self.left[i], self.right[i]);
+            if left == 0 {
+                // a leaf's threshold is its path length
+                c.that(right == 0 && self.threshold[i] >= 0.0, || {
+                    format!("leaf {i}: needs right child 0 and a path length >= 0")
+                })?;
+                continue;
+            }
+            links.child(&c, i, left)?;
+            links.child(&c, i, right)?;
+        }
+        links.finish(&c)
+    }
+}
+
+impl CheckModel for FittedIsolationForest {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedIsolationForest");
+        c.params(&self.params)?;
+        let d = self.n_features;
+        c.at_least("n_features", d, 1)?;
+        c.at_least("max_samples", self.max_samples, 1)?;
+        c.finite_value("offset", self.offset)?;
+        c.len("trees", self.trees.len(), self.params.n_estimators)?;
+        for (t, tree) in self.trees.iter().enumerate() {
+            c.part(&format!("trees[{t}]"), tree)?;
+            let mut splits = tree
+                .feature
+                .iter()
+                .zip(&tree.left)
+                .filter(|&(_, &l)| l != 0);
+            c.that(splits.all(|(&f, _)| (f as usize) < d), || {
+                format!("`trees[{t}]` splits on a feature not below {d}")
+            })?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(feature = "serde")]
 mod serde_impls {
     use super::Contamination;
@@ -548,5 +606,30 @@ mod tests {
         let f = IsolationForest::default().fit(&c).expect("ok");
         let s: Array1<f64> = f.score_samples(&c).expect("ok");
         assert!(s.iter().all(|&v| v == s[0]));
+    }
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_broken_trees() {
+        let x = data();
+        let f = IsolationForest::default()
+            .n_estimators(5)
+            .fit(&x)
+            .expect("ok");
+        assert!(f.check_model().is_ok());
+        let invalid =
+            |m: &FittedIsolationForest| matches!(m.check_model(), Err(Error::InvalidModel { .. }));
+        let mut bad = f.clone();
+        bad.trees[0].right[0] = bad.trees[0].left[0]; // one child twice
+        assert!(invalid(&bad));
+        let mut bad = f.clone();
+        let l = bad.trees[1].left[0];
+        bad.trees[1].left[l as usize] = l; // a node its own child: a cycle
+        assert!(invalid(&bad));
+        let mut bad = f.clone();
+        bad.trees[2].feature[0] = 3; // only 3 features
+        assert!(invalid(&bad));
+        let mut bad = f;
+        bad.trees[3].threshold.pop();
+        assert!(invalid(&bad));
     }
 }

@@ -54,6 +54,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{
     Error, Estimator, FeatureImportances, Fit, FitMultiOutput, FitWeighted, Float, NFeaturesIn,
     Predict, PredictMultiOutput, Result, validate,
@@ -502,6 +503,19 @@ impl<F: Float> FeatureImportances<F> for FittedDecisionTreeRegressor<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedDecisionTreeRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedDecisionTreeRegressor");
+        c.params(&self.params)?;
+        let k = self.tree.n_outputs();
+        c.that(self.multi_output || k == 1, || {
+            format!("a single-output model with {k} outputs")
+        })?;
+        self.tree
+            .check_part(&c, "tree", self.tree.n_features(), k, 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -556,5 +570,34 @@ mod tests {
         let m = DecisionTreeRegressor::default().fit(&x, &y).expect("fit");
         assert_eq!(m.tree().node_count(), 1);
         assert_eq!(m.predict(&x).expect("predict").to_vec(), vec![3.0; 3]);
+    }
+
+    #[test]
+    fn check_model_accepts_the_fit_and_refuses_a_broken_tree() {
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]];
+        let y = array![1.0, 1.0, 2.0, 5.0, 5.0, 7.0];
+        let m = DecisionTreeRegressor::default().fit(&x, &y).expect("fit");
+        assert!(m.check_model().is_ok());
+        let multi = DecisionTreeRegressor::default()
+            .fit_multi(
+                &x,
+                &array![
+                    [1.0, 2.0],
+                    [1.0, 2.0],
+                    [3.0, 1.0],
+                    [3.0, 1.0],
+                    [0.0, 0.0],
+                    [0.0, 1.0]
+                ],
+            )
+            .expect("fit");
+        assert!(multi.check_model().is_ok());
+        let mut bad = m.clone();
+        bad.tree.set_first_value(1, f64::NAN);
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
+        let mut bad = m;
+        bad.multi_output = false;
+        bad.tree = multi.tree.clone(); // two outputs in a single-output model
+        assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -22,7 +22,10 @@
 //! (every weakest link with `α_eff ≤ ccp_alpha` is pruned).
 
 use ndarray::{Array1, Array2, ArrayRef2, ArrayView2};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Float, Result};
+
+use crate::common::TreeLinks;
 
 /// Child index of a leaf (scikit-learn's `TREE_LEAF`).
 pub const TREE_LEAF: i64 = -1;
@@ -593,6 +596,137 @@ impl<F: Float> Tree<F> {
     }
 }
 
+/// The node arrays of a tree read back from a file: every walk from the root must end at a leaf
+/// and read only stored entries.
+///
+/// The builder appends every node after its parent (`Tree::add_node`; pruning renumbers the
+/// same way), so a fitted tree has every child index greater than its parent's and every node
+/// but the root is the child of exactly one node. Both are checked (`TreeLinks`): indices
+/// strictly increase along any walk, so a walk ends within `node_count` steps (no cycle), and
+/// the links form one tree rooted at node 0 (what pruning's parent map assumes).
+impl<F: Float> CheckModel for Tree<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("Tree");
+        let n = self.node_count();
+        c.at_least("node_count", n, 1)?;
+        // the packed walk stores links and features as u32
+        c.that(u32::try_from(n).is_ok(), || {
+            format!("{n} nodes are too many")
+        })?;
+        c.at_least("n_features", self.n_features, 1)?;
+        c.at_least("n_outputs", self.n_outputs, 1)?;
+        c.at_least("max_n_classes", self.max_n_classes, 1)?;
+        c.len("children_right", self.children_right.len(), n)?;
+        c.len("feature", self.feature.len(), n)?;
+        c.len("threshold", self.threshold.len(), n)?;
+        c.len("impurity", self.impurity.len(), n)?;
+        c.len("n_node_samples", self.n_node_samples.len(), n)?;
+        c.len(
+            "weighted_n_node_samples",
+            self.weighted_n_node_samples.len(),
+            n,
+        )?;
+        let values = n
+            .checked_mul(self.n_outputs)
+            .and_then(|v| v.checked_mul(self.max_n_classes));
+        c.that(values == Some(self.value.len()), || {
+            format!(
+                "`value` has length {}, expected {n} nodes × {} outputs × {} classes",
+                self.value.len(),
+                self.n_outputs,
+                self.max_n_classes
+            )
+        })?;
+        c.finite_slice("threshold", &self.threshold)?;
+        c.finite_slice("value", &self.value)?;
+        c.finite_slice("impurity", &self.impurity)?;
+        c.that(
+            self.weighted_n_node_samples
+                .iter()
+                .all(|w| w.is_finite() && *w >= 0.0),
+            || "`weighted_n_node_samples` must be finite and non-negative".into(),
+        )?;
+        c.that(self.max_depth < n, || {
+            format!("`max_depth` {} is not below the {n} nodes", self.max_depth)
+        })?;
+        let mut links = TreeLinks::new(n);
+        for i in 0..n {
+            let (left, right, f) = (
+                self.children_left[i],
+                self.children_right[i],
+                self.feature[i],
+            );
+            if left == TREE_LEAF {
+                c.that(right == TREE_LEAF && f == TREE_UNDEFINED, || {
+                    format!("node {i}: a leaf needs right child −1 and feature −2")
+                })?;
+                continue;
+            }
+            c.that(
+                usize::try_from(f).is_ok_and(|f| f < self.n_features),
+                || {
+                    format!(
+                        "node {i}: split feature {f} is not below {}",
+                        self.n_features
+                    )
+                },
+            )?;
+            links.child(&c, i, left)?;
+            links.child(&c, i, right)?;
+        }
+        links.finish(&c)
+    }
+}
+
+impl<F: Float> Tree<F> {
+    /// [`CheckModel`] on the tree as the part `field` of a model, and its dimensions:
+    /// `n_features` inputs, value rows of `n_outputs × n_classes`.
+    ///
+    /// # Errors
+    /// [`ndlearn_core::Error::InvalidModel`] of `c`'s model.
+    pub(crate) fn check_part(
+        &self,
+        c: &ModelCheck,
+        field: &str,
+        n_features: usize,
+        n_outputs: usize,
+        n_classes: usize,
+    ) -> Result<()> {
+        c.part(field, self)?;
+        let found = (self.n_features, self.n_outputs, self.max_n_classes);
+        c.that(found == (n_features, n_outputs, n_classes), || {
+            format!(
+                "`{field}` has {} features, {} outputs, {} classes; expected {n_features}, {n_outputs}, {n_classes}",
+                found.0, found.1, found.2
+            )
+        })
+    }
+}
+
+/// [`Tree::check_part`] on every tree of an ensemble (`field[i]` in the error).
+///
+/// # Errors
+/// [`ndlearn_core::Error::InvalidModel`] of `c`'s model.
+pub(crate) fn check_trees<F: Float>(
+    c: &ModelCheck,
+    field: &str,
+    trees: &[Tree<F>],
+    n_features: usize,
+    n_outputs: usize,
+    n_classes: usize,
+) -> Result<()> {
+    c.at_least(field, trees.len(), 1)?;
+    trees.iter().enumerate().try_for_each(|(i, t)| {
+        t.check_part(
+            c,
+            &format!("{field}[{i}]"),
+            n_features,
+            n_outputs,
+            n_classes,
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -670,5 +804,28 @@ mod tests {
             t.apply_unchecked(&few).to_vec(),
             all.slice(ndarray::s![..2]).to_vec()
         );
+    }
+
+    #[test]
+    fn check_model_proves_walks_end() {
+        let t = small();
+        assert!(t.check_model().is_ok());
+        let broken = |f: &dyn Fn(&mut Tree<f64>)| {
+            let mut b = small();
+            f(&mut b);
+            b.check_model()
+        };
+        let invalid = |r: Result<()>| matches!(r, Err(ndlearn_core::Error::InvalidModel { .. }));
+        // a child pointing back at the root: a cycle
+        assert!(invalid(broken(&|b| b.children_right[2] = 0)));
+        // the same child twice, a child out of range, a truncated array
+        assert!(invalid(broken(&|b| b.children_right[0] = 1)));
+        assert!(invalid(broken(&|b| b.children_left[2] = 9)));
+        assert!(invalid(broken(&|b| {
+            b.value.pop();
+        })));
+        assert!(invalid(broken(&|b| b.feature[0] = 2)));
+        assert!(invalid(broken(&|b| b.threshold[2] = f64::NAN)));
+        assert!(invalid(broken(&|b| b.children_right[1] = 3)));
     }
 }

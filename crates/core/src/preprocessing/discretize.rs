@@ -1,7 +1,7 @@
 //! [`KBinsDiscretizer`]: binning continuous features into intervals.
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use ndarray::{Array2, ArrayRef2};
 
 use super::quantile::{QuantileMethod, linspace, quantile_sorted, sort_finite};
@@ -426,20 +426,20 @@ impl<F: Float> InverseTransform<F> for FittedKBinsDiscretizer<F> {
     }
 }
 
-
 impl<F: Float> CheckModel for FittedKBinsDiscretizer<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedKBinsDiscretizer");
-        self.params.validate()?;
+        c.params(&self.params)?;
         c.at_least("bin_edges", self.bin_edges.len(), 1)?;
         c.len("n_bins", self.n_bins.len(), self.bin_edges.len())?;
         for (j, (e, &k)) in self.bin_edges.iter().zip(&self.n_bins).enumerate() {
             c.that(k >= 1 && e.len() == k + 1, || {
                 format!("feature {j}: {} bin edges for {k} bins", e.len())
             })?;
-            c.that(e.iter().all(|v| v.is_finite()) && e.windows(2).all(|w| w[0] <= w[1]), || {
-                format!("feature {j}: bin edges must be finite and sorted")
-            })?;
+            c.that(
+                e.iter().all(|v| v.is_finite()) && e.windows(2).all(|w| w[0] <= w[1]),
+                || format!("feature {j}: bin edges must be finite and sorted"),
+            )?;
         }
         c.cumulative("offsets", &self.offsets, self.n_bins.iter().copied())
     }

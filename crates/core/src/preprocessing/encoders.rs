@@ -1,8 +1,8 @@
 //! Categorical encoders over numeric category codes: [`OneHotEncoder`] and [`OrdinalEncoder`].
 //! [`super::LabelEncoder`] maps arbitrary labels to `0..k`.
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use std::cmp::Ordering;
 
 use ndarray::{Array2, ArrayRef2};
@@ -521,11 +521,10 @@ impl<F: Float> InverseTransform<F> for FittedOrdinalEncoder<F> {
     }
 }
 
-
 impl<F: Float> CheckModel for FittedOneHotEncoder<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedOneHotEncoder");
-        self.params.validate()?;
+        c.params(&self.params)?;
         c.at_least("categories", self.categories.len(), 1)?;
         c.len("drop_idx", self.drop_idx.len(), self.categories.len())?;
         for (j, (cats, drop)) in self.categories.iter().zip(&self.drop_idx).enumerate() {
@@ -547,7 +546,7 @@ impl<F: Float> CheckModel for FittedOneHotEncoder<F> {
 impl<F: Float> CheckModel for FittedOrdinalEncoder<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedOrdinalEncoder");
-        self.params.validate()?;
+        c.params(&self.params)?;
         c.at_least("categories", self.categories.len(), 1)?;
         for cats in &self.categories {
             c.finite_slice("categories", cats)?;

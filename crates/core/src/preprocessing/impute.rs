@@ -1,7 +1,7 @@
 //! [`SimpleImputer`]: replace missing values (NaN) by a per-column statistic.
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use ndarray::{Array2, ArrayRef2};
 
 use super::map_rows;
@@ -238,15 +238,15 @@ impl<F: Float> Transform<F> for FittedSimpleImputer<F> {
     }
 }
 
-
 impl<F: Float> CheckModel for FittedSimpleImputer<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedSimpleImputer");
-        self.params.validate()?;
+        c.params(&self.params)?;
         c.at_least("statistics", self.statistics.len(), 1)?;
-        c.that(self.statistics.iter().flatten().all(|v| v.is_finite()), || {
-            "`statistics` holds a non-finite value".into()
-        })
+        c.that(
+            self.statistics.iter().flatten().all(|v| v.is_finite()),
+            || "`statistics` holds a non-finite value".into(),
+        )
     }
 }
 

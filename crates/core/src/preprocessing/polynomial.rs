@@ -1,7 +1,7 @@
 //! [`PolynomialFeatures`]: all monomials of the features up to a degree.
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use ndarray::{Array2, ArrayRef2};
 
 use super::{check_fitted_input, map_rows};
@@ -365,11 +365,10 @@ impl<F: Float> Transform<F> for FittedPolynomialFeatures {
     }
 }
 
-
 impl CheckModel for FittedPolynomialFeatures {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedPolynomialFeatures");
-        self.params.validate()?;
+        c.params(&self.params)?;
         let n = self.n_features;
         c.at_least("n_features", n, 1)?;
         c.that(self.first <= self.total && n <= self.total.max(n), || {
@@ -385,7 +384,9 @@ impl CheckModel for FittedPolynomialFeatures {
             let inside = s.feature < n
                 && s.src < s.end
                 && s.end <= s.dst
-                && s.dst.checked_add(s.end - s.src).is_some_and(|e| e <= self.total);
+                && s.dst
+                    .checked_add(s.end - s.src)
+                    .is_some_and(|e| e <= self.total);
             c.that(inside, || "a segment reaches outside the layout".into())?;
         }
         Ok(())

@@ -1,8 +1,8 @@
 //! Outlier-resistant scalers: [`RobustScaler`] (median and interquartile range, scikit-learn's)
 //! and [`MeanAbsDevScaler`] (the course notes' mean-absolute-deviation standardisation).
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use ndarray::{Array1, Array2, ArrayRef2, s};
 
 use super::moments::column_moments;
@@ -340,17 +340,17 @@ impl<F: Float> InverseTransform<F> for FittedMeanAbsDevScaler<F> {
     }
 }
 
-
 impl<F: Float> CheckModel for FittedRobustScaler<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedRobustScaler");
-        self.params.validate()?;
+        c.params(&self.params)?;
         c.at_least("center", self.center.len(), 1)?;
         c.len("scale", self.scale.len(), self.center.len())?;
         c.finite("center", &self.center)?;
-        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
-            "`scale` must be finite and positive".into()
-        })
+        c.that(
+            self.scale.iter().all(|s| s.is_finite() && *s > F::zero()),
+            || "`scale` must be finite and positive".into(),
+        )
     }
 }
 
@@ -360,9 +360,10 @@ impl<F: Float> CheckModel for FittedMeanAbsDevScaler<F> {
         c.at_least("mean", self.mean.len(), 1)?;
         c.len("scale", self.scale.len(), self.mean.len())?;
         c.finite("mean", &self.mean)?;
-        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
-            "`scale` must be finite and positive".into()
-        })
+        c.that(
+            self.scale.iter().all(|s| s.is_finite() && *s > F::zero()),
+            || "`scale` must be finite and positive".into(),
+        )
     }
 }
 

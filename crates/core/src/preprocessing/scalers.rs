@@ -4,8 +4,8 @@
 //! The robust scalers (median/IQR and the course notes' mean absolute deviation) are in
 //! [`super::RobustScaler`] and [`super::MeanAbsDevScaler`].
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView1};
 
 use super::moments::{column_max_abs, column_min_max, column_moments};
@@ -700,20 +700,20 @@ impl<F: Float> Transform<F> for FittedNormalizer {
     }
 }
 
-
 impl<F: Float> CheckModel for FittedStandardScaler<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedStandardScaler");
-        self.params.validate()?;
+        c.params(&self.params)?;
         let d = self.mean.len();
         c.at_least("mean", d, 1)?;
         c.len("var", self.var.len(), d)?;
         c.len("scale", self.scale.len(), d)?;
         c.finite("mean", &self.mean)?;
         c.non_negative("var", &self.var)?;
-        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
-            "`scale` must be finite and positive".into()
-        })?;
+        c.that(
+            self.scale.iter().all(|s| s.is_finite() && *s > F::zero()),
+            || "`scale` must be finite and positive".into(),
+        )?;
         c.finite_value("n_samples_seen", self.n_samples_seen)
     }
 }
@@ -721,7 +721,7 @@ impl<F: Float> CheckModel for FittedStandardScaler<F> {
 impl<F: Float> CheckModel for FittedMinMaxScaler<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedMinMaxScaler");
-        self.params.validate()?;
+        c.params(&self.params)?;
         let d = self.data_min.len();
         c.at_least("data_min", d, 1)?;
         for (field, a) in [
@@ -742,9 +742,10 @@ impl<F: Float> CheckModel for FittedMaxAbsScaler<F> {
         c.at_least("max_abs", self.max_abs.len(), 1)?;
         c.len("scale", self.scale.len(), self.max_abs.len())?;
         c.non_negative("max_abs", &self.max_abs)?;
-        c.that(self.scale.iter().all(|s| s.is_finite() && *s > F::zero()), || {
-            "`scale` must be finite and positive".into()
-        })
+        c.that(
+            self.scale.iter().all(|s| s.is_finite() && *s > F::zero()),
+            || "`scale` must be finite and positive".into(),
+        )
     }
 }
 

@@ -1,8 +1,8 @@
 //! [`SplineTransformer`]: B-spline basis expansion of each feature (scikit-learn's), with a
 //! Cox–de Boor evaluation of the basis written here.
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use ndarray::{Array2, ArrayRef2};
 
 use super::moments::column_min_max;
@@ -550,11 +550,10 @@ impl<F: Float> Transform<F> for FittedSplineTransformer<F> {
     }
 }
 
-
 impl<F: Float> CheckModel for FittedSplineTransformer<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedSplineTransformer");
-        self.params.validate()?;
+        c.params(&self.params)?;
         let k = self.params.degree;
         c.at_least("splines", self.splines.len(), 1)?;
         for (j, s) in self.splines.iter().enumerate() {
@@ -569,7 +568,9 @@ impl<F: Float> CheckModel for FittedSplineTransformer<F> {
                 && [&s.f_min, &s.f_max, &s.fp_min, &s.fp_max]
                     .iter()
                     .all(|v| v.len() == s.n_basis && v.iter().all(|x| x.is_finite()));
-            c.that(ok, || format!("feature {j}: knots and spline counts disagree"))?;
+            c.that(ok, || {
+                format!("feature {j}: knots and spline counts disagree")
+            })?;
             c.that(
                 s.t.iter().all(|v| v.is_finite()) && s.t.windows(2).all(|w| w[0] <= w[1]),
                 || format!("feature {j}: knots must be finite and sorted"),

@@ -1,8 +1,8 @@
 //! Text features: [`CountVectorizer`] (documents → token counts) and [`TfidfTransformer`]
 //! (counts → TF-IDF weights).
 
-use crate::validate::{CheckModel, ModelCheck};
 use crate::Estimator;
+use crate::validate::{CheckModel, ModelCheck};
 use std::collections::BTreeMap;
 
 use ndarray::{Array1, Array2, ArrayRef2};
@@ -436,11 +436,10 @@ impl FittedCountVectorizer {
     }
 }
 
-
 impl<F: Float> CheckModel for FittedTfidfTransformer<F> {
     fn check_model(&self) -> Result<()> {
         let c = ModelCheck::new("FittedTfidfTransformer");
-        self.params.validate()?;
+        c.params(&self.params)?;
         c.at_least("n_features", self.n_features, 1)?;
         if let Some(idf) = &self.idf {
             c.len("idf", idf.len(), self.n_features)?;

@@ -48,6 +48,15 @@
 //! #     }
 //! # }
 //! # impl<F> NFeaturesIn for FittedMean<F> { fn n_features_in(&self) -> usize { self.d } }
+//! // What a model file must satisfy before `Entry::load` hands the model out.
+//! impl<F: ndlearn_core::Float> ndlearn_core::CheckModel for FittedMean<F> {
+//!     fn check_model(&self) -> Result<()> {
+//!         let c = ndlearn_core::validate::ModelCheck::new("FittedMean");
+//!         c.at_least("d", self.d, 1)?;
+//!         c.finite_value("mean", self.mean)?;
+//!         c.finite_value("shift", self.shift)
+//!     }
+//! }
 //! let entry: Entry = Entry::regressor::<MeanRegressor>("mean_regressor", "predicts the training mean")
 //!     .sklearn("DummyRegressor")
 //!     .into();
@@ -364,7 +373,8 @@ pub trait DynModel: Send + Sync + Any {
     /// The fitted state as JSON (the serde form of the model).
     ///
     /// # Errors
-    /// A serialisation failure.
+    /// A serialisation failure; [`Error::NonFiniteResult`] for a state holding NaN or
+    /// infinity (JSON cannot store them, so the file could not be read back).
     fn to_json(&self) -> Result<Value>;
     /// The model as `Any` (for `partial_fit`, which needs the concrete type back).
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
@@ -519,6 +529,7 @@ enum Either<A, B> {
 }
 
 struct Fitted<M64, M32> {
+    name: &'static str,
     model: Either<M64, M32>,
     ops64: Ops<f64, M64>,
     ops32: Ops<f32, M32>,
@@ -534,13 +545,31 @@ macro_rules! dispatch_matrix {
                 .$op
                 .map(|f| f(m, &cast_data::<f32>($x)).map(to_f64)),
         }
+        .map(|r| r.and_then(|a| finite_result($self.name, stringify!($op), a)))
     };
+}
+
+/// `Ok(a)` when every entry is finite, [`Error::NonFiniteResult`] otherwise: a model behind
+/// the registry never returns NaN or infinity without an error.
+fn finite_result<D: ndarray::Dimension>(
+    name: &'static str,
+    method: &str,
+    a: ndarray::Array<f64, D>,
+) -> Result<ndarray::Array<f64, D>> {
+    if a.iter().all(|v| v.is_finite()) {
+        Ok(a)
+    } else {
+        Err(Error::NonFiniteResult {
+            context: name,
+            reason: format!("{method} gave a non-finite value"),
+        })
+    }
 }
 
 impl<M64, M32> DynModel for Fitted<M64, M32>
 where
-    M64: Serialize + Send + Sync + 'static,
-    M32: Serialize + Send + Sync + 'static,
+    M64: Serialize + DeserializeOwned + Send + Sync + 'static,
+    M32: Serialize + DeserializeOwned + Send + Sync + 'static,
 {
     fn precision(&self) -> Precision {
         match self.model {
@@ -555,9 +584,17 @@ where
         }
     }
     fn predict(&self, x: &Data) -> Result<Output> {
-        match &self.model {
+        let out = match &self.model {
             Either::F64(m) => (self.ops64.predict)(m, &cast_data::<f64>(x)),
             Either::F32(m) => (self.ops32.predict)(m, &cast_data::<f32>(x)),
+        }?;
+        if out.is_finite() {
+            Ok(out)
+        } else {
+            Err(Error::NonFiniteResult {
+                context: self.name,
+                reason: "predict gave a non-finite value".into(),
+            })
         }
     }
     fn predict_proba(&self, x: &Data) -> Option<Result<Array2<f64>>> {
@@ -573,6 +610,7 @@ where
         dispatch_matrix!(self, inverse, z)
     }
     fn score_samples(&self, x: &Data) -> Option<Result<Array1<f64>>> {
+        let name = self.name;
         match &self.model {
             Either::F64(m) => self.ops64.score_samples.map(|f| f(m, &cast_data::<f64>(x))),
             Either::F32(m) => self
@@ -580,14 +618,42 @@ where
                 .score_samples
                 .map(|f| f(m, &cast_data::<f32>(x)).map(to_f64_1)),
         }
+        .map(|r| {
+            r.and_then(|s| {
+                // A log-density is −∞ where the density is exactly zero (a compact kernel far
+                // from the data), as in scikit-learn; NaN and +∞ are errors.
+                if s.iter().all(|v| !v.is_nan() && *v != f64::INFINITY) {
+                    Ok(s)
+                } else {
+                    Err(Error::NonFiniteResult {
+                        context: name,
+                        reason: "score_samples gave NaN or +∞".into(),
+                    })
+                }
+            })
+        })
     }
     fn feature_importances(&self) -> Option<Array1<f64>> {
+        // Importances are computed from the fitted state, which `CheckModel` found finite.
         match &self.model {
             Either::F64(m) => self.ops64.importances.map(|f| f(m)),
             Either::F32(m) => self.ops32.importances.map(|f| to_f64_1(f(m))),
         }
     }
     fn to_json(&self) -> Result<Value> {
+        // JSON has no NaN or infinity (serde_json writes `null`): a state holding one (a
+        // diagnostic that overflowed, a log-probability of −∞) would make a model file that
+        // cannot be read back. Refuse to write it, saying why.
+        let readable = match &self.model {
+            Either::F64(_) => serde_json::from_value::<M64>(self.json.clone()).map(|_| ()),
+            Either::F32(_) => serde_json::from_value::<M32>(self.json.clone()).map(|_| ()),
+        };
+        readable.map_err(|e| Error::NonFiniteResult {
+            context: self.name,
+            reason: format!(
+                "the fitted model holds NaN or infinity, which a model file cannot store ({e})"
+            ),
+        })?;
         Ok(self.json.clone())
     }
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
@@ -610,16 +676,28 @@ struct Adapter<E, M64, M32> {
 
 impl<E, M64, M32> Adapter<E, M64, M32>
 where
-    M64: Serialize + Send + Sync + 'static,
-    M32: Serialize + Send + Sync + 'static,
+    M64: CheckModel + Serialize + DeserializeOwned + Send + Sync + 'static,
+    M32: CheckModel + Serialize + DeserializeOwned + Send + Sync + 'static,
 {
+    /// The fitted model behind the dynamic interface, after its own check: a fit that
+    /// overflowed (finite data near the floating-point limits) gives an error, not a model
+    /// holding NaN or infinity.
     fn wrap(&self, model: Either<M64, M32>) -> Result<Box<dyn DynModel>> {
+        match &model {
+            Either::F64(m) => m.check_model(),
+            Either::F32(m) => m.check_model(),
+        }
+        .map_err(|e| Error::NonFiniteResult {
+            context: self.name,
+            reason: format!("the fit gave an unusable model ({e})"),
+        })?;
         let json = match &model {
             Either::F64(m) => serde_json::to_value(m),
             Either::F32(m) => serde_json::to_value(m),
         }
         .map_err(|e| json_err("serialize model", e))?;
         Ok(Box::new(Fitted {
+            name: self.name,
             model,
             ops64: self.ops64,
             ops32: self.ops32,
@@ -631,8 +709,8 @@ where
 impl<E, M64, M32> DynEstimator for Adapter<E, M64, M32>
 where
     E: Estimator + Send + Sync,
-    M64: Serialize + Send + Sync + 'static,
-    M32: Serialize + Send + Sync + 'static,
+    M64: CheckModel + Serialize + DeserializeOwned + Send + Sync + 'static,
+    M32: CheckModel + Serialize + DeserializeOwned + Send + Sync + 'static,
 {
     fn params(&self) -> Value {
         self.params.clone()
@@ -1419,6 +1497,7 @@ where
                 }
             };
             Ok(Box::new(Fitted {
+                name,
                 model,
                 ops64,
                 ops32,

@@ -65,6 +65,14 @@ struct FittedCentre<F> {
     n_features: usize,
     shift: f64,
 }
+impl<F: Float> CheckModel for FittedCentre<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = crate::validate::ModelCheck::new("FittedCentre");
+        c.len("centre", self.centre.len(), self.n_features)?;
+        c.finite_slice("centre", &self.centre)?;
+        c.finite_value("shift", self.shift)
+    }
+}
 impl<F> NFeaturesIn for FittedCentre<F> {
     fn n_features_in(&self) -> usize {
         self.n_features
@@ -125,6 +133,13 @@ struct FittedMajority {
     n_classes: usize,
     n_features: usize,
     counts: Vec<f64>,
+}
+impl CheckModel for FittedMajority {
+    fn check_model(&self) -> Result<()> {
+        let c = crate::validate::ModelCheck::new("FittedMajority");
+        c.len("counts", self.counts.len(), self.n_classes)?;
+        c.indices_below("label", &[self.label], self.n_classes)
+    }
 }
 impl NFeaturesIn for FittedMajority {
     fn n_features_in(&self) -> usize {
@@ -212,6 +227,11 @@ impl Estimator for Distance {
 struct FittedDistance {
     mean: f64,
     d: usize,
+}
+impl CheckModel for FittedDistance {
+    fn check_model(&self) -> Result<()> {
+        crate::validate::ModelCheck::new("FittedDistance").finite_value("mean", self.mean)
+    }
 }
 impl NFeaturesIn for FittedDistance {
     fn n_features_in(&self) -> usize {

@@ -5,7 +5,7 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::kernel::Kernel;
-use ndlearn_core::validate::{check_fit_input, check_predict_input};
+use ndlearn_core::validate::{CheckModel, ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{Error, FitUnsupervised, Float, Result, Transform, linalg};
 
 use super::{SquareKind, check_k, check_non_negative, check_overflow, check_square, symmetrise};
@@ -267,6 +267,81 @@ impl<F: Float> Transform<F> for FittedClassicalMds<F> {
     }
 }
 
+impl<F: Float> Centring<F> {
+    /// `n` column means and an `n × k` projection, finite.
+    fn check(&self, c: &ModelCheck, n: usize, k: usize) -> Result<()> {
+        c.len("col_mean", self.col_mean.len(), n)?;
+        c.finite("col_mean", &self.col_mean)?;
+        c.finite_value("grand_mean", self.grand_mean)?;
+        c.shape("proj", self.proj.dim(), (n, k))?;
+        c.finite("proj", &self.proj)
+    }
+}
+
+impl<F: Float> CheckModel for FittedClassicalMds<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedClassicalMds");
+        c.params(&self.params)?;
+        let (n, k) = self.embedding.dim();
+        c.len("embedding (columns)", k, self.params.n_components)?;
+        c.that(k < n, || format!("{k} components of {n} training points"))?;
+        c.finite("embedding", &self.embedding)?;
+        c.len("eigenvalues", self.eigenvalues.len(), k)?;
+        c.finite("eigenvalues", &self.eigenvalues)?;
+        c.that(self.n_clipped <= k, || {
+            "`n_clipped` exceeds the components".into()
+        })?;
+        let r = self.negative_ratio;
+        c.that(r >= F::zero() && r <= F::one(), || {
+            "`negative_ratio` must lie in [0, 1]".into()
+        })?;
+        let d = self.n_input;
+        c.at_least("n_input", d, 1)?;
+        let train = |x: &Array2<F>| {
+            c.shape("x", x.dim(), (n, d))?;
+            c.finite("x", x)
+        };
+        match (&self.params.input, &self.oos) {
+            (MdsInput::Data(Metric::Euclidean), OutOfSample::Linear { mean, w }) => {
+                c.len("mean", mean.len(), d)?;
+                c.finite("mean", mean)?;
+                c.shape("w", w.dim(), (d, k))?;
+                c.finite("w", w)
+            }
+            (
+                MdsInput::Data(p),
+                OutOfSample::Metric {
+                    metric,
+                    x,
+                    centring,
+                },
+            ) if p == metric => {
+                crate::common::check_metric(&c, metric, d)?;
+                train(x)?;
+                centring.check(&c, n, k)
+            }
+            (
+                MdsInput::Kernel(p),
+                OutOfSample::Kernel {
+                    kernel,
+                    x,
+                    centring,
+                },
+            ) if p == kernel => {
+                crate::common::check_kernel(&c, kernel, d)?;
+                train(x)?;
+                centring.check(&c, n, k)
+            }
+            (MdsInput::PrecomputedDistances, OutOfSample::Distances { centring })
+            | (MdsInput::PrecomputedSimilarities, OutOfSample::Similarities { centring }) => {
+                c.len("n_input (training points)", d, n)?;
+                centring.check(&c, n, k)
+            }
+            _ => Err(c.error("the out-of-sample map does not match `input`")),
+        }
+    }
+}
+
 impl<F: Float> FitUnsupervised<F> for ClassicalMds {
     type Model = FittedClassicalMds<F>;
 
@@ -511,4 +586,32 @@ pub(super) fn double_centre<F: Float>(s: &Array2<F>) -> (Array2<F>, Array1<F>, F
         (s[[i, j]] + grand) - (col_mean[i] + col_mean[j])
     });
     (b, col_mean, grand)
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn check_model_accepts_fits_and_rejects_a_short_projection() {
+        let x = array![
+            [0.0f64, 1.0],
+            [1.0, 0.0],
+            [2.0, 2.0],
+            [3.0, 1.0],
+            [0.5, 2.5]
+        ];
+        let m: FittedClassicalMds<f64> = ClassicalMds::new(2).fit(&x).expect("fit");
+        assert!(m.check_model().is_ok());
+        let mut m: FittedClassicalMds<f64> = ClassicalMds::new(2)
+            .input(MdsInput::Data(Metric::Manhattan))
+            .fit(&x)
+            .expect("fit");
+        assert!(m.check_model().is_ok());
+        if let OutOfSample::Metric { centring, .. } = &mut m.oos {
+            centring.proj = centring.proj.slice(s![1.., ..]).to_owned();
+        }
+        assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
 }

@@ -11,7 +11,9 @@ use ndlearn_core::{
 
 use super::engine::{self, Problem, State, Validation};
 use super::{CommonParams, LearningRate, SgdLoss, SgdPenalty, classes_from_scores, row_major};
+use crate::model::check_scores;
 use ndlearn_core::ClassWeight;
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// A linear classifier (SVM, logistic regression, …) trained by SGD, scikit-learn's
 /// `SGDClassifier`. See the [module docs](super) for the losses, schedules and penalties.
@@ -599,10 +601,51 @@ impl<F: Float> FeatureImportances<F> for FittedSGDClassifier<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedSGDClassifier<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSGDClassifier");
+        c.params(&self.params)?;
+        c.at_least("n_classes", self.n_classes, 2)?;
+        let rows = if self.n_classes == 2 {
+            1
+        } else {
+            self.n_classes
+        };
+        check_scores(&c, &self.coef, &self.intercept, rows)?;
+        // No averages (never averaged) or one row per problem.
+        let (a, d) = (self.avg_coef.nrows(), self.coef.ncols());
+        c.that(a == 0 || self.avg_coef.dim() == (rows, d), || {
+            format!("`avg_coef` needs 0 or {rows} rows of {d} features")
+        })?;
+        c.len("avg_intercept", self.avg_intercept.len(), a)?;
+        c.finite("avg_coef", &self.avg_coef)?;
+        c.finite("avg_intercept", &self.avg_intercept)?;
+        c.that(self.t.is_finite() && self.t >= 1.0, || {
+            "`t` must be finite and at least 1".into()
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::{Axis, array, s};
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let (x, y) = blobs();
+        let mut fit = SGDClassifier::default()
+            .average(1)
+            .fit(&x, &y)
+            .expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.avg_intercept = Array1::zeros(0);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+        let mut fit = SGDClassifier::default().fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.t = f64::NAN;
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     fn blobs() -> (Array2<f64>, Array1<usize>) {
         let x = array![

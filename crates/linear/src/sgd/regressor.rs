@@ -9,6 +9,7 @@ use ndlearn_core::{
 
 use super::engine::{self, Problem, State, Validation};
 use super::{CommonParams, LearningRate, SgdLoss, SgdPenalty, row_major};
+use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// A linear regressor trained by SGD (least squares, Huber, ε-insensitive …), scikit-learn's
 /// `SGDRegressor`. See the [module docs](super) for the losses, schedules and penalties.
@@ -458,10 +459,39 @@ impl<F: Float> FeatureImportances<F> for FittedSGDRegressor<F> {
     }
 }
 
+impl<F: Float> CheckModel for FittedSGDRegressor<F> {
+    fn check_model(&self) -> Result<()> {
+        let c = ModelCheck::new("FittedSGDRegressor");
+        c.params(&self.params)?;
+        let d = self.coef.len();
+        c.at_least("n_features", d, 1)?;
+        c.that(self.avg_coef.is_empty() || self.avg_coef.len() == d, || {
+            format!("`avg_coef` needs 0 or {d} entries")
+        })?;
+        c.finite("coef", &self.coef)?;
+        c.finite("avg_coef", &self.avg_coef)?;
+        c.finite_value("intercept", self.intercept)?;
+        c.finite_value("avg_intercept", self.avg_intercept)?;
+        c.that(self.t.is_finite() && self.t >= 1.0, || {
+            "`t` must be finite and at least 1".into()
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn check_model_catches_a_broken_state() {
+        let x = array![[0.0], [1.0], [2.0], [3.0]];
+        let y = array![0.5, 1.4, 2.6, 3.5];
+        let mut fit = SGDRegressor::default().average(1).fit(&x, &y).expect("fit");
+        assert!(fit.check_model().is_ok());
+        fit.avg_coef = Array1::zeros(3);
+        assert!(matches!(fit.check_model(), Err(Error::InvalidModel { .. })));
+    }
 
     #[test]
     fn invalid_hyperparameters_and_losses() {
