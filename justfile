@@ -26,6 +26,14 @@ golden:
 blas-sweep *KERNELS:
     cargo xtask blas-sweep "$@"
 
+# Every fuzz target for a budget (seconds per target); `just fuzz 60 --target csv`.
+fuzz SECONDS="60" *ARGS:
+    cargo xtask fuzz --seconds "$@"
+
+# The numerical stress table over every registered estimator.
+stress:
+    cargo xtask fuzz --stress
+
 # Everything CI checks: fmt, clippy, tests, docs.
 ci:
     cargo xtask ci

@@ -1176,3 +1176,299 @@ mod check_tests {
         assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
     }
 }
+
+/// Barnes–Hut's gradient and normalisation `Z` against the exact ones on fixed problems: equal
+/// to rounding at `angle = 0`, and within an error that grows like `θ²` above.
+#[cfg(test)]
+mod bh_gradient_tests {
+    use super::*;
+    use ndlearn_core::random::{standard_normal, stream};
+
+    /// Rows of every problem.
+    const N: usize = 150;
+    /// The angles of the sweep (scikit-learn's default 0.5 among them).
+    const ANGLES: [f64; 5] = [0.1, 0.2, 0.35, 0.5, 0.8];
+    /// `‖g_BH − g_exact‖ / ‖g_exact‖ ≤ C_GRAD · θ²`: the largest ratio measured on the
+    /// configurations of the sweep is 0.080 (2-D, scale 5, θ = 0.8), a margin of 2.5.
+    const C_GRAD: f64 = 0.2;
+    /// `|Z_BH − Z| / Z ≤ C_Z · θ²`: the largest ratio measured is 0.031 (same place), a
+    /// margin of 2.5.
+    const C_Z: f64 = 0.08;
+    /// The relative gradient error allowed at the default angle 0.5 (measured: at most
+    /// 1.5e-2, 2-D, scale 5).
+    const AT_DEFAULT_ANGLE: f64 = 3e-2;
+
+    /// Joint affinities as CSR (what [`bh_gradient`] reads) and the same `P` dense (what
+    /// [`exact_gradient`] reads).
+    struct Problem {
+        indptr: Vec<usize>,
+        indices: Vec<usize>,
+        values: Vec<f64>,
+        dense: Array2<f64>,
+    }
+
+    /// Seeded data: three Gaussian groups (centres 4 apart on every axis) in 8-D.
+    fn data() -> Array2<f64> {
+        let mut rng = stream(7, 0);
+        Array2::from_shape_fn((N, 8), |(i, _)| {
+            4.0 * (i % 3) as f64 + standard_normal::<f64>(&mut rng)
+        })
+    }
+
+    /// `P` from the crate's neighbour affinities (as a Barnes–Hut fit), perplexity 10.
+    fn neighbour_problem() -> Problem {
+        let Affinities::Sparse {
+            indptr,
+            indices,
+            values,
+        } = neighbour_affinities(&data(), &Metric::Euclidean, 10.0).expect("affinities")
+        else {
+            panic!("the neighbour affinities are sparse");
+        };
+        let mut dense = Array2::zeros((N, N));
+        for i in 0..N {
+            for e in indptr[i]..indptr[i + 1] {
+                dense[[i, indices[e]]] = values[e];
+            }
+        }
+        Problem {
+            indptr,
+            indices,
+            values,
+            dense,
+        }
+    }
+
+    /// `P` from the crate's exact affinities (as an exact fit), every off-diagonal pair in the
+    /// CSR.
+    fn all_pairs_problem() -> Problem {
+        let dense = exact_affinities(&data(), &Metric::Euclidean, 10.0).expect("affinities");
+        let (mut indptr, mut indices, mut values) = (vec![0], Vec::new(), Vec::new());
+        for i in 0..N {
+            for j in (0..N).filter(|&j| j != i) {
+                indices.push(j);
+                values.push(dense[[i, j]]);
+            }
+            indptr.push(indices.len());
+        }
+        Problem {
+            indptr,
+            indices,
+            values,
+            dense,
+        }
+    }
+
+    /// A seeded standard-normal embedding times `scale` (row-major `N × dim`).
+    fn embedding(dim: usize, scale: f64, seed: u64) -> Vec<f64> {
+        let mut rng = stream(seed, 1);
+        (0..N * dim)
+            .map(|_| scale * standard_normal::<f64>(&mut rng))
+            .collect()
+    }
+
+    /// The degrees of freedom a fit uses for `dim` output dimensions.
+    fn dof(dim: usize) -> f64 {
+        (dim as f64 - 1.0).max(1.0)
+    }
+
+    /// Exact gradient and KL divergence.
+    fn exact(p: &Problem, y: &[f64], dim: usize) -> (Vec<f64>, f64) {
+        let mut g = vec![0.0; y.len()];
+        let kl = exact_gradient(&p.dense, y, dim, dof(dim), &mut g, true);
+        (g, kl)
+    }
+
+    /// Barnes–Hut gradient and KL divergence.
+    fn barnes_hut(p: &Problem, y: &[f64], dim: usize, angle: f64) -> (Vec<f64>, f64) {
+        let mut g = vec![0.0; y.len()];
+        let kl = bh_gradient(
+            &p.indptr,
+            &p.indices,
+            &p.values,
+            y,
+            dim,
+            dof(dim),
+            angle,
+            &mut g,
+            true,
+        );
+        (g, kl)
+    }
+
+    fn sq_dist(y: &[f64], dim: usize, i: usize, j: usize) -> f64 {
+        (0..dim).fold(0.0, |s, a| {
+            let d = y[i * dim + a] - y[j * dim + a];
+            s + d * d
+        })
+    }
+
+    /// `Z = Σ_{i≠j} w_ij`, grouped as [`exact_gradient`] does (row sums, added in row order).
+    fn exact_z(y: &[f64], dim: usize) -> f64 {
+        let mut z = 0.0;
+        for i in 0..N {
+            let mut row = 0.0;
+            for j in (0..N).filter(|&j| j != i) {
+                row += t_kernel(sq_dist(y, dim, i, j), dof(dim));
+            }
+            z += row;
+        }
+        z
+    }
+
+    /// `Z` as [`bh_gradient`] forms it: the tree's per-point sums, added in point order.
+    fn barnes_hut_z(y: &[f64], dim: usize, angle: f64) -> f64 {
+        let tree = SpaceTree::build(y, N, dim);
+        let (mut neg, mut stack) = (vec![0.0; dim], Vec::new());
+        (0..N)
+            .map(|i| {
+                let yi = &y[i * dim..(i + 1) * dim];
+                tree.repulsion(i, yi, angle * angle, dof(dim), &mut neg, &mut stack)
+            })
+            .sum()
+    }
+
+    /// `Σ_ij p_ij |ln(p_ij / q_ij)|`: the scale of the KL divergence's rounding.
+    fn kl_magnitude(p: &Problem, y: &[f64], dim: usize) -> f64 {
+        let z = exact_z(y, dim);
+        let mut s = 0.0;
+        for i in 0..N {
+            for e in p.indptr[i]..p.indptr[i + 1] {
+                let (j, pij) = (p.indices[e], p.values[e]);
+                let q = t_kernel(sq_dist(y, dim, i, j), dof(dim)) / z;
+                if pij > 0.0 {
+                    s += pij * (pij / q).ln().abs();
+                }
+            }
+        }
+        s
+    }
+
+    fn norm(v: &[f64]) -> f64 {
+        v.iter().map(|x| x * x).sum::<f64>().sqrt()
+    }
+
+    fn distance(a: &[f64], b: &[f64]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y) * (x - y))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    /// With angle 0 no cell is ever summarised (`sq_width < 0 · d²` never holds), so only
+    /// leaves contribute, and in a random embedding every leaf holds one point, whose "centre
+    /// of mass" is that point exactly (`(0 + y_j) / 1`): each pair's `w_ij`, `w_ij² (y_i − y_j)`
+    /// and `p_ij w_ij (y_i − y_j)` are the exact method's, bit for bit. Only the summation order
+    /// and the grouping (attraction − repulsion / Z against Σ (p − q) w Δ) differ. (Leaves of
+    /// several points, coincident or 64 levels deep, do not occur here; a point's own leaf is
+    /// skipped, so with coincident points `Z` would miss their `w = 1`, as in scikit-learn.)
+    ///
+    /// Tolerances: recursive summation of `m` terms errs by at most `m·ε/2` times the sum of
+    /// their magnitudes. Gradient: ~n terms per component in each method, so `n·ε·‖A‖`, `A`
+    /// the per-component sums of `|term|`; `‖A‖ ≤ 5.5 ‖g‖` on these embeddings (they are far
+    /// from a stationary point), hence `8·n·ε·‖g‖` (measured: at most 0.04·n·ε·‖g‖). `Z`: a
+    /// sum of positive terms in two levels of ~n, `2·n·ε·Z` (measured: at most 0.26·n·ε·Z).
+    /// KL divergence: [`bh_gradient`] keeps one running sum over a chunk of `POINT_CHUNK` rows,
+    /// up to `POINT_CHUNK·n` terms, hence `POINT_CHUNK·n·ε·Σ p |ln(p/q)|` (measured: at most
+    /// 1.1·n·ε times that magnitude).
+    #[test]
+    fn angle_zero_is_the_exact_gradient_to_rounding() {
+        let eps = f64::EPSILON;
+        let n = N as f64;
+        for (name, p) in [
+            ("neighbour P", neighbour_problem()),
+            ("all-pairs P", all_pairs_problem()),
+        ] {
+            for dim in 1..=3 {
+                for scale in [1e-3, 1.0, 5.0] {
+                    let y = embedding(dim, scale, dim as u64);
+                    let ctx = format!("{name}, {dim}-D, scale {scale}");
+                    let (ge, kle) = exact(&p, &y, dim);
+                    let (gb, klb) = barnes_hut(&p, &y, dim, 0.0);
+                    let err = distance(&gb, &ge);
+                    let tol = 8.0 * n * eps * norm(&ge);
+                    assert!(err <= tol, "{ctx}: ‖Δg‖ = {err:e} > {tol:e}");
+                    let (ze, zb) = (exact_z(&y, dim), barnes_hut_z(&y, dim, 0.0));
+                    let tol = 2.0 * n * eps * ze;
+                    assert!((zb - ze).abs() <= tol, "{ctx}: Z {zb} against {ze}");
+                    let tol = POINT_CHUNK as f64 * n * eps * kl_magnitude(&p, &y, dim);
+                    assert!((klb - kle).abs() <= tol, "{ctx}: KL {klb} against {kle}");
+                }
+            }
+        }
+    }
+
+    /// The approximation error from θ = 0.1 to 0.8 on the neighbour `P` (what a Barnes–Hut fit
+    /// uses). Summarising a cell by its centre of mass drops the first-order (dipole) term of
+    /// the expansion of the repulsion about that centre, so one cell's error is `O((s/r)²)` of
+    /// its contribution, `s` the spread of its points about the centre and `r` the distance;
+    /// the criterion `width < θ r` makes that `O(θ²)`. The constants ([`C_GRAD`], [`C_Z`]) come
+    /// from measurement, with a margin of 2.5: the worst case per cell, about `6 (s/r)²` for
+    /// the far-field `r⁻³` force with `s` up to the diagonal `√2 θ r`, i.e. `12 θ²`, is far
+    /// looser (the cells' errors partly cancel and the near field is never summarised) and
+    /// would let a criterion off by a factor 2 (half widths, or θ unsquared) or a summary off
+    /// the centre of mass pass; these fail the measured bounds. The errors must also grow with
+    /// θ (10 % slack; scikit-learn documents only that the error grows quickly above 0.8, no
+    /// figure for 0.5), and the KL divergence must move by `ln(Z_BH / Z)` to rounding (the
+    /// pair terms do not depend on θ, only `Z` does), which ties the `Z` inside
+    /// [`bh_gradient`] to the tree's.
+    #[test]
+    fn error_grows_with_angle_within_a_theta_squared_bound() {
+        let p = neighbour_problem();
+        let p_total: f64 = p.values.iter().sum();
+        let (mut table, mut failures) = (String::new(), Vec::new());
+        for (dim, scale) in [(2, 1.0), (2, 5.0), (2, 20.0), (3, 5.0)] {
+            let y = embedding(dim, scale, 0);
+            let (ge, kle) = exact(&p, &y, dim);
+            let ze = exact_z(&y, dim);
+            let kl_tol = (POINT_CHUNK * N) as f64 * f64::EPSILON * kl_magnitude(&p, &y, dim);
+            let mut errors = Vec::new();
+            for angle in ANGLES {
+                let ctx = format!("{dim}-D, scale {scale}, θ = {angle}");
+                let (gb, klb) = barnes_hut(&p, &y, dim, angle);
+                let zb = barnes_hut_z(&y, dim, angle);
+                let eg = distance(&gb, &ge) / norm(&ge);
+                let ez = (zb - ze).abs() / ze;
+                table += &format!("{ctx}: gradient {eg:.3e}, Z {ez:.3e}\n");
+                if eg > C_GRAD * angle * angle {
+                    failures.push(format!("{ctx}: gradient error {eg:.3e} > {C_GRAD} θ²"));
+                }
+                if angle == 0.5 && eg >= AT_DEFAULT_ANGLE {
+                    failures.push(format!(
+                        "{ctx}: gradient error {eg:.3e} >= {AT_DEFAULT_ANGLE}"
+                    ));
+                }
+                if ez > C_Z * angle * angle {
+                    failures.push(format!("{ctx}: Z error {ez:.3e} > {C_Z} θ²"));
+                }
+                let shift = p_total * (zb / ze).ln();
+                if ((klb - kle) - shift).abs() > kl_tol {
+                    failures.push(format!(
+                        "{ctx}: KL moved by {:e} where ln(Z_BH / Z) = {shift:e}",
+                        klb - kle
+                    ));
+                }
+                errors.push(eg);
+            }
+            for (k, w) in errors.windows(2).enumerate() {
+                if w[1] < 0.9 * w[0] {
+                    failures.push(format!(
+                        "{dim}-D, scale {scale}: the gradient error falls from {:.3e} at θ = {} \
+                         to {:.3e} at θ = {}",
+                        w[0],
+                        ANGLES[k],
+                        w[1],
+                        ANGLES[k + 1]
+                    ));
+                }
+            }
+        }
+        println!("{table}");
+        assert!(
+            failures.is_empty(),
+            "{}\n\nall errors:\n{table}",
+            failures.join("\n")
+        );
+    }
+}

@@ -67,6 +67,19 @@ impl Verdict {
     }
 }
 
+/// A fixed pseudo-random number in `[-0.5, 0.5)` for cell `(i, j)` (a hash, not a smooth
+/// function of `i` and `j`: `sin(a·i + b·j)` would make every column a combination of two
+/// sequences, a rank-deficient design).
+fn noise(i: usize, j: usize) -> f64 {
+    let mut h = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (j as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 32;
+    (h >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+}
+
+/// Three blobs (class `i % 3`) of full column rank.
 fn blobs(n: usize, d: usize) -> (Array2<f64>, Array1<usize>) {
     let mut x = Array2::zeros((n, d));
     let mut l = Array1::zeros(n);
@@ -74,8 +87,8 @@ fn blobs(n: usize, d: usize) -> (Array2<f64>, Array1<usize>) {
         let c = i % 3;
         l[i] = c;
         for j in 0..d {
-            let t = (i * 7 + j * 13) as f64;
-            x[[i, j]] = 3.0 * c as f64 * if j % 2 == 0 { 1.0 } else { -1.0 } + 0.4 * t.sin();
+            let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+            x[[i, j]] = 3.0 * c as f64 * sign + 0.8 * noise(i, j);
         }
     }
     (x, l)
@@ -90,7 +103,7 @@ fn linear_target(x: &Array2<f64>) -> Array1<f64> {
             .sum();
         // A perturbation at the data's own scale.
         let scale = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        s + 0.01 * scale * (i as f64 * 1.7).sin()
+        s + 0.02 * scale * noise(i, 1000)
     }))
 }
 
