@@ -347,10 +347,11 @@ pub(crate) fn run<F: Float>(p: Problem<'_, F>, state: &mut State<F>, t0: f64) ->
             }
         }
         if !intercept.is_finite() || w.v.iter().any(|v| !v.is_finite()) {
-            return Err(Error::NonFinite {
-                context: "SGD weights overflowed (scale the features, e.g. StandardScaler, or lower eta0)",
-                row: 0,
-                col: 0,
+            return Err(Error::NonFiniteResult {
+                context: "SGD",
+                reason: "the weights overflowed (scale the features, e.g. StandardScaler, or \
+                         lower eta0)"
+                    .into(),
             });
         }
         let objective = objective_sum / train_count;
@@ -406,10 +407,9 @@ fn scores_stay_finite<F: Float>(x: &[F], d: usize, w: &[F], b: f64) -> Result<()
             acc += a * c;
         }
         if !(acc + F::cast(b)).is_finite() {
-            return Err(Error::NonFinite {
-                context: "SGD model scores overflow on the training data (scale the features)",
-                row: i,
-                col: 0,
+            return Err(Error::NonFiniteResult {
+                context: "SGD",
+                reason: format!("the model's score of training row {i} overflows"),
             });
         }
     }

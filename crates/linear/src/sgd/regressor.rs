@@ -528,7 +528,7 @@ mod tests {
                 .learning_rate(LearningRate::Constant)
                 .eta0(1.0)
                 .fit(&big, &y),
-            Err(Error::NonFinite { .. })
+            Err(Error::NonFiniteResult { .. })
         ));
     }
 
