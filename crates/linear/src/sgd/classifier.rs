@@ -593,11 +593,7 @@ impl<F: Float> PredictProba<F> for FittedSGDClassifier<F> {
 impl<F: Float> FeatureImportances<F> for FittedSGDClassifier<F> {
     /// `Σ_k |w_kj|` over the coefficient rows.
     fn feature_importances(&self) -> Array1<F> {
-        self.coef()
-            .columns()
-            .into_iter()
-            .map(|c| c.iter().map(|v| v.abs()).sum())
-            .collect()
+        crate::model::abs_column_sums(self.coef())
     }
 }
 
