@@ -34,6 +34,10 @@ fuzz SECONDS="60" *ARGS:
 stress:
     cargo xtask fuzz --stress
 
+# Peak memory of fit beside scikit-learn's (each case in a fresh process per side).
+memory *ARGS:
+    cargo xtask bench --memory --compare sklearn "$@"
+
 # Everything CI checks: fmt, clippy, tests, docs.
 ci:
     cargo xtask ci

@@ -1171,6 +1171,87 @@ def serve():
         print(json.dumps(reply), flush=True)
 
 
+def status_kib(key):
+    """A `kB` field of /proc/self/status (`VmRSS`, `VmHWM`)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {key} in /proc/self/status")
+
+
+def memory_case(request):
+    """Peak memory of one case of benches/src/memory.rs, in this fresh process: imports numpy,
+    scipy and scikit-learn, loads the case's data file (written by the Rust side), warms the
+    BLAS with one 1024 x 1024 product, resets the high-water mark (/proc/self/clear_refs), reads
+    the baseline RSS, runs the measured call, reads VmHWM. Prints one JSON line."""
+    import scipy  # noqa: F401  (part of the baseline, as the issue defines it)
+    import sklearn  # noqa: F401
+    from sklearn.cluster import AgglomerativeClustering, KMeans
+    from sklearn.decomposition import PCA
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+    from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
+    from sklearn.manifold import TSNE
+    from sklearn.mixture import GaussianMixture
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.neural_network import MLPClassifier
+    from sklearn.svm import SVC
+    from threadpoolctl import threadpool_limits
+
+    req = json.loads(request)
+    name, n, d, n_fit = req["name"], req["n"], req["d"], req["n_fit"]
+    raw = np.fromfile(req["path"], dtype="<f8")
+    if raw.size != n * d + n:
+        sys.exit(f"{req['path']}: {raw.size} values, not {n * d + n}")
+    x = raw[: n * d].reshape(n, d)
+    y = raw[n * d:].copy()
+    labels = y.astype(np.int64)
+    mlp = dict(hidden_layer_sizes=(100,), activation="relu", solver="adam", batch_size=200,
+               tol=0.0, n_iter_no_change=1000, early_stopping=False, shuffle=True,
+               random_state=0, max_iter=20)
+    makers = {
+        "ols": (LinearRegression, y),
+        "ridge": (lambda: Ridge(alpha=1.0), y),
+        "logistic": (LogisticRegression, labels),
+        "kmeans_k8": (lambda: KMeans(n_clusters=8, n_init=1, random_state=0), None),
+        "gaussian_mixture_full_k8": (lambda: GaussianMixture(n_components=8, random_state=0), None),
+        "pca_k10": (lambda: PCA(10), None),
+        "knn_k5_predict": (lambda: KNeighborsClassifier(n_neighbors=5, n_jobs=2), labels),
+        "agglomerative_ward": (lambda: AgglomerativeClustering(n_clusters=8), None),
+        "tsne_bh": (lambda: TSNE(2, random_state=0), None),
+        "svc_rbf_binary": (SVC, labels),
+        "random_forest_clf": (lambda: RandomForestClassifier(n_jobs=2, random_state=0), labels),
+        "hist_gb_clf": (lambda: HistGradientBoostingClassifier(max_iter=100, early_stopping=False,
+                                                               random_state=0), labels),
+        "mlp_clf": (lambda: MLPClassifier(**mlp), labels),
+    }
+    if name not in makers:
+        sys.exit(f"unknown memory case {name}")
+    make, target = makers[name]
+    with threadpool_limits(limits=2):
+        a = np.arange(1024 * 1024, dtype=float).reshape(1024, 1024) % 13
+        (a @ a).sum()
+        del a
+        if req["predict"]:
+            model = make().fit(x[:n_fit], target[:n_fit])
+            queries = np.ascontiguousarray(x[n_fit:])
+            call = lambda: model.predict(queries)  # noqa: E731
+        elif target is None:
+            call = lambda: make().fit(x)  # noqa: E731
+        else:
+            call = lambda: make().fit(x, target)  # noqa: E731
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        baseline = status_kib("VmRSS")
+        t = time.perf_counter()
+        value = call()
+        seconds = time.perf_counter() - t
+        peak = status_kib("VmHWM")
+        del value
+    print(json.dumps({"name": name, "implementation": "scikit-learn", "baseline_kib": baseline,
+                      "peak_kib": peak, "seconds": seconds}), flush=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--suite", default="linalg")
@@ -1180,7 +1261,11 @@ def main():
                    help="comma list of reference libraries (gbdt suite: sklearn, lightgbm, "
                         "xgboost; neural suite: sklearn, torch)")
     p.add_argument("--serve", action="store_true", help="registry suites: answer JSON requests on stdin")
+    p.add_argument("--memory-case", help="peak memory of one case (a JSON request from compare)")
     args = p.parse_args()
+    if args.memory_case:
+        memory_case(args.memory_case)
+        return
     if args.serve:
         serve()
         return

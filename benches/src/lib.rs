@@ -18,6 +18,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 pub mod chart;
+pub mod memory;
 pub mod registry_suite;
 pub mod suites;
 pub mod suites_classify;

@@ -27,7 +27,7 @@ use crate::suites_classify::synthetic_record;
 use crate::{Record, time_median};
 
 /// `n × d` rows of a rank-30 signal plus unit noise.
-fn low_rank(n: usize, d: usize, seed: u64) -> Array2<f64> {
+pub(crate) fn low_rank(n: usize, d: usize, seed: u64) -> Array2<f64> {
     let mut rng = random::rng(seed);
     let r = 30.min(d);
     let scores = Array2::from_shape_fn((n, r), |_| random::standard_normal::<f64>(&mut rng));
@@ -38,7 +38,7 @@ fn low_rank(n: usize, d: usize, seed: u64) -> Array2<f64> {
 }
 
 /// `n × d` rows of 10 Gaussian classes (centres `4 ·` standard normal, unit noise).
-fn classes(n: usize, d: usize, seed: u64) -> Array2<f64> {
+pub(crate) fn classes(n: usize, d: usize, seed: u64) -> Array2<f64> {
     let mut rng = random::rng(seed);
     let centres =
         Array2::from_shape_fn((10, d), |_| 4.0 * random::standard_normal::<f64>(&mut rng));

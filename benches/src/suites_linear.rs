@@ -31,7 +31,7 @@ use ndlearn_linear::{
 use crate::suites::SuiteOptions;
 use crate::{Record, time_median};
 
-fn problem(n: usize, d: usize, sparse: bool, seed: u64) -> (Array2<f64>, Array1<f64>) {
+pub(crate) fn problem(n: usize, d: usize, sparse: bool, seed: u64) -> (Array2<f64>, Array1<f64>) {
     let mut rng = random::rng(seed);
     let x = Array2::from_shape_fn((n, d), |_| random::standard_normal::<f64>(&mut rng));
     let active = if sparse { (d / 20).max(10).min(d) } else { d };
@@ -56,7 +56,7 @@ fn r2(y: &Array1<f64>, pred: &Array1<f64>) -> f64 {
 }
 
 /// Labels `argmax_k (X W + ε)_k` (`k` classes; for 2 classes the sign of one score).
-fn classes(n: usize, d: usize, k: usize, seed: u64) -> (Array2<f64>, Array1<usize>) {
+pub(crate) fn classes(n: usize, d: usize, k: usize, seed: u64) -> (Array2<f64>, Array1<usize>) {
     let mut rng = random::rng(seed);
     let x = Array2::from_shape_fn((n, d), |_| random::standard_normal::<f64>(&mut rng));
     let cols = if k == 2 { 1 } else { k };

@@ -23,7 +23,7 @@ use crate::suites_classify::{accuracy, synthetic_record};
 use crate::{Record, time_once};
 
 /// The network every case trains, for `epochs` epochs.
-fn classifier(epochs: usize) -> MLPClassifier {
+pub(crate) fn classifier(epochs: usize) -> MLPClassifier {
     MLPClassifier::new(&[100])
         .batch_size(Some(200))
         .max_iter(epochs)

@@ -33,7 +33,7 @@ use ndlearn_bench::suites_neural::neural_suite;
 use ndlearn_bench::suites_preprocessing::preprocessing_suite;
 use ndlearn_bench::suites_svm::svm_suite;
 use ndlearn_bench::suites_tree::tree_suite;
-use ndlearn_bench::{MachineInfo, Record, fmt_seconds, registry_suite};
+use ndlearn_bench::{MachineInfo, Record, fmt_seconds, memory, registry_suite};
 use std::io::IsTerminal as _;
 
 /// Side-by-side benchmark runner: ndlearn vs numpy / scikit-learn.
@@ -52,7 +52,8 @@ struct Args {
     /// creates those environments.
     #[arg(long, default_value = "none")]
     compare: String,
-    /// Registry suites: only the estimators whose name contains this text.
+    /// Registry suites and `--memory`: only the estimators / cases whose name contains this
+    /// text.
     #[arg(long)]
     only: Option<String>,
     /// Timed repetitions per case (the median is reported).
@@ -74,6 +75,14 @@ struct Args {
     /// Print the JSON lines instead of the table.
     #[arg(long)]
     json: bool,
+    /// Peak memory of fit instead of time: every case of `ndlearn_bench::memory` in a fresh
+    /// process per side (with `--compare sklearn`, scikit-learn's beside it); the table goes to
+    /// `<out>/memory.md`.
+    #[arg(long)]
+    memory: bool,
+    /// Internal: measure one memory case in this process and print its JSON line.
+    #[arg(long, hide = true)]
+    memory_case: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -104,6 +113,14 @@ const SUITES: [&str; 12] = [
 ];
 
 fn run(args: &Args) -> Result<(), String> {
+    if let Some(name) = &args.memory_case {
+        let m = memory::measure_ours(name, args.quick)?;
+        println!("{}", serde_json::to_string(&m).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
+    if args.memory {
+        return memory_run(args);
+    }
     let (registry, hand): (Option<bool>, Vec<&str>) = match args.suite.as_str() {
         "quick" => (Some(false), Vec::new()),
         "full" => (Some(true), SUITES.to_vec()),
@@ -246,6 +263,87 @@ fn registry_run(
     }
     bar.finish_and_clear();
     Ok(())
+}
+
+/// `--memory`: every memory case, ndlearn then (with `--compare sklearn`) scikit-learn, each
+/// in a fresh process; prints the table and writes it to `<out>/memory.md` with the machine.
+fn memory_run(args: &Args) -> Result<(), String> {
+    let machine = MachineInfo::current();
+    let reference = !args.no_python && !compare_libs(&args.compare)?.is_empty();
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    eprintln!(
+        "ndlearn peak memory on {} ({} cores, {} threads), git {}",
+        machine.cpu, machine.cores, machine.threads, machine.git
+    );
+    let mut rows = Vec::new();
+    for case in memory::cases(args.quick) {
+        if args
+            .only
+            .as_ref()
+            .is_some_and(|o| !case.name.contains(o.as_str()))
+        {
+            continue;
+        }
+        case.prepare()?;
+        eprintln!("memory: {} ...", case.name);
+        let mut ours_cmd = Command::new(&exe);
+        ours_cmd.args(["--memory-case", case.name]);
+        if args.quick {
+            ours_cmd.arg("--quick");
+        }
+        let ours = child_measurement(&mut ours_cmd)
+            .map_err(|e| eprintln!("note: ndlearn side of {} failed: {e}", case.name))
+            .ok();
+        let theirs = if reference {
+            let mut cmd = Command::new(python_path(args));
+            cmd.arg("benches/sklearn/run.py")
+                .arg("--memory-case")
+                .arg(case.request().to_string());
+            child_measurement(&mut cmd)
+                .map_err(|e| eprintln!("note: scikit-learn side of {} failed: {e}", case.name))
+                .ok()
+        } else {
+            None
+        };
+        rows.push((case, ours, theirs));
+    }
+    let table = memory::table(&rows);
+    let head = format!(
+        "Peak RSS above each side's baseline, git {}, {} ({} cores), ndlearn threads {}, BLAS \
+         {}; OPENBLAS_* unset.\n\n",
+        machine.git, machine.cpu, machine.cores, machine.threads, machine.blas
+    );
+    fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let path = args.out.join("memory.md");
+    fs::write(&path, format!("{head}{table}"))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let jsonl = args.out.join("memory.jsonl");
+    let mut lines = String::new();
+    for m in rows.iter().flat_map(|(_, a, b)| a.iter().chain(b)) {
+        lines.push_str(&serde_json::to_string(m).map_err(|e| e.to_string())?);
+        lines.push('\n');
+    }
+    fs::write(&jsonl, lines).map_err(|e| format!("cannot write {}: {e}", jsonl.display()))?;
+    print!("{head}{table}");
+    eprintln!("written {} and {}", path.display(), jsonl.display());
+    Ok(())
+}
+
+/// Runs a measuring child and reads the last JSON line of its output.
+fn child_measurement(cmd: &mut Command) -> Result<memory::Measurement, String> {
+    let out = cmd.output().map_err(|e| format!("cannot start: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.lines().last().unwrap_or("no output").to_string());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .ok_or("no measurement printed")?;
+    serde_json::from_str(line).map_err(|e| format!("bad measurement `{line}`: {e}"))
 }
 
 fn python_path(args: &Args) -> PathBuf {

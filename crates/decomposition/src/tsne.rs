@@ -478,34 +478,54 @@ fn neighbour_affinities<F: Float>(
     let k = (n - 1).min((3.0 * perplexity + 1.0) as usize).max(1);
     let index = NeighborIndex::build(x.to_owned(), metric.clone(), Algorithm::Auto, 30)?;
     let (dist, idx) = index.kneighbors_self(k, false)?;
+    drop(index);
     let cond = conditional_rows(&dist, false, perplexity)?;
-    // P + Pᵀ as sorted (row, col) triplets, merged
-    let mut trip: Vec<(usize, usize, F)> = Vec::with_capacity(2 * n * k);
+    drop(dist);
+    // P + Pᵀ as sorted (row, col) triplets, merged. Indices as `u32` (16-byte triplets; the
+    // neighbour search already bounds n far below 2³²) and every input freed before the merged
+    // arrays are allocated at their exact size: the peak is one triplet list, not three copies.
+    let narrow = |v: usize| {
+        u32::try_from(v).map_err(|_| {
+            Error::invalid_param(
+                "n_samples",
+                "t-SNE's sparse affinities need fewer than 2^32 rows",
+            )
+        })
+    };
+    let mut trip: Vec<(u32, u32, F)> = Vec::with_capacity(2 * n * k);
     for i in 0..n {
         for t in 0..k {
-            let j = idx[[i, t]];
+            let (a, b) = (narrow(i)?, narrow(idx[[i, t]])?);
             let v = cond[[i, t]];
-            trip.push((i, j, v));
-            trip.push((j, i, v));
+            trip.push((a, b, v));
+            trip.push((b, a, v));
         }
     }
+    drop((idx, cond));
     trip.par_sort_unstable_by_key(|&(i, j, _)| (i, j));
+    let unique = trip
+        .iter()
+        .zip(trip.iter().skip(1))
+        .filter(|(a, b)| (a.0, a.1) != (b.0, b.1))
+        .count()
+        + usize::from(!trip.is_empty());
     let mut indptr = vec![0usize; n + 1];
-    let mut indices = Vec::with_capacity(trip.len());
-    let mut values: Vec<F> = Vec::with_capacity(trip.len());
-    let mut last: Option<(usize, usize)> = None;
+    let mut indices = Vec::with_capacity(unique);
+    let mut values: Vec<F> = Vec::with_capacity(unique);
+    let mut last: Option<(u32, u32)> = None;
     for &(i, j, v) in &trip {
         if last == Some((i, j)) {
             if let Some(x) = values.last_mut() {
                 *x += v;
             }
         } else {
-            indices.push(j);
+            indices.push(j as usize);
             values.push(v);
-            indptr[i + 1] += 1;
+            indptr[i as usize + 1] += 1;
             last = Some((i, j));
         }
     }
+    drop(trip);
     for i in 0..n {
         indptr[i + 1] += indptr[i];
     }

@@ -306,8 +306,10 @@ impl LogisticRegression {
             None => Array1::from_elem(n, F::one()),
         };
         // scikit-learn's compute_class_weight, with the sample weights for "balanced".
-        let sw64 = sw.mapv(|v| v.to_f64_lossless());
-        let cw = self.class_weight.for_classes(y, n_classes, Some(&sw64))?;
+        let cw = {
+            let sw64 = sw.mapv(|v| v.to_f64_lossless());
+            self.class_weight.for_classes(y, n_classes, Some(&sw64))?
+        };
         for (w, &label) in sw.iter_mut().zip(y.iter()) {
             *w *= F::cast(cw[label]);
         }

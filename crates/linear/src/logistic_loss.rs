@@ -67,48 +67,60 @@ impl<F: Float> LogLoss<'_, F> {
         (w, b)
     }
 
-    /// Scores `Z = X Wᵀ + b` (`n × K`).
+    /// Scores `Z = X Wᵀ + b` (`n × K`). One class column is a matrix-vector product (BLAS
+    /// `gemv` streams `X` once; a `gemm` with one column would pack `X` into OpenBLAS's buffers,
+    /// a second copy of the data in resident memory).
     fn scores(&self, w: &Array2<F>, b: &Array1<F>) -> Array2<F> {
-        let mut z = self.x.dot(&w.t());
+        let mut z = if self.k == 1 {
+            self.x.dot(&w.row(0)).insert_axis(Axis(1))
+        } else {
+            self.x.dot(&w.t())
+        };
         z += b;
         z
     }
 
-    /// Probabilities `P` (`n × K`; binary: `σ(z)`) and the weighted loss `Σ sᵢ ℓᵢ`.
-    fn probabilities(&self, z: &Array2<F>) -> (Array2<F>, F) {
-        let mut p = Array2::zeros(z.raw_dim());
+    /// `Rᵀ X` (`K × d`); one column by `gemv`, as [`Self::scores`].
+    fn residual_products(&self, r: &Array2<F>) -> Array2<F> {
+        if self.k == 1 {
+            self.x.t().dot(&r.column(0)).insert_axis(Axis(0))
+        } else {
+            r.t().dot(self.x)
+        }
+    }
+
+    /// Probabilities `P` (`n × K`; binary: `σ(z)`) and the weighted loss `Σ sᵢ ℓᵢ`, formed in
+    /// place of the scores `z` (one `n × K` buffer per evaluation).
+    fn probabilities(&self, mut z: Array2<F>) -> (Array2<F>, F) {
         let mut loss = F::zero();
         if self.k == 1 {
-            for (i, (&zi, &yi)) in z.column(0).iter().zip(self.y.iter()).enumerate() {
+            for (i, (zi, &yi)) in z.column_mut(0).iter_mut().zip(self.y.iter()).enumerate() {
                 let yf = if yi == 1 { F::one() } else { F::zero() };
-                loss += self.sw[i] * Loss::LogLoss.value(yf, zi);
-                p[[i, 0]] = sigmoid(zi);
+                loss += self.sw[i] * Loss::LogLoss.value(yf, *zi);
+                *zi = sigmoid(*zi);
             }
         } else {
             // The half multinomial deviance log Σ exp(z) − z_y and the softmax, per row.
-            p.assign(z);
-            for (i, (mut prow, &yi)) in p.rows_mut().into_iter().zip(self.y.iter()).enumerate() {
-                let zrow = z.row(i);
-                let lse = match zrow.as_slice() {
+            for (i, (mut row, &yi)) in z.rows_mut().into_iter().zip(self.y.iter()).enumerate() {
+                let lse = match row.as_slice() {
                     Some(r) => log_sum_exp(r),
-                    None => log_sum_exp(&zrow.to_vec()),
+                    None => log_sum_exp(&row.to_vec()),
                 };
-                loss += self.sw[i] * (lse - zrow[yi]);
-                match prow.as_slice_mut() {
+                loss += self.sw[i] * (lse - row[yi]);
+                match row.as_slice_mut() {
                     Some(r) => softmax_slice_inplace(r),
                     None => {
-                        let q = softmax(&zrow.to_vec());
-                        prow.iter_mut().zip(q).for_each(|(a, b)| *a = b);
+                        let q = softmax(&row.to_vec());
+                        row.iter_mut().zip(q).for_each(|(a, b)| *a = b);
                     }
                 }
             }
         }
-        (p, loss)
+        (z, loss)
     }
 
-    /// Weighted residuals `R = diag(s)(P − Y)`.
-    fn residuals(&self, p: &Array2<F>) -> Array2<F> {
-        let mut r = p.clone();
+    /// Weighted residuals `R = diag(s)(P − Y)`, in place of `P`.
+    fn residuals(&self, mut r: Array2<F>) -> Array2<F> {
         for (i, (mut row, &yi)) in r.rows_mut().into_iter().zip(self.y.iter()).enumerate() {
             if self.k == 1 {
                 if yi == 1 {
@@ -122,13 +134,28 @@ impl<F: Float> LogLoss<'_, F> {
         r
     }
 
+    /// The objective and its gradient (no copy of the probabilities kept).
+    pub fn value_grad(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>) {
+        let (v, g, _) = self.parts_with(theta, false);
+        (v, g)
+    }
+
+    /// The objective, its gradient and the probabilities `P`.
     pub fn parts(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>, Array2<F>) {
+        self.parts_with(theta, true)
+    }
+
+    /// [`Self::parts`]; `P` is empty unless `keep_p` (then the residuals need a copy of it).
+    fn parts_with(&self, theta: &ArrayRef1<F>, keep_p: bool) -> (F, Array1<F>, Array2<F>) {
         let (w, b) = self.unpack(theta);
-        let z = self.scores(&w, &b);
-        let (p, loss) = self.probabilities(&z);
+        let (p, loss) = self.probabilities(self.scores(&w, &b));
         let value = loss + F::cast(0.5) * self.l2 * w.iter().map(|v| *v * *v).sum::<F>();
-        let r = self.residuals(&p);
-        let gw = r.t().dot(self.x);
+        let (r, p) = if keep_p {
+            (self.residuals(p.clone()), p)
+        } else {
+            (self.residuals(p), Array2::zeros((0, 0)))
+        };
+        let gw = self.residual_products(&r);
         let gb = r.sum_axis(Axis(0));
         let pblk = self.block();
         let mut g = Array1::zeros(self.dim());
@@ -175,16 +202,14 @@ impl<F: Float> LogLoss<'_, F> {
     /// The Hessian at `θ` (with the null-space fill of the module docs).
     fn hessian_at(&self, theta: &ArrayRef1<F>) -> Array2<F> {
         let (w, b) = self.unpack(theta);
-        let z = self.scores(&w, &b);
-        let (p, _) = self.probabilities(&z);
+        let (p, _) = self.probabilities(self.scores(&w, &b));
         self.hessian_from(&p)
     }
 
     /// The smooth part (loss + `½ l2 ‖W‖²`) only, without the gradient.
     fn smooth_value(&self, theta: &ArrayRef1<F>) -> F {
         let (w, b) = self.unpack(theta);
-        let z = self.scores(&w, &b);
-        let (_, loss) = self.probabilities(&z);
+        let (_, loss) = self.probabilities(self.scores(&w, &b));
         loss + F::cast(0.5) * self.l2 * w.iter().map(|v| *v * *v).sum::<F>()
     }
 
@@ -286,14 +311,13 @@ impl<F: Float> Objective<F> for LogLoss<'_, F> {
         self.k * self.block()
     }
     fn value(&self, theta: &ArrayRef1<F>) -> F {
-        self.parts(theta).0
+        self.value_grad(theta).0
     }
     fn gradient(&self, theta: &ArrayRef1<F>) -> Array1<F> {
-        self.parts(theta).1
+        self.value_grad(theta).1
     }
     fn value_and_gradient(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>) {
-        let (v, g, _) = self.parts(theta);
-        (v, g)
+        self.value_grad(theta)
     }
     fn hessian(&self, theta: &ArrayRef1<F>) -> Option<Array2<F>> {
         Some(self.hessian_at(theta))
@@ -309,7 +333,7 @@ pub(crate) fn irls<F: Float>(
 ) -> Result<(Array1<F>, usize, bool)> {
     let tol = F::cast(tol);
     for it in 1..=max_iter {
-        let (obj, g, _) = loss.parts(&theta);
+        let (obj, g) = loss.value_grad(&theta);
         let gnorm = optim::norm2(&g);
         if gnorm <= tol {
             return Ok((theta, it - 1, true));
@@ -415,7 +439,7 @@ pub(crate) fn prox_newton<F: Float>(
                 theta = cand;
                 accepted = true;
                 if stalled {
-                    let (_, g, _) = loss.parts(&theta);
+                    let (_, g) = loss.value_grad(&theta);
                     let converged = loss.kkt_violation(&theta, &g) <= tol;
                     return Ok((theta, it, converged));
                 }
@@ -427,7 +451,7 @@ pub(crate) fn prox_newton<F: Float>(
             return Ok((theta, it - 1, false));
         }
     }
-    let (_, g, _) = loss.parts(&theta);
+    let (_, g) = loss.value_grad(&theta);
     let converged = loss.kkt_violation(&theta, &g) <= tol;
     Ok((theta, max_iter, converged))
 }

@@ -711,7 +711,11 @@ impl<F: Float> FitWeighted<F> for MLPClassifier {
         let k = check_classification_input(x, y, 2, "MLPClassifier")?;
         check_weights(sample_weight, x.nrows())?;
         let (enc, out) = Self::encode(y, k);
-        let labels = y.to_vec();
+        // the labels stratify an early-stopping split; borrowed when contiguous (no copy of y)
+        let labels: std::borrow::Cow<'_, [usize]> = y.as_slice().map_or_else(
+            || std::borrow::Cow::Owned(y.to_vec()),
+            std::borrow::Cow::Borrowed,
+        );
         self.fit_encoded(x, &enc, Some(&labels), sample_weight, out, k, None)
     }
 }

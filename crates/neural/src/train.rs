@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, CowArray, s};
 use ndlearn_core::optim::{
     Adam, LbfgsOptions, Momentum, Nesterov, Objective, Optimizer, StopCriteria, lbfgs,
 };
@@ -278,16 +278,18 @@ pub(crate) fn fit_stochastic<F: Float>(
             ));
         }
         (
-            x.select(Axis(0), &tr),
-            y.select(Axis(0), &tr),
-            sample_weight.map(|w| w.select(Axis(0), &tr)),
+            CowArray::from(x.select(Axis(0), &tr)),
+            CowArray::from(y.select(Axis(0), &tr)),
+            sample_weight.map(|w| CowArray::from(w.select(Axis(0), &tr))),
             Some((x.select(Axis(0), &va), y.select(Axis(0), &va))),
         )
     } else {
+        // No split: train on the caller's rows as they are (no copy of X; mini-batches are
+        // gathered into a batch buffer).
         (
-            x.to_owned(),
-            y.to_owned(),
-            sample_weight.map(|w| w.to_owned()),
+            CowArray::from(x.view()),
+            CowArray::from(y.view()),
+            sample_weight.map(|w| CowArray::from(w.view())),
             None,
         )
     };

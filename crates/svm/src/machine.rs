@@ -14,8 +14,10 @@ use crate::solver::{self, Form, Problem, Settings, Solution};
 pub(crate) struct Subset {
     /// Rows of the original data.
     pub rows: Vec<usize>,
-    /// Its data (`f64`; rows × d), or its Gram block for a precomputed kernel.
-    data: Array2<f64>,
+    /// Its data (`f64`; rows × d), or its Gram block for a precomputed kernel; `None` when
+    /// the rows are all the training rows in order (the problem then reads the training data
+    /// itself: a binary problem holds no second copy of `X`).
+    data: Option<Array2<f64>>,
 }
 
 /// The training data of a kernel SVM.
@@ -50,9 +52,11 @@ impl TrainData {
 
     /// The rows `rows` as one problem's data.
     pub(crate) fn subset(&self, rows: Vec<usize>) -> Subset {
+        let all = rows.len() == self.x.nrows() && rows.iter().enumerate().all(|(i, &r)| i == r);
         let data = match self.kernel {
-            Some(_) => self.x.select(Axis(0), &rows),
-            None => self.x.select(Axis(0), &rows).select(Axis(1), &rows),
+            _ if all => None,
+            Some(_) => Some(self.x.select(Axis(0), &rows)),
+            None => Some(self.x.select(Axis(0), &rows).select(Axis(1), &rows)),
         };
         Subset { rows, data }
     }
@@ -67,8 +71,8 @@ impl TrainData {
         cache_mb: f64,
     ) -> Result<Solution> {
         let prepared = match &self.kernel {
-            Some(k) => PreparedKernel::new(k, &sub.data)?,
-            None => PreparedKernel::precomputed(&sub.data)?,
+            Some(k) => PreparedKernel::new(k, sub.data.as_ref().unwrap_or(&self.x))?,
+            None => PreparedKernel::precomputed(sub.data.as_ref().unwrap_or(&self.x))?,
         };
         let mut rows = KernelRows::new(prepared, cache_mb);
         solver::solve(form, &mut rows, problem, settings)

@@ -660,6 +660,7 @@ pub(crate) fn build<F: Float, C: Criterion>(
         None => depth_first(&mut sp, &mut tree, &mut value, n_samples),
         Some(m) => best_first(&mut sp, &mut tree, &mut value, n_samples, m),
     }
+    tree.shrink_to_fit();
     tree
 }
 

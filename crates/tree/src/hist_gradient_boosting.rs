@@ -861,14 +861,15 @@ fn boost<F: Float>(
     };
     let use_val = !val_rows.is_empty();
     let pick = |v: &[f64], rows: &[usize]| -> Vec<f64> { rows.iter().map(|&i| v[i]).collect() };
-    let (x_train_owned, y_train, w_train) = if use_val {
+    // Without a validation split the caller's targets are used as they are (no copy).
+    let (x_train_owned, y_train, w_train): (_, std::borrow::Cow<'_, [f64]>, _) = if use_val {
         (
             Some(x.select(Axis(0), &train_rows)),
-            pick(target.y, &train_rows),
+            pick(target.y, &train_rows).into(),
             w.as_ref().map(|w| pick(w, &train_rows)),
         )
     } else {
-        (None, target.y.to_vec(), w.clone())
+        (None, target.y.into(), w.clone())
     };
     let x_train: &ArrayRef2<F> = x_train_owned.as_ref().map_or(x, |a| a);
     if let Some(labels) = target.labels {

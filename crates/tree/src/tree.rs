@@ -184,6 +184,20 @@ impl<F: Float> Tree<F> {
         id
     }
 
+    /// Gives back the spare capacity of the node arrays once the tree is grown (they grow by
+    /// doubling; a forest keeps hundreds of trees, where the slack would be a third of the
+    /// model's memory).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.children_left.shrink_to_fit();
+        self.children_right.shrink_to_fit();
+        self.feature.shrink_to_fit();
+        self.threshold.shrink_to_fit();
+        self.impurity.shrink_to_fit();
+        self.n_node_samples.shrink_to_fit();
+        self.weighted_n_node_samples.shrink_to_fit();
+        self.value.shrink_to_fit();
+    }
+
     /// Turns an internal node without children yet into a leaf (best-first growth stopped).
     pub(crate) fn make_leaf(&mut self, node: usize) {
         self.children_left[node] = TREE_LEAF;

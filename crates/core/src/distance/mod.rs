@@ -66,9 +66,7 @@ pub use concentration::{relative_contrast, simulate_relative_contrast};
 pub use dtw::{Dtw, DtwKind, DtwResult, LocalCost};
 pub use hypersphere::{hypersphere_area, hypersphere_volume, shell_fraction};
 pub use mixed::{FeatureKind, MixedDissimilarity};
-pub(crate) use pairwise::{
-    column_means as pairwise_column_means, normalize_rows as pairwise_normalize_rows,
-};
+pub(crate) use pairwise::column_means as pairwise_column_means;
 pub use pairwise::{pairwise_distances, pairwise_dot};
 pub use vector::{
     chebyshev, cosine_distance, cosine_similarity, euclidean, hamming, hyperplane_distance,

@@ -4,7 +4,8 @@
 //! kernel and keeps the k best in a max-heap; queries in parallel over fixed chunks.
 //!
 //! **Fused path** ((squared) Euclidean, Minkowski `p = 2`, cosine): the training rows are
-//! stored once, at the first brute-force query, augmented with one column and in panels of
+//! stored once (when a brute-force index is built; for a tree index at its first brute-force
+//! query), augmented with one column and in panels of
 //! 16 rows (`f32` scores) or 8 rows (`f64` scores), coordinate-major inside a panel. For
 //! Euclidean the rows are centred at the training mean and augmented with `−‖x̃‖²/2`, so that
 //! with a query `q̃` (centred the same way) the score `gᵢⱼ = q̃ᵢᵀx̃ⱼ − ‖x̃ⱼ‖²/2` gives the proxy
@@ -105,19 +106,20 @@ pub(crate) enum Cache<F: Float> {
 
 impl<F: Float> Cache<F> {
     pub(crate) fn new(data: &Array2<F>, kernel: &Prepared<F>) -> Self {
-        let Some((aug, center, xn_max)) = augmented(data, kernel) else {
+        let Some((center, xn_max)) = augmentation(data, kernel) else {
             return Self::Direct;
         };
         let Some(center) = center else {
             return Self::Cosine {
-                panels: Panels::new(&aug),
+                panels: Panels::new(data, &Augment::Cosine),
             };
         };
         let m = xn_max.to_f64_lossless();
+        let aug = Augment::Euclid(&center);
         let panels = if (NARROW_MIN..=NARROW_MAX).contains(&m) {
-            PanelSet::Narrow(Panels::new(&aug))
+            PanelSet::Narrow(Panels::new(data, &aug))
         } else if std::mem::size_of::<F>() == 8 && (WIDE_MIN..=WIDE_MAX).contains(&m) {
-            PanelSet::Wide(Panels::new(&aug))
+            PanelSet::Wide(Panels::new(data, &aug))
         } else {
             return Self::Direct;
         };
@@ -129,21 +131,19 @@ impl<F: Float> Cache<F> {
     }
 }
 
-/// The augmented training rows `[x̃, b]` of the fused path, `n × (d + 1)`, with the centre and
-/// `max ‖x̃‖²` (Euclidean: rows centred at their mean, `b = −‖x̃‖²/2`; cosine: unit rows,
-/// `b = 0`, no centre); `None` for other metrics and for cosine rows whose squared norm
-/// overflows or underflows (see [`cosine_norms_ok`]).
-fn augmented<F: Float>(
-    data: &Array2<F>,
-    kernel: &Prepared<F>,
-) -> Option<(Array2<F>, Option<Array1<F>>, F)> {
-    let (n, d) = data.dim();
-    let mut aug = Array2::zeros((n, d + 1));
-    match kernel {
-        Prepared::SqEuclid { .. } => {
-            let center = crate::distance::pairwise_column_means(data);
-            let mut xn_max = F::zero();
-            for (mut out, row) in aug.rows_mut().into_iter().zip(data.rows()) {
+/// How the training rows are augmented: `[x̃, b]` with `x̃ = x − center`, `b = −‖x̃‖²/2`
+/// (squared Euclidean), or `x̃ = x / ‖x‖`, `b = 0` (cosine).
+enum Augment<'a, F> {
+    Euclid(&'a Array1<F>),
+    Cosine,
+}
+
+impl<F: Float> Augment<'_, F> {
+    /// Writes the augmented row of `row` (`d + 1` values, bias last) into `out`.
+    fn row(&self, row: ndarray::ArrayView1<'_, F>, out: &mut [F]) {
+        let d = row.len();
+        match self {
+            Self::Euclid(center) => {
                 let mut norm = F::zero();
                 for j in 0..d {
                     let v = row[j] - center[j];
@@ -151,21 +151,48 @@ fn augmented<F: Float>(
                     norm += v * v;
                 }
                 out[d] = F::cast(-0.5) * norm;
+            }
+            // as the cosine pairwise distances normalise rows
+            Self::Cosine => {
+                let n = row.dot(&row).sqrt();
+                for (o, &v) in out.iter_mut().zip(row) {
+                    *o = if n > F::zero() { v / n } else { v };
+                }
+                out[d] = F::zero();
+            }
+        }
+    }
+}
+
+/// The centre (`None` for cosine) and `max ‖x̃‖²` (1 for cosine) of the augmented training
+/// rows, or `None` when the metric has no fused path or (cosine) a squared norm is out of range.
+/// The augmented rows themselves are written straight into the panels ([`Panels::new`]), so
+/// the cache never holds a second `n × (d + 1)` copy in the data's precision.
+fn augmentation<F: Float>(
+    data: &Array2<F>,
+    kernel: &Prepared<F>,
+) -> Option<(Option<Array1<F>>, F)> {
+    let d = data.ncols();
+    match kernel {
+        Prepared::SqEuclid { .. } => {
+            let center = crate::distance::pairwise_column_means(data);
+            let mut xn_max = F::zero();
+            for row in data.rows() {
+                let mut norm = F::zero();
+                for j in 0..d {
+                    let v = row[j] - center[j];
+                    norm += v * v;
+                }
                 xn_max = xn_max.max(norm);
             }
-            Some((aug, Some(center), xn_max))
+            Some((Some(center), xn_max))
         }
         Prepared::Cosine => {
             let norms_ok = data
                 .rows()
                 .into_iter()
                 .all(|r| cosine_norms_ok(r.iter().fold(F::zero(), |s, &v| s + v * v)));
-            if !norms_ok {
-                return None;
-            }
-            let xt = crate::distance::pairwise_normalize_rows(data);
-            aug.slice_mut(s![.., ..d]).assign(&xt);
-            Some((aug, None, F::one()))
+            norms_ok.then_some((None, F::one()))
         }
         _ => None,
     }
@@ -247,6 +274,7 @@ fn scan_row<F: Float>(
                 }
             }
             sort_pairs(&mut out);
+            out.shrink_to_fit();
             out
         }
     }
@@ -311,6 +339,9 @@ fn finish<F: Float>(
                 .collect();
             sort_pairs(&mut out);
             out.truncate(k);
+            // the list reuses the candidates' allocation (up to `4k + 1024` pairs): give the
+            // excess back, or every query's list would keep it until the answer is assembled
+            out.shrink_to_fit();
             out
         }
         Mode::Radius { r, r_red } => {
@@ -341,11 +372,12 @@ pub(crate) struct Panels<S, const L: usize> {
 }
 
 impl<S: Float, const L: usize> Panels<S, L> {
-    /// From the augmented `n × (d + 1)` rows (bias last), rounded to `S`.
-    fn new<F: Float>(aug: &Array2<F>) -> Self {
-        let (n, width) = aug.dim();
-        let d = width - 1;
+    /// The augmented rows of `data` (bias last), rounded to `S`, each formed in a scratch row.
+    fn new<F: Float>(data: &Array2<F>, aug: &Augment<'_, F>) -> Self {
+        let (n, d) = data.dim();
+        let width = d + 1;
         let mut buf = vec![S::zero(); n.div_ceil(L) * width * L];
+        let mut row = vec![F::zero(); width];
         for (p, panel) in buf.chunks_exact_mut(width * L).enumerate() {
             for l in 0..L {
                 let i = p * L + l;
@@ -353,9 +385,10 @@ impl<S: Float, const L: usize> Panels<S, L> {
                     panel[l] = S::nan();
                     continue;
                 }
-                panel[l] = S::cast(aug[[i, d]]);
+                aug.row(data.row(i), &mut row);
+                panel[l] = S::cast(row[d]);
                 for j in 0..d {
-                    panel[(j + 1) * L + l] = S::cast(aug[[i, j]]);
+                    panel[(j + 1) * L + l] = S::cast(row[j]);
                 }
             }
         }
@@ -441,7 +474,7 @@ fn fused_with<F: Float, S: Float, const L: usize>(
                     (norm, eps * (norm + *xn_max), direct)
                 }
                 _ => {
-                    // as `pairwise_normalize_rows` does for the training rows
+                    // as `Augment::row` does for the training rows
                     let n2 = row.iter().fold(F::zero(), |s, &v| s + v * v);
                     let norm = n2.sqrt();
                     for (o, &v) in out.iter_mut().zip(row) {
@@ -746,8 +779,9 @@ mod kernel_tests {
             };
             let want_radius = direct(&index, q.view(), mode);
             assert!(want_radius.iter().any(|v| v.len() > 1));
-            let (aug, _, _) = augmented(&x, &index.kernel).expect("fused metric");
-            let (p32, p64) = (Panels::new(&aug), Panels::new(&aug));
+            let (center, _) = augmentation(&x, &index.kernel).expect("fused metric");
+            let aug = center.as_ref().map_or(Augment::Cosine, Augment::Euclid);
+            let (p32, p64) = (Panels::new(&x, &aug), Panels::new(&x, &aug));
             let spec32 = (8.0 * d as f64 + 32.0) * f64::from(f32::EPSILON);
             let spec64 = (8.0 * d as f64 + 32.0) * f64::EPSILON;
             for (v, &scanner) in narrow.iter().enumerate() {

@@ -202,7 +202,8 @@ impl<F: Float> NeighborIndex<F> {
             Algorithm::BallTree => Tree::Ball(balltree::BallTree::build(&data, leaf_size, &kernel)),
             _ => Tree::None,
         };
-        Ok(Self {
+        let brute = matches!(tree, Tree::None);
+        let index = Self {
             data,
             metric,
             requested: algorithm,
@@ -211,7 +212,14 @@ impl<F: Float> NeighborIndex<F> {
             kernel,
             tree,
             brute_cache: OnceLock::new(),
-        })
+        };
+        // A brute-force index builds its query panels now, as a tree index builds its tree:
+        // they belong to the fitted index (kept for every later query), so the first query
+        // does not pay for them in time or peak memory.
+        if brute {
+            index.brute_cache();
+        }
+        Ok(index)
     }
 
     /// Number of training points `n`.
