@@ -725,6 +725,13 @@ def gbdt_suite(repeat, quick, libs=("sklearn",)):
     return out
 
 
+# The network of the neural suite and the memory case (benches/src/suites_neural.rs): one hidden
+# layer of 100 ReLU units, scikit-learn's Adam, mini-batches of 200, a fixed number of epochs.
+MLP_SETTINGS = dict(hidden_layer_sizes=(100,), activation="relu", solver="adam", batch_size=200,
+                    tol=0.0, n_iter_no_change=1000, early_stopping=False, shuffle=True,
+                    random_state=0)
+
+
 def neural_suite(repeat, quick, libs=("sklearn",)):
     """The cases of benches/src/suites_neural.rs on the data the Rust suite wrote (fallback: a
     make_classification / make_regression draw of the same design): one hidden layer of 100
@@ -741,8 +748,7 @@ def neural_suite(repeat, quick, libs=("sklearn",)):
 
     scale = 10 if quick else 1
     out = []
-    mlp = dict(hidden_layer_sizes=(100,), activation="relu", solver="adam", batch_size=200,
-               tol=0.0, n_iter_no_change=1000, early_stopping=False, shuffle=True, random_state=0)
+    mlp = MLP_SETTINGS
 
     torch = None
     if "torch" in libs:
@@ -1206,9 +1212,7 @@ def memory_case(request):
     x = raw[: n * d].reshape(n, d)
     y = raw[n * d:].copy()
     labels = y.astype(np.int64)
-    mlp = dict(hidden_layer_sizes=(100,), activation="relu", solver="adam", batch_size=200,
-               tol=0.0, n_iter_no_change=1000, early_stopping=False, shuffle=True,
-               random_state=0, max_iter=20)
+    mlp = dict(MLP_SETTINGS, max_iter=20)
     makers = {
         "ols": (LinearRegression, y),
         "ridge": (lambda: Ridge(alpha=1.0), y),

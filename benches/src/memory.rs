@@ -84,10 +84,14 @@ pub struct MemoryCase {
     pub predict: bool,
 }
 
-/// The cases, in run order (`quick`: rows divided by 5).
+/// A data set of the cases: file stem, draw, seed, (rows, features).
+type DataSpec = (&'static str, Draw, u64, (usize, usize));
+
+/// The cases, in run order (`quick`: rows divided by 5). Cases that share a data set share its
+/// spec (and so its file).
 pub fn cases(quick: bool) -> Vec<MemoryCase> {
     let s = if quick { 5 } else { 1 };
-    let case = |name, data, draw, seed, (n, d): (usize, usize)| MemoryCase {
+    let case = |name, (data, draw, seed, (n, d)): DataSpec| MemoryCase {
         name,
         data,
         draw,
@@ -97,59 +101,35 @@ pub fn cases(quick: bool) -> Vec<MemoryCase> {
         n_fit: n / s,
         predict: false,
     };
-    let mut knn = case("knn_k5_predict", "knn", Draw::Shifted(5), 93, (250_000, 16));
+    let linear = ("linear", Draw::Linear, 91, (500_000, 100));
+    let shifted8 = ("shifted8", Draw::Shifted(8), 94, (200_000, 16));
+    let classes50 = ("classes50", Draw::MakeClassification, 99, (150_000, 50));
+    let mut knn = case(
+        "knn_k5_predict",
+        ("knn", Draw::Shifted(5), 93, (250_000, 16)),
+    );
     knn.n_fit = 200_000 / s;
     knn.predict = true;
     vec![
-        case("ols", "linear", Draw::Linear, 91, (500_000, 100)),
-        case("ridge", "linear", Draw::Linear, 91, (500_000, 100)),
-        case("logistic", "logistic", Draw::Logistic, 92, (200_000, 50)),
-        case("kmeans_k8", "shifted8", Draw::Shifted(8), 94, (200_000, 16)),
-        case(
-            "gaussian_mixture_full_k8",
-            "shifted8",
-            Draw::Shifted(8),
-            94,
-            (200_000, 16),
-        ),
-        case("pca_k10", "low_rank", Draw::LowRank, 95, (500_000, 100)),
+        case("ols", linear),
+        case("ridge", linear),
+        case("logistic", ("logistic", Draw::Logistic, 92, (200_000, 50))),
+        case("kmeans_k8", shifted8),
+        case("gaussian_mixture_full_k8", shifted8),
+        case("pca_k10", ("low_rank", Draw::LowRank, 95, (500_000, 100))),
         knn,
         case(
             "agglomerative_ward",
-            "ward",
-            Draw::Shifted(8),
-            96,
-            (20_000, 16),
+            ("ward", Draw::Shifted(8), 96, (20_000, 16)),
         ),
-        case("tsne_bh", "tsne", Draw::TsneClasses, 97, (5_000, 50)),
+        case("tsne_bh", ("tsne", Draw::TsneClasses, 97, (5_000, 50))),
         case(
             "svc_rbf_binary",
-            "svc",
-            Draw::MakeClassification,
-            98,
-            (20_000, 50),
+            ("svc", Draw::MakeClassification, 98, (20_000, 50)),
         ),
-        case(
-            "random_forest_clf",
-            "classes50",
-            Draw::MakeClassification,
-            99,
-            (150_000, 50),
-        ),
-        case(
-            "hist_gb_clf",
-            "classes50",
-            Draw::MakeClassification,
-            99,
-            (150_000, 50),
-        ),
-        case(
-            "mlp_clf",
-            "classes50",
-            Draw::MakeClassification,
-            99,
-            (150_000, 50),
-        ),
+        case("random_forest_clf", classes50),
+        case("hist_gb_clf", classes50),
+        case("mlp_clf", classes50),
     ]
 }
 
@@ -206,14 +186,13 @@ impl MemoryCase {
                 (x, y.mapv(|c| c as f64))
             }
         };
-        let mut bytes = Vec::with_capacity((n * d + n) * 8);
-        for v in x.iter().chain(y.iter()) {
-            bytes.extend_from_slice(&v.to_le_bytes());
+        // the shared-file writer of the suites (same format and name: `memory_<data>_<n>x<d>`)
+        crate::suites_linear::share_with_reference(&format!("memory_{}", self.data), &x, &y);
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() == want) {
+            Ok(path)
+        } else {
+            Err(format!("could not write {}", path.display()))
         }
-        std::fs::create_dir_all(SHARED_DIR)
-            .and_then(|()| std::fs::write(&path, bytes))
-            .map_err(|e| format!("could not write {}: {e}", path.display()))?;
-        Ok(path)
     }
 
     /// The request the Python side reads (`run.py --memory-case JSON`).
