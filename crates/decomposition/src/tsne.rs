@@ -231,7 +231,7 @@ impl Tsne {
                     let mut p = Array2::zeros((n, n));
                     for i in 0..n {
                         for e in indptr[i]..indptr[i + 1] {
-                            p[[i, indices[e]]] = values[e];
+                            p[[i, indices[e] as usize]] = values[e];
                         }
                     }
                     Ok(p)
@@ -392,7 +392,8 @@ enum Affinities<F> {
     Dense(Array2<F>),
     Sparse {
         indptr: Vec<usize>,
-        indices: Vec<usize>,
+        /// Column of each entry (`u32`: half the bytes; n < 2³² is checked when built).
+        indices: Vec<u32>,
         values: Vec<F>,
     },
 }
@@ -417,31 +418,43 @@ fn check_distances<F: Float>(d: &[F]) -> Result<()> {
 }
 
 /// Conditional affinities of every row from its distances (row `i` of `dist`; `skip_diagonal`:
-/// column `i` is the point itself), in parallel over rows. The distances are squared and
-/// rounded to single precision first, as scikit-learn does before its search.
+/// column `i` is the point itself), in parallel over rows, written over the distances (no
+/// second `n × k` array). The distances are squared and rounded to single precision first, as
+/// scikit-learn does before its search.
 fn conditional_rows<F: Float>(
-    dist: &Array2<F>,
+    mut dist: Array2<F>,
     skip_diagonal: bool,
     perplexity: f64,
 ) -> Result<Array2<F>> {
-    let sq = dist.mapv(|v| F::cast((v * v).to_f64_lossless() as f32 as f64));
-    check_distances(sq.as_slice().unwrap_or(&[]))?;
-    let mut out = Array2::<F>::zeros(sq.dim());
-    out.axis_chunks_iter_mut(Axis(0), 1)
+    dist.mapv_inplace(|v| F::cast((v * v).to_f64_lossless() as f32 as f64));
+    if let Some(slice) = dist.as_slice() {
+        check_distances(slice)?;
+    } else if dist.iter().any(|v| !v.is_finite()) {
+        check_distances(&[F::infinity()])?;
+    }
+    dist.axis_chunks_iter_mut(Axis(0), ROW_CHUNK)
         .into_par_iter()
         .enumerate()
-        .for_each(|(i, mut row)| {
-            let mut p = vec![F::zero(); sq.ncols()];
-            conditional_row(
-                &sq.row(i).to_vec(),
-                skip_diagonal.then_some(i),
-                perplexity,
-                &mut p,
-            );
-            row.row_mut(0).assign(&ndarray::ArrayView1::from(&p[..]));
+        .for_each(|(c, mut rows)| {
+            let (mut sq, mut p) = (vec![F::zero(); rows.ncols()], vec![F::zero(); rows.ncols()]);
+            for (t, mut row) in rows.rows_mut().into_iter().enumerate() {
+                for (s, &v) in sq.iter_mut().zip(row.iter()) {
+                    *s = v;
+                }
+                conditional_row(
+                    &sq,
+                    skip_diagonal.then_some(c * ROW_CHUNK + t),
+                    perplexity,
+                    &mut p,
+                );
+                row.assign(&ndarray::ArrayView1::from(&p[..]));
+            }
         });
-    Ok(out)
+    Ok(dist)
 }
+
+/// Rows per task of [`conditional_rows`].
+const ROW_CHUNK: usize = 16;
 
 /// Exact joint affinities (scikit-learn's `_joint_probabilities`): symmetrised, normalised,
 /// floored at machine epsilon off the diagonal.
@@ -451,7 +464,7 @@ fn exact_affinities<F: Float>(
     perplexity: f64,
 ) -> Result<Array2<F>> {
     let n = x.nrows();
-    let p = conditional_rows(&pairwise_distances(x, x, metric)?, true, perplexity)?;
+    let p = conditional_rows(pairwise_distances(x, x, metric)?, true, perplexity)?;
     let mut joint = &p + &p.t();
     let total = joint.sum().max(F::epsilon());
     let eps = F::cast(f64::EPSILON);
@@ -479,55 +492,106 @@ fn neighbour_affinities<F: Float>(
     let index = NeighborIndex::build(x.to_owned(), metric.clone(), Algorithm::Auto, 30)?;
     let (dist, idx) = index.kneighbors_self(k, false)?;
     drop(index);
-    let cond = conditional_rows(&dist, false, perplexity)?;
-    drop(dist);
-    // P + Pᵀ as sorted (row, col) triplets, merged. Indices as `u32` (16-byte triplets; the
-    // neighbour search already bounds n far below 2³²) and every input freed before the merged
-    // arrays are allocated at their exact size: the peak is one triplet list, not three copies.
-    let narrow = |v: usize| {
-        u32::try_from(v).map_err(|_| {
-            Error::invalid_param(
-                "n_samples",
-                "t-SNE's sparse affinities need fewer than 2^32 rows",
-            )
-        })
+    let cond = conditional_rows(dist, false, perplexity)?;
+    symmetrized(idx, cond)
+}
+
+/// `P + Pᵀ` of the conditional rows (`idx[i, t]`: the `t`-th neighbour of `i`, `cond[i, t]`:
+/// its `p(j|i)`), normalised to sum 1, as CSR rows sorted by column.
+///
+/// Without a triplet list: each row's own list is sorted by column in place, the transposed
+/// lists (who has `i` as a neighbour) are positions into `cond` found by a counting sort, and
+/// every merged row is the merge of the two sorted lists, counted once to allocate the output
+/// at its exact size. Beside the inputs it holds `n·k` `u32` positions and the output.
+fn symmetrized<F: Float>(mut idx: Array2<usize>, mut cond: Array2<F>) -> Result<Affinities<F>> {
+    let (n, k) = idx.dim();
+    let too_many = || {
+        Error::invalid_param(
+            "n_samples",
+            "t-SNE's sparse affinities need fewer than 2^32 neighbour pairs",
+        )
     };
-    let mut trip: Vec<(u32, u32, F)> = Vec::with_capacity(2 * n * k);
-    for i in 0..n {
-        for t in 0..k {
-            let (a, b) = (narrow(i)?, narrow(idx[[i, t]])?);
-            let v = cond[[i, t]];
-            trip.push((a, b, v));
-            trip.push((b, a, v));
+    if u32::try_from(n * k).is_err() {
+        return Err(too_many());
+    }
+    let mut order: Vec<(usize, F)> = Vec::with_capacity(k);
+    for (mut ir, mut cr) in idx.rows_mut().into_iter().zip(cond.rows_mut()) {
+        order.clear();
+        order.extend(ir.iter().copied().zip(cr.iter().copied()));
+        order.sort_unstable_by_key(|&(j, _)| j);
+        for ((i, c), &(j, v)) in ir.iter_mut().zip(cr.iter_mut()).zip(&order) {
+            (*i, *c) = (j, v);
         }
     }
-    drop((idx, cond));
-    trip.par_sort_unstable_by_key(|&(i, j, _)| (i, j));
-    let unique = trip
-        .iter()
-        .zip(trip.iter().skip(1))
-        .filter(|(a, b)| (a.0, a.1) != (b.0, b.1))
-        .count()
-        + usize::from(!trip.is_empty());
-    let mut indptr = vec![0usize; n + 1];
-    let mut indices = Vec::with_capacity(unique);
-    let mut values: Vec<F> = Vec::with_capacity(unique);
-    let mut last: Option<(u32, u32)> = None;
-    for &(i, j, v) in &trip {
-        if last == Some((i, j)) {
-            if let Some(x) = values.last_mut() {
-                *x += v;
+    drop(order);
+    // the columns as `u32` (n·k < 2³² was checked), the `usize` array freed
+    let cols: Vec<u32> = idx.iter().map(|&j| j as u32).collect();
+    drop(idx);
+    let idx = &cols[..];
+    let cond = cond.as_standard_layout();
+    let Some(cond) = cond.as_slice() else {
+        return Err(too_many());
+    };
+    // transposed lists: tptr[j]..tptr[j + 1] of `tpos` are the positions `i·k + t` with
+    // idx[i, t] = j, in increasing `i`
+    let mut tptr = vec![0usize; n + 1];
+    for &j in idx {
+        tptr[j as usize + 1] += 1;
+    }
+    for j in 0..n {
+        tptr[j + 1] += tptr[j];
+    }
+    let mut next = tptr.clone();
+    let mut tpos = vec![0u32; n * k];
+    for (pos, &j) in idx.iter().enumerate() {
+        let j = j as usize;
+        tpos[next[j]] = pos as u32;
+        next[j] += 1;
+    }
+    drop(next);
+    // the merge of row i's own list with its transposed list: (column, value) in column order
+    let merged = |i: usize, emit: &mut dyn FnMut(usize, F)| {
+        let own = (i * k..(i + 1) * k).map(|p| (idx[p] as usize, cond[p]));
+        let theirs = tpos[tptr[i]..tptr[i + 1]]
+            .iter()
+            .map(|&p| (p as usize / k, cond[p as usize]));
+        let (mut a, mut b) = (own.peekable(), theirs.peekable());
+        loop {
+            match (a.peek().copied(), b.peek().copied()) {
+                (Some((ja, va)), Some((jb, vb))) if ja == jb => {
+                    emit(ja, va + vb);
+                    a.next();
+                    b.next();
+                }
+                (Some((ja, va)), Some((jb, _))) if ja < jb => {
+                    emit(ja, va);
+                    a.next();
+                }
+                (_, Some((jb, vb))) => {
+                    emit(jb, vb);
+                    b.next();
+                }
+                (Some((ja, va)), None) => {
+                    emit(ja, va);
+                    a.next();
+                }
+                (None, None) => break,
             }
-        } else {
-            indices.push(j as usize);
-            values.push(v);
-            indptr[i as usize + 1] += 1;
-            last = Some((i, j));
         }
-    }
-    drop(trip);
+    };
+    let mut indptr = vec![0usize; n + 1];
     for i in 0..n {
-        indptr[i + 1] += indptr[i];
+        let mut count = 0;
+        merged(i, &mut |_, _| count += 1);
+        indptr[i + 1] = indptr[i] + count;
+    }
+    let mut indices: Vec<u32> = Vec::with_capacity(indptr[n]);
+    let mut values: Vec<F> = Vec::with_capacity(indptr[n]);
+    for i in 0..n {
+        merged(i, &mut |j, v| {
+            indices.push(j as u32);
+            values.push(v);
+        });
     }
     let total = values
         .iter()
@@ -806,7 +870,7 @@ impl<F: Float> SpaceTree<F> {
 #[allow(clippy::too_many_arguments)]
 fn bh_gradient<F: Float>(
     indptr: &[usize],
-    indices: &[usize],
+    indices: &[u32],
     values: &[F],
     y: &[F],
     dim: usize,
@@ -847,7 +911,7 @@ fn bh_gradient<F: Float>(
                 let yi = &y[i * dim..(i + 1) * dim];
                 let mut pos = [F::zero(); 3];
                 for e in indptr[i]..indptr[i + 1] {
-                    let j = indices[e];
+                    let j = indices[e] as usize;
                     let pij = values[e];
                     let yj = &y[j * dim..(j + 1) * dim];
                     let mut d2 = F::zero();
@@ -1222,7 +1286,7 @@ mod bh_gradient_tests {
     /// [`exact_gradient`] reads).
     struct Problem {
         indptr: Vec<usize>,
-        indices: Vec<usize>,
+        indices: Vec<u32>,
         values: Vec<f64>,
         dense: Array2<f64>,
     }
@@ -1248,7 +1312,7 @@ mod bh_gradient_tests {
         let mut dense = Array2::zeros((N, N));
         for i in 0..N {
             for e in indptr[i]..indptr[i + 1] {
-                dense[[i, indices[e]]] = values[e];
+                dense[[i, indices[e] as usize]] = values[e];
             }
         }
         Problem {
@@ -1266,7 +1330,7 @@ mod bh_gradient_tests {
         let (mut indptr, mut indices, mut values) = (vec![0], Vec::new(), Vec::new());
         for i in 0..N {
             for j in (0..N).filter(|&j| j != i) {
-                indices.push(j);
+                indices.push(j as u32);
                 values.push(dense[[i, j]]);
             }
             indptr.push(indices.len());
@@ -1354,7 +1418,7 @@ mod bh_gradient_tests {
         let mut s = 0.0;
         for i in 0..N {
             for e in p.indptr[i]..p.indptr[i + 1] {
-                let (j, pij) = (p.indices[e], p.values[e]);
+                let (j, pij) = (p.indices[e] as usize, p.values[e]);
                 let q = t_kernel(sq_dist(y, dim, i, j), dof(dim)) / z;
                 if pij > 0.0 {
                     s += pij * (pij / q).ln().abs();

@@ -164,6 +164,23 @@ impl<F: Float> StoredIndex<F> {
         self.index()?.kneighbors(x, k)
     }
 
+    /// [`NeighborIndex::kneighbors_for_each`] with the checks of [`Self::kneighbors`]: `f(i,
+    /// distances, indices)` for every query row in order, without the `n × k` result.
+    pub(crate) fn kneighbors_for_each<G>(
+        &self,
+        x: &ArrayRef2<F>,
+        k: usize,
+        context: &'static str,
+        f: G,
+    ) -> Result<()>
+    where
+        G: FnMut(usize, &[F], &[usize]),
+    {
+        check_k(k, self.n_samples())?;
+        check_predict_input(x, self.n_features(), context)?;
+        self.index()?.kneighbors_for_each(x, k, f)
+    }
+
     /// Every training row within `r` of each query (checks `r`, the query width and
     /// finiteness first).
     pub(crate) fn radius_neighbors(

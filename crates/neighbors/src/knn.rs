@@ -51,7 +51,7 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayViewMut1, Axis};
 use ndlearn_core::distance::Metric;
 use ndlearn_core::neighbors::{Algorithm, DEFAULT_LEAF_SIZE, KNeighbors};
 use ndlearn_core::validate::{
@@ -190,39 +190,43 @@ impl<F: Float> FittedKNeighborsClassifier<F> {
     }
 }
 
-/// Class probabilities from neighbour lists.
-fn vote<F: Float>(
-    (dist, idx): &KNeighbors<F>,
-    labels: &Array1<usize>,
-    n_classes: usize,
-    how: Weights,
-) -> Array2<F> {
-    let mut p = Array2::zeros((dist.nrows(), n_classes));
-    let mut w = Vec::with_capacity(dist.ncols());
-    for ((d, i), out) in dist.rows().into_iter().zip(idx.rows()).zip(p.rows_mut()) {
-        vote_into(out, &d.to_vec(), &i.to_vec(), labels, how, &mut w);
-    }
-    p
-}
-
 impl<F: Float> Predict<F> for FittedKNeighborsClassifier<F> {
     type Output = Array1<usize>;
 
     /// The class with the largest (weighted) vote, ties to the lowest class.
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<usize>> {
-        let p = self.predict_proba(x)?;
-        Ok(p.rows()
-            .into_iter()
-            .map(|r| argmax(r.iter().copied()))
-            .collect())
+        // one query's vote at a time: the output and one search block are all that is held
+        let mut out = Array1::zeros(x.nrows());
+        let mut votes = Array1::zeros(self.n_classes);
+        let mut w = Vec::new();
+        let how = self.params.weights;
+        self.index.kneighbors_for_each(
+            x,
+            self.params.n_neighbors,
+            "KNeighborsClassifier: number of features",
+            |i, d, p| {
+                votes.fill(F::zero());
+                vote_into(votes.view_mut(), d, p, &self.labels, how, &mut w);
+                out[i] = argmax(votes.iter().copied());
+            },
+        )?;
+        Ok(out)
     }
 }
 
 impl<F: Float> PredictProba<F> for FittedKNeighborsClassifier<F> {
     /// The (weighted) share of each class among the `k` neighbours.
     fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        let nb = self.kneighbors(x, None)?;
-        Ok(vote(&nb, &self.labels, self.n_classes, self.params.weights))
+        let mut out = Array2::zeros((x.nrows(), self.n_classes));
+        let mut w = Vec::new();
+        let how = self.params.weights;
+        self.index.kneighbors_for_each(
+            x,
+            self.params.n_neighbors,
+            "KNeighborsClassifier: number of features",
+            |i, d, p| vote_into(out.row_mut(i), d, p, &self.labels, how, &mut w),
+        )?;
+        Ok(out)
     }
 }
 
@@ -364,20 +368,32 @@ pub(crate) fn average<F: Float>(
     how: Weights,
     n: usize,
 ) -> Array2<F> {
-    let m = targets.ncols();
-    let mut out = Array2::zeros((n, m));
+    let mut out = Array2::zeros((n, targets.ncols()));
     let mut w = Vec::new();
-    for ((d, i), mut row) in lists.zip(out.rows_mut()) {
-        weights_into(how, &d, &mut w);
-        let total: F = w.iter().copied().sum();
-        for (&j, &wj) in i.iter().zip(&w) {
-            for (o, &t) in row.iter_mut().zip(targets.row(j)) {
-                *o += wj * t;
-            }
-        }
-        row.mapv_inplace(|v| v / total);
+    for ((d, i), row) in lists.zip(out.rows_mut()) {
+        average_into(row, &d, &i, targets, how, &mut w);
     }
     out
+}
+
+/// The (weighted) mean target of one query's neighbours (`dist`, `idx`) into `row` (zero on
+/// entry); `w` is scratch space.
+fn average_into<F: Float>(
+    mut row: ArrayViewMut1<'_, F>,
+    dist: &[F],
+    idx: &[usize],
+    targets: &Array2<F>,
+    how: Weights,
+    w: &mut Vec<F>,
+) {
+    weights_into(how, dist, w);
+    let total: F = w.iter().copied().sum();
+    for (&j, &wj) in idx.iter().zip(w.iter()) {
+        for (o, &t) in row.iter_mut().zip(targets.row(j)) {
+            *o += wj * t;
+        }
+    }
+    row.mapv_inplace(|v| v / total);
 }
 
 impl<F: Float> FittedKNeighborsRegressor<F> {
@@ -409,18 +425,16 @@ impl<F: Float> FittedKNeighborsRegressor<F> {
     /// # Errors
     /// As [`Predict::predict`].
     pub fn predict_multi(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        let (dist, idx) = self.kneighbors(x, None)?;
-        let lists = dist
-            .rows()
-            .into_iter()
-            .zip(idx.rows())
-            .map(|(d, i)| (d.to_vec(), i.to_vec()));
-        Ok(average(
-            lists,
-            &self.targets,
-            self.params.weights,
-            x.nrows(),
-        ))
+        let mut out = Array2::zeros((x.nrows(), self.targets.ncols()));
+        let mut w = Vec::new();
+        let how = self.params.weights;
+        self.index.kneighbors_for_each(
+            x,
+            self.params.n_neighbors,
+            "KNeighborsRegressor: number of features",
+            |i, d, p| average_into(out.row_mut(i), d, p, &self.targets, how, &mut w),
+        )?;
+        Ok(out)
     }
 }
 

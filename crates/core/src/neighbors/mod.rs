@@ -2,7 +2,10 @@
 //!
 //! [`NeighborIndex`] stores a training matrix and answers
 //!
-//! * [`NeighborIndex::kneighbors`]: the `k` nearest training rows of each query row;
+//! * [`NeighborIndex::kneighbors`]: the `k` nearest training rows of each query row
+//!   ([`NeighborIndex::kneighbors_for_each`]: the same lists handed to a callback block by
+//!   block, for predictors that reduce each list to a vote or a mean without the `n × k`
+//!   matrices);
 //! * [`NeighborIndex::radius_neighbors`]: every training row within distance `r` (`≤ r`);
 //!
 //! for any [`Metric`], with one of three exact algorithms:
@@ -77,6 +80,10 @@ pub const DEFAULT_LEAF_SIZE: usize = 30;
 
 /// Query rows per parallel task of the tree and direct-brute paths.
 const QUERY_CHUNK: usize = 32;
+
+/// Smallest block of query rows [`NeighborIndex::kneighbors_for_each`] searches at once
+/// (grown to 8 chunks per thread on wide machines).
+pub const STREAM_ROWS: usize = 1024;
 
 /// Search algorithm of a [`NeighborIndex`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -291,10 +298,55 @@ impl<F: Float> NeighborIndex<F> {
     /// # Errors
     /// See the module docs.
     pub fn kneighbors(&self, queries: &ArrayRef2<F>, k: usize) -> Result<KNeighbors<F>> {
+        let nq = queries.nrows();
+        let mut dist = Array2::zeros((nq, k));
+        let mut idx = Array2::zeros((nq, k));
+        self.kneighbors_for_each(queries, k, |i, d, p| {
+            for (o, &v) in dist.row_mut(i).iter_mut().zip(d) {
+                *o = v;
+            }
+            for (o, &v) in idx.row_mut(i).iter_mut().zip(p) {
+                *o = v;
+            }
+        })?;
+        Ok((dist, idx))
+    }
+
+    /// Calls `f(i, distances, indices)` for every query row `i`, in row order, with its `k`
+    /// nearest training rows as [`Self::kneighbors`] gives them (sorted by increasing
+    /// distance, ties by lower index), without the `n_queries × k` result: the queries are
+    /// searched in blocks of at least [`STREAM_ROWS`] rows (in parallel inside a block) and
+    /// only one block's lists are alive at once. What predictors that reduce each
+    /// neighbour list to a few numbers (a vote, a mean) use, so their peak memory is their
+    /// output plus one block.
+    ///
+    /// # Errors
+    /// As [`Self::kneighbors`].
+    pub fn kneighbors_for_each<G>(&self, queries: &ArrayRef2<F>, k: usize, mut f: G) -> Result<()>
+    where
+        G: FnMut(usize, &[F], &[usize]),
+    {
         self.check_k(k)?;
         self.check_queries(queries)?;
-        let lists = self.knn_lists(queries, k);
-        Ok(self.assemble(lists, queries.nrows(), k))
+        let nq = queries.nrows();
+        let block = STREAM_ROWS.max(QUERY_CHUNK * 8 * rayon::current_num_threads());
+        let (mut dist, mut idx) = (Vec::with_capacity(k), Vec::with_capacity(k));
+        let mut start = 0;
+        while start < nq {
+            let end = (start + block).min(nq);
+            let lists = self.knn_lists(&queries.slice(ndarray::s![start..end, ..]), k);
+            for (i, list) in lists.into_iter().enumerate() {
+                dist.clear();
+                idx.clear();
+                for &(r, p) in list.iter().take(k) {
+                    dist.push(self.kernel.finalize(r));
+                    idx.push(p);
+                }
+                f(start + i, &dist, &idx);
+            }
+            start = end;
+        }
+        Ok(())
     }
 
     /// Sorted `(reduced distance, index)` lists, one per query row.
@@ -314,18 +366,6 @@ impl<F: Float> NeighborIndex<F> {
             }
             *out = h.sorted();
         })
-    }
-
-    fn assemble(&self, lists: Vec<Vec<(F, usize)>>, nq: usize, k: usize) -> KNeighbors<F> {
-        let mut dist = Array2::zeros((nq, k));
-        let mut idx = Array2::zeros((nq, k));
-        for (i, list) in lists.iter().enumerate() {
-            for (j, &(r, p)) in list.iter().enumerate().take(k) {
-                dist[[i, j]] = self.kernel.finalize(r);
-                idx[[i, j]] = p;
-            }
-        }
-        (dist, idx)
     }
 
     /// Runs `f(query_row, output, heap_slot)` for every query row, in parallel over fixed
@@ -449,23 +489,20 @@ impl<F: Float> NeighborIndex<F> {
             ));
         }
         let data = self.data.clone();
-        let lists = self.knn_lists(&*data, k + 1);
-        let lists = lists
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut l)| {
-                match l.iter().position(|&(_, p)| p == i) {
-                    Some(pos) => {
-                        l.remove(pos);
-                    }
-                    None => {
-                        l.pop();
-                    }
-                }
-                l
-            })
-            .collect();
-        Ok(self.assemble(lists, data.nrows(), k))
+        let n = data.nrows();
+        let mut dist = Array2::zeros((n, k));
+        let mut idx = Array2::zeros((n, k));
+        self.kneighbors_for_each(&*data, k + 1, |i, d, p| {
+            // drop the point itself, or the last neighbour if more than `k` duplicates of
+            // lower index precede it
+            let skip = p.iter().position(|&j| j == i).unwrap_or(k);
+            let kept = (0..=k).filter(|&t| t != skip);
+            for (o, t) in kept.enumerate() {
+                dist[[i, o]] = d[t];
+                idx[[i, o]] = p[t];
+            }
+        })?;
+        Ok((dist, idx))
     }
 }
 

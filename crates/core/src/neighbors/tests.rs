@@ -264,3 +264,47 @@ fn radius_neighbor_indices_match_radius_neighbors() {
         assert!(index.radius_neighbor_indices(&x, -1.0).is_err());
     }
 }
+
+#[test]
+fn streamed_blocks_match_the_reference_scan() {
+    // more query rows than one streaming block (and not a multiple of it), integer data with
+    // many exact ties and every row present three times: each block's answers must land on
+    // the rows of their own queries, in row order, and self-queries must drop the point itself
+    // (or the last neighbour when more than k duplicates of lower index precede it)
+    let n = STREAM_ROWS + 37;
+    let base = Array2::from_shape_fn((n / 3 + 1, 3), |(i, j)| ((i * (j + 3)) % 11) as f64);
+    let x = Array2::from_shape_fn((n, 3), |(i, j)| base[[i % base.nrows(), j]]);
+    let q = Array2::from_shape_fn((n, 3), |(i, j)| ((i * 7 + j * 5) % 13) as f64 - 1.0);
+    for alg in [Algorithm::Brute, Algorithm::KdTree] {
+        let index = NeighborIndex::build(x.clone(), Metric::Euclidean, alg, 16).expect("index");
+        let (d, i) = index.kneighbors(&q, 4).expect("valid");
+        let (rd, ri) = reference(&x, &q, 4, &Metric::Euclidean);
+        assert_eq!(i, ri, "{alg:?}");
+        assert_eq!(d, rd, "{alg:?}");
+        let mut seen = 0;
+        index
+            .kneighbors_for_each(&q, 4, |row, dist, idx| {
+                assert_eq!(row, seen);
+                assert_eq!(idx, ri.row(row).as_slice().expect("row"));
+                assert_eq!(dist, rd.row(row).as_slice().expect("row"));
+                seen += 1;
+            })
+            .expect("valid");
+        assert_eq!(seen, n);
+        let (sd, si) = index.kneighbors_self(2, false).expect("valid");
+        let (ad, ai) = reference(&x, &x, 3, &Metric::Euclidean);
+        for p in 0..n {
+            let skip = (0..3).find(|&t| ai[[p, t]] == p).unwrap_or(2);
+            let kept: Vec<usize> = (0..3).filter(|&t| t != skip).collect();
+            assert_eq!(
+                [si[[p, 0]], si[[p, 1]]],
+                [ai[[p, kept[0]]], ai[[p, kept[1]]]],
+                "{alg:?} row {p}"
+            );
+            assert_eq!(
+                [sd[[p, 0]], sd[[p, 1]]],
+                [ad[[p, kept[0]]], ad[[p, kept[1]]]]
+            );
+        }
+    }
+}
