@@ -329,7 +329,7 @@ impl<F: Float> NeighborIndex<F> {
         self.check_k(k)?;
         self.check_queries(queries)?;
         let nq = queries.nrows();
-        let block = STREAM_ROWS.max(QUERY_CHUNK * 8 * rayon::current_num_threads());
+        let block = STREAM_ROWS.max(QUERY_CHUNK * 8 * crate::par::current_num_threads());
         let (mut dist, mut idx) = (Vec::with_capacity(k), Vec::with_capacity(k));
         let mut start = 0;
         while start < nq {
