@@ -66,6 +66,19 @@ pub trait Float:
         AsPrimitive::<f64>::as_(self)
     }
 
+    /// The same view as `f64` elements when `Self` is `f64` (no copy), `None` for `f32`: lets
+    /// generic code that computes in `f64` borrow `f64` input instead of converting it.
+    ///
+    /// ```
+    /// use ndlearn_core::Float;
+    /// use ndlearn_core::ndarray::array;
+    ///
+    /// let a = array![[1.0_f64, 2.0]];
+    /// assert!(f64::as_f64_view(a.view()).is_some());
+    /// assert!(f32::as_f64_view(array![[1.0_f32]].view()).is_none());
+    /// ```
+    fn as_f64_view<D: Dimension>(a: ArrayView<'_, Self, D>) -> Option<ArrayView<'_, f64, D>>;
+
     #[doc(hidden)]
     fn view_lapack<D: Dimension>(a: ArrayView<'_, Self, D>) -> ArrayView<'_, Self::Lapack, D>;
     #[doc(hidden)]
@@ -104,11 +117,28 @@ pub trait Float:
     ) -> std::result::Result<(), i32>;
 }
 
+/// `Float::as_f64_view` of `f64`: the view itself.
+fn same_view<D: Dimension>(a: ArrayView<'_, f64, D>) -> Option<ArrayView<'_, f64, D>> {
+    Some(a)
+}
+
+/// `Float::as_f64_view` of the other types: none.
+fn no_f64_view<A, D: Dimension>(_: ArrayView<'_, A, D>) -> Option<ArrayView<'_, f64, D>> {
+    None
+}
+
 macro_rules! impl_float {
-    ($t:ty, $name:expr, $syevd:ident, $potrf:ident, $potrs:ident) => {
+    ($t:ty, $name:expr, $as_f64:ident, $syevd:ident, $potrf:ident, $potrs:ident) => {
         impl Float for $t {
             type Lapack = $t;
             const NAME: &'static str = $name;
+
+            #[inline]
+            fn as_f64_view<D: Dimension>(
+                a: ArrayView<'_, Self, D>,
+            ) -> Option<ArrayView<'_, f64, D>> {
+                $as_f64(a)
+            }
 
             #[inline]
             fn cast<T: ToPrimitive>(x: T) -> Self {
@@ -265,8 +295,8 @@ macro_rules! impl_float {
     };
 }
 
-impl_float!(f32, "f32", ssyevd_, spotrf_, spotrs_);
-impl_float!(f64, "f64", dsyevd_, dpotrf_, dpotrs_);
+impl_float!(f32, "f32", no_f64_view, ssyevd_, spotrf_, spotrs_);
+impl_float!(f64, "f64", same_view, dsyevd_, dpotrf_, dpotrs_);
 
 #[cfg(test)]
 mod tests {

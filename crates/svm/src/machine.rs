@@ -2,7 +2,7 @@
 //! precomputed Gram matrix), per-sample bounds from `C`, class and sample weights, and the
 //! kernel expansion `Σ cᵢ k(svᵢ, x) − ρ` at predict.
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, CowArray, Ix2};
 use ndlearn_core::kernel::{Kernel, PreparedKernel};
 use ndlearn_core::validate::ModelCheck;
 use ndlearn_core::{Error, Float, Result};
@@ -15,22 +15,25 @@ pub(crate) struct Subset {
     /// Rows of the original data.
     pub rows: Vec<usize>,
     /// Its data (`f64`; rows × d), or its Gram block for a precomputed kernel; `None` when
-    /// the rows are all the training rows in order (the problem then reads the training data
-    /// itself: a binary problem holds no second copy of `X`).
+    /// the rows are all the training rows (the problem then reads the training data itself,
+    /// through the permutation `rows` when they are in another order: a binary problem holds
+    /// no second copy of `X`).
     data: Option<Array2<f64>>,
 }
 
 /// The training data of a kernel SVM.
-pub(crate) struct TrainData {
+pub(crate) struct TrainData<'a> {
     /// The numeric kernel (`None`: `x` is a precomputed Gram matrix).
     pub kernel: Option<Kernel>,
-    x: Array2<f64>,
+    /// The caller's matrix when it is `f64`, else an `f64` copy.
+    x: CowArray<'a, f64, Ix2>,
 }
 
-impl TrainData {
-    /// Converts and checks `x` (square for a precomputed kernel).
+impl<'a> TrainData<'a> {
+    /// Converts (`f64` input is borrowed, not copied) and checks `x` (square for a
+    /// precomputed kernel).
     pub(crate) fn new<F: Float>(
-        x: &ArrayRef2<F>,
+        x: &'a ArrayRef2<F>,
         kernel: Option<Kernel>,
         context: &'static str,
     ) -> Result<Self> {
@@ -44,15 +47,17 @@ impl TrainData {
                 found: format!("{} × {}", x.nrows(), x.ncols()),
             });
         }
-        Ok(Self {
-            kernel,
-            x: x.mapv(|v| v.to_f64().unwrap_or(f64::NAN)),
-        })
+        let x = match F::as_f64_view(x.view()) {
+            Some(x64) => CowArray::from(x64),
+            None => CowArray::from(x.mapv(|v| v.to_f64().unwrap_or(f64::NAN))),
+        };
+        Ok(Self { kernel, x })
     }
 
     /// The rows `rows` as one problem's data.
     pub(crate) fn subset(&self, rows: Vec<usize>) -> Subset {
-        let all = rows.len() == self.x.nrows() && rows.iter().enumerate().all(|(i, &r)| i == r);
+        // The rows of one problem are distinct, so as many as the data are a permutation.
+        let all = rows.len() == self.x.nrows();
         let data = match self.kernel {
             _ if all => None,
             Some(_) => Some(self.x.select(Axis(0), &rows)),
@@ -70,11 +75,20 @@ impl TrainData {
         settings: Settings,
         cache_mb: f64,
     ) -> Result<Solution> {
-        let prepared = match &self.kernel {
-            Some(k) => PreparedKernel::new(k, sub.data.as_ref().unwrap_or(&self.x))?,
-            None => PreparedKernel::precomputed(sub.data.as_ref().unwrap_or(&self.x))?,
+        let x: &ArrayRef2<f64> = match &sub.data {
+            Some(d) => d,
+            None => &self.x,
         };
-        let mut rows = KernelRows::new(prepared, cache_mb);
+        let prepared = match &self.kernel {
+            Some(k) => PreparedKernel::new(k, x)?,
+            None => PreparedKernel::precomputed(x)?,
+        };
+        let in_order = sub.rows.iter().enumerate().all(|(i, &r)| i == r);
+        let mut rows = if sub.data.is_some() || in_order {
+            KernelRows::new(prepared, cache_mb)
+        } else {
+            KernelRows::permuted(prepared, cache_mb, sub.rows.clone())
+        };
         solver::solve(form, &mut rows, problem, settings)
     }
 

@@ -383,7 +383,7 @@ fn pairs(k: usize) -> Vec<(usize, usize)> {
 /// Solves the binary problem on `rows` (labels `+1` for `first`), with bounds `bounds` (per
 /// original row).
 fn solve_binary(
-    data: &TrainData,
+    data: &TrainData<'_>,
     spec: &ClassifySpec<'_>,
     rows: Vec<usize>,
     positive: &[bool],
@@ -605,7 +605,7 @@ fn fit_classifier<F: Float>(
 /// libsvm's `svm_binary_svc_probability`: decision values of 5-fold cross-validation on the
 /// pair's rows (a seeded permutation, contiguous folds), then Platt scaling on them.
 fn pair_platt(
-    data: &TrainData,
+    data: &TrainData<'_>,
     spec: &ClassifySpec<'_>,
     rows: &[usize],
     positive: &[bool],

@@ -337,7 +337,7 @@ pub struct FittedOneClassSvm<F: Float> {
 }
 
 fn build_model<F: Float>(
-    data: &TrainData,
+    data: &TrainData<'_>,
     x: &ArrayRef2<F>,
     row_coef: Vec<(usize, f64)>,
     sol: &Solution,

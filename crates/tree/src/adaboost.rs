@@ -154,7 +154,7 @@ impl AdaBoostClassifier {
         let s = numpy_sum(&w);
         w.iter_mut().for_each(|v| *v /= s);
         let xt = builder::to_columns(x);
-        let data = Columns { xt: &xt, n, d };
+        let data = Columns::column_major(&xt, n, d);
         let ys: Vec<usize> = y.iter().copied().collect();
         let base = self.estimator.clone();
         base.growth().resolve(n, d, 1.0)?;

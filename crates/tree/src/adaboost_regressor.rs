@@ -196,7 +196,7 @@ impl AdaBoostRegressor {
                 yb[r] = ys[i];
             }
             let xt = builder::to_columns(&xb);
-            let data = Columns { xt: &xt, n, d };
+            let data = Columns::column_major(&xt, n, d);
             let mut tree = base.grow(&data, &yb, 1, None, &mut TreeRng::from_seed(tree_seed))?;
             if base.ccp_alpha > 0.0 {
                 tree = tree.prune(base.ccp_alpha);

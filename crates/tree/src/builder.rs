@@ -143,17 +143,55 @@ fn sweep<F: Float, C: Criterion>(
     best
 }
 
-/// Training features stored column by column (`xt[f * n + i]`).
+/// The training features as the splitter reads them: `x[i, f]` is `xt[i·row_stride +
+/// f·col_stride]`, over a column-major copy ([`to_columns`]) or over the caller's matrix itself
+/// when it is contiguous in memory ([`Columns::borrowed`]: forests read the caller's rows
+/// instead of holding a second copy of the input).
 pub(crate) struct Columns<'a, F> {
     pub xt: &'a [F],
     pub n: usize,
     pub d: usize,
+    row_stride: usize,
+    col_stride: usize,
 }
 
-impl<F: Float> Columns<'_, F> {
+impl<'a, F: Float> Columns<'a, F> {
+    /// Over a column-major copy (`xt[f·n + i]`, as [`to_columns`] writes it).
+    pub(crate) fn column_major(xt: &'a [F], n: usize, d: usize) -> Self {
+        debug_assert_eq!(xt.len(), n * d);
+        Columns {
+            xt,
+            n,
+            d,
+            row_stride: 1,
+            col_stride: n,
+        }
+    }
+
+    /// Over `x`'s own memory when it is contiguous (row- or column-major); `None` for a
+    /// strided view (the caller copies it with [`to_columns`]).
+    pub(crate) fn borrowed(x: &'a ndarray::ArrayRef2<F>) -> Option<Self> {
+        let (n, d) = x.dim();
+        let xt = x.as_slice_memory_order()?;
+        let (row_stride, col_stride) = if x.is_standard_layout() {
+            (d, 1)
+        } else if x.t().is_standard_layout() {
+            (1, n)
+        } else {
+            return None;
+        };
+        Some(Columns {
+            xt,
+            n,
+            d,
+            row_stride,
+            col_stride,
+        })
+    }
+
     #[inline]
     pub(crate) fn get(&self, f: usize, i: usize) -> F {
-        self.xt[f * self.n + i]
+        self.xt[i * self.row_stride + f * self.col_stride]
     }
 }
 
@@ -981,7 +1019,7 @@ mod tests {
             .map(|i| xt[n + i] + (6.0 * xt[5 * n + i]).sin() + next())
             .collect();
         let w: Vec<f64> = (0..n).map(|i| (i % 3) as f64 + 0.5).collect();
-        let data = Columns { xt: &xt, n, d };
+        let data = Columns::column_major(&xt, n, d);
         for mf in [d, 3] {
             let grow_c = |par: usize| {
                 let mut rng = TreeRng::from_seed(7);

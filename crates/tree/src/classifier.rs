@@ -239,11 +239,7 @@ impl DecisionTreeClassifier {
             ));
         }
         let xt = builder::to_columns(x);
-        let data = Columns {
-            xt: &xt,
-            n: x.nrows(),
-            d: x.ncols(),
-        };
+        let data = Columns::column_major(&xt, x.nrows(), x.ncols());
         let ys: Vec<usize> = y.iter().copied().collect();
         let mut rng = crate::sk_random::TreeRng::from_seed(self.seed);
         let mut tree = self.grow(&data, &ys, n_classes, w.as_deref(), &mut rng)?;

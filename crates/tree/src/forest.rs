@@ -516,8 +516,15 @@ macro_rules! forest_classifier {
                 let tree_est = self.tree();
                 // Checks max_features against d once, before the parallel part.
                 tree_est.growth().resolve(n, d, 1.0)?;
-                let xt = builder::to_columns(x);
-                let data = Columns { xt: &xt, n, d };
+                // The caller's matrix when contiguous, else a column-major copy.
+                let copy;
+                let data = match Columns::borrowed(x) {
+                    Some(c) => c,
+                    None => {
+                        copy = builder::to_columns(x);
+                        Columns::column_major(&copy, n, d)
+                    }
+                };
                 let ys: Vec<usize> = y.iter().copied().collect();
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
@@ -917,8 +924,15 @@ macro_rules! forest_regressor {
                 let m = ens.n_bootstrap(n, base.as_deref());
                 let cdf = base.as_deref().filter(|_| self.bootstrap).map(weight_cdf);
                 tree_est.growth().resolve(n, d, 1.0)?;
-                let xt = builder::to_columns(x);
-                let data = Columns { xt: &xt, n, d };
+                // The caller's matrix when contiguous, else a column-major copy.
+                let copy;
+                let data = match Columns::borrowed(x) {
+                    Some(c) => c,
+                    None => {
+                        copy = builder::to_columns(x);
+                        Columns::column_major(&copy, n, d)
+                    }
+                };
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
                 let new_trees = par::try_map_tasks(self.n_estimators - n_keep, |t| {

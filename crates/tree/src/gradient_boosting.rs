@@ -675,7 +675,7 @@ fn boost<F: Float>(
     let mut raw_val: Vec<f64> = (0..val.len()).flat_map(|_| init.iter().copied()).collect();
 
     let xt = builder::to_columns(x_tr);
-    let data = Columns { xt: &xt, n, d };
+    let data = Columns::column_major(&xt, n, d);
     let mut rng = match warm {
         Some(prev) => RandomState::from_state(&prev.rng_state),
         None => RandomState::new(s.seed),

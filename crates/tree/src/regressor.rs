@@ -214,11 +214,7 @@ impl DecisionTreeRegressor {
         let ys: Vec<f64> = y.iter().map(|v| v.to_f64_lossless()).collect();
         self.check_target(&ys)?;
         let xt = builder::to_columns(x);
-        let data = Columns {
-            xt: &xt,
-            n: x.nrows(),
-            d: x.ncols(),
-        };
+        let data = Columns::column_major(&xt, x.nrows(), x.ncols());
         let mut rng = crate::sk_random::TreeRng::from_seed(self.seed);
         let mut tree = self.grow(&data, &ys, k, w.as_deref(), &mut rng)?;
         if self.ccp_alpha > 0.0 {
