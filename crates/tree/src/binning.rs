@@ -42,6 +42,7 @@
 use ndarray::{Array2, ArrayRef1, ArrayRef2};
 use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::{Error, Float, Result, par, random, validate};
+use rayon::prelude::*;
 
 /// Largest number of non-missing bins (codes `0..=254`; 255 is the missing bin).
 pub const MAX_BINS: usize = 255;
@@ -179,28 +180,34 @@ fn weighted_averaged_percentile(sorted: &[f64], w: &[f64], q: f64) -> f64 {
 }
 
 /// The thresholds of one feature from its (sorted, finite) values and optional weights.
-fn thresholds_of(mut vals: Vec<(f64, f64)>, max_bins: usize, weighted: bool) -> Vec<f64> {
-    // Unstable: ties carry the same value, and the percentiles depend only on values and
-    // cumulative weights at value boundaries.
-    vals.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let mut distinct: Vec<f64> = vals.iter().map(|p| p.0).collect();
-    distinct.dedup();
-    if distinct.len() <= 1 {
+fn thresholds_of(sorted: &[f64], w: Option<&[f64]>, max_bins: usize) -> Vec<f64> {
+    // The distinct values (`==`, as `Vec::dedup`: −0.0 and +0.0 are one), counted without a
+    // copy of the column; collected only when there are at most `max_bins` of them.
+    let mut n_distinct = usize::from(!sorted.is_empty());
+    for p in sorted.windows(2) {
+        if p[1] != p[0] {
+            n_distinct += 1;
+        }
+    }
+    if n_distinct <= 1 {
         return Vec::new();
     }
-    let mut t: Vec<f64> = if distinct.len() <= max_bins {
+    let mut t: Vec<f64> = if n_distinct <= max_bins {
+        let mut distinct: Vec<f64> = Vec::with_capacity(n_distinct);
+        for &v in sorted {
+            if distinct.last() != Some(&v) {
+                distinct.push(v);
+            }
+        }
         distinct.windows(2).map(|w| 0.5 * (w[0] + w[1])).collect()
     } else {
-        let sorted: Vec<f64> = vals.iter().map(|p| p.0).collect();
-        let w: Vec<f64> = vals.iter().map(|p| p.1).collect();
         (1..max_bins)
             .map(|i| {
                 // NumPy's `linspace(0, 100, max_bins + 1)[i]`.
                 let q = i as f64 * (100.0 / max_bins as f64);
-                if weighted {
-                    weighted_averaged_percentile(&sorted, &w, q)
-                } else {
-                    averaged_inverted_cdf(&sorted, q)
+                match w {
+                    Some(w) => weighted_averaged_percentile(sorted, w, q),
+                    None => averaged_inverted_cdf(sorted, q),
                 }
             })
             .collect()
@@ -277,7 +284,6 @@ impl BinMapper {
             }
             _ => (0..n).collect(),
         };
-        let weighted = sample_weight.is_some();
         let mask = self.categorical_mask(d)?;
         let categories: Vec<Option<Vec<f64>>> = if self.categorical_features.is_empty() {
             Vec::new()
@@ -294,15 +300,32 @@ impl BinMapper {
             if mask[j] {
                 return Vec::new();
             }
-            let vals: Vec<(f64, f64)> = rows
-                .iter()
-                .filter_map(|&i| {
-                    let v = x[[i, j]].to_f64_lossless();
-                    let w = sample_weight.map_or(1.0, |w| w[i].to_f64_lossless());
-                    (!v.is_nan() && w > 0.0).then_some((v, w))
-                })
-                .collect();
-            thresholds_of(vals, self.max_bins, weighted)
+            // Unstable sorts: ties carry the same value, and the percentiles depend only on
+            // values and cumulative weights at value boundaries.
+            match sample_weight {
+                None => {
+                    let mut vals: Vec<f64> = rows
+                        .iter()
+                        .map(|&i| x[[i, j]].to_f64_lossless())
+                        .filter(|v| !v.is_nan())
+                        .collect();
+                    vals.sort_unstable_by(f64::total_cmp);
+                    thresholds_of(&vals, None, self.max_bins)
+                }
+                Some(sw) => {
+                    let mut vals: Vec<(f64, f64)> = rows
+                        .iter()
+                        .filter_map(|&i| {
+                            let v = x[[i, j]].to_f64_lossless();
+                            let w = sw[i].to_f64_lossless();
+                            (!v.is_nan() && w > 0.0).then_some((v, w))
+                        })
+                        .collect();
+                    vals.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+                    let (sorted, w): (Vec<f64>, Vec<f64>) = vals.into_iter().unzip();
+                    thresholds_of(&sorted, Some(&w), self.max_bins)
+                }
+            }
         });
         Ok(FittedBinMapper {
             thresholds,
@@ -418,13 +441,19 @@ impl FittedBinMapper {
         let d = x.ncols();
         validate::check_n_features(d, self.n_features(), "BinMapper::transform")?;
         check_no_infinite(x)?;
-        let cols = par::map_tasks(d, |j| {
-            x.column(j)
-                .iter()
-                .map(|v| self.bin(j, v.to_f64_lossless()))
-                .collect::<Vec<u8>>()
-        });
-        Ok(cols.concat())
+        // One output buffer, each column written in place by its task (no per-column vectors
+        // allocated on the workers and then concatenated: those would double the peak and stay
+        // resident in the workers' allocator arenas).
+        let n = x.nrows();
+        let mut codes = vec![0u8; n * d];
+        if n > 0 {
+            codes.par_chunks_mut(n).enumerate().for_each(|(j, col)| {
+                for (c, v) in col.iter_mut().zip(x.column(j)) {
+                    *c = self.bin(j, v.to_f64_lossless());
+                }
+            });
+        }
+        Ok(codes)
     }
 }
 

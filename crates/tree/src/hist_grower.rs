@@ -419,6 +419,8 @@ pub(crate) struct Grower<'a> {
     params: GrowParams,
     partition: &'a mut [u32],
     ordered_g: Vec<f32>,
+    /// The partition's output before it is copied back (reused by every split).
+    split_rows: Vec<u32>,
     ordered_h: Vec<f32>,
     nodes: Vec<GNode>,
     heap: BinaryHeap<Pending>,
@@ -452,6 +454,7 @@ impl<'a> Grower<'a> {
             params,
             partition,
             ordered_g: Vec::new(),
+            split_rows: Vec::new(),
             ordered_h: Vec::new(),
             nodes: Vec::new(),
             heap: BinaryHeap::new(),
@@ -666,9 +669,6 @@ impl<'a> Grower<'a> {
             let nd = &self.nodes[node];
             (nd.start, nd.stop, nd.depth + 1)
         };
-        // Stable partition of the node's rows: fixed blocks partitioned in parallel, then the
-        // left parts and the right parts concatenated in block order (the same order as one
-        // sequential pass, whatever the thread count).
         let col = self.data.column(s.feature);
         let missing = self.data.missing_bin;
         let bin = s.bin as u8;
@@ -679,22 +679,50 @@ impl<'a> Grower<'a> {
             None => (s.missing_go_to_left && b == missing) || (b != missing && b <= bin),
         };
         let rows = &mut self.partition[start..stop];
-        let parts: Vec<(Vec<u32>, Vec<u32>)> = if rows.len() >= 2 * PARTITION_BLOCK {
-            rows.par_chunks(PARTITION_BLOCK)
-                .map(|block| block.iter().partition(|&&i| goes_left(col[i as usize])))
+        // Blocks of rows, each partitioned into its own range of one reused buffer (left rows
+        // from the front, right rows from the back), then the left parts and the right parts
+        // copied back in block order: the order of one sequential stable pass, whatever the
+        // thread count.
+        let blocks = if rows.len() >= 2 * PARTITION_BLOCK {
+            PARTITION_BLOCK
+        } else {
+            rows.len().max(1)
+        };
+        let out = &mut self.split_rows;
+        out.clear();
+        out.resize(rows.len(), 0);
+        let fill = |(b, o): (&[u32], &mut [u32])| -> usize {
+            let (mut a, mut z) = (0, b.len());
+            for &i in b {
+                if goes_left(col[i as usize]) {
+                    o[a] = i;
+                    a += 1;
+                } else {
+                    z -= 1;
+                    o[z] = i;
+                }
+            }
+            a
+        };
+        let counts: Vec<usize> = if blocks < rows.len() {
+            rows.par_chunks(blocks)
+                .zip(out.par_chunks_mut(blocks))
+                .map(fill)
                 .collect()
         } else {
-            vec![rows.iter().partition(|&&i| goes_left(col[i as usize]))]
+            vec![fill((rows, out))]
         };
         let mut w = 0;
-        for (l, _) in &parts {
-            rows[w..w + l.len()].copy_from_slice(l);
-            w += l.len();
+        for (o, &a) in out.chunks(blocks).zip(&counts) {
+            rows[w..w + a].copy_from_slice(&o[..a]);
+            w += a;
         }
         let n_left = w;
-        for (_, r) in &parts {
-            rows[w..w + r.len()].copy_from_slice(r);
-            w += r.len();
+        for (o, &a) in out.chunks(blocks).zip(&counts) {
+            for &i in o[a..].iter().rev() {
+                rows[w] = i;
+                w += 1;
+            }
         }
         debug_assert_eq!(n_left, s.n_left);
         let mid = start + n_left;
