@@ -168,25 +168,28 @@ impl<'a, F: Float> Columns<'a, F> {
         }
     }
 
-    /// Over `x`'s own memory when it is contiguous (row- or column-major); `None` for a
-    /// strided view (the caller copies it with [`to_columns`]).
-    pub(crate) fn borrowed(x: &'a ndarray::ArrayRef2<F>) -> Option<Self> {
+    /// Over `x`'s own memory when it is contiguous (row- or column-major), else over a
+    /// column-major copy written into `copy` ([`to_columns`]).
+    pub(crate) fn borrowed(x: &'a ndarray::ArrayRef2<F>, copy: &'a mut Vec<F>) -> Self {
         let (n, d) = x.dim();
-        let xt = x.as_slice_memory_order()?;
-        let (row_stride, col_stride) = if x.is_standard_layout() {
-            (d, 1)
+        let strides = if x.is_standard_layout() {
+            Some((d, 1))
         } else if x.t().is_standard_layout() {
-            (1, n)
+            Some((1, n))
         } else {
-            return None;
+            None
         };
-        Some(Columns {
-            xt,
-            n,
-            d,
-            row_stride,
-            col_stride,
-        })
+        if let (Some((row_stride, col_stride)), Some(xt)) = (strides, x.as_slice_memory_order()) {
+            return Columns {
+                xt,
+                n,
+                d,
+                row_stride,
+                col_stride,
+            };
+        }
+        *copy = to_columns(x);
+        Columns::column_major(copy, n, d)
     }
 
     #[inline]

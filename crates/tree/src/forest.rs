@@ -88,7 +88,7 @@ use ndlearn_core::{
     PredictProba, Result, par, validate,
 };
 
-use crate::builder::{self, Columns};
+use crate::builder::Columns;
 use crate::classifier::{DecisionTreeClassifier, argmax_rows};
 use crate::common::{check_x_and_weights, r2, validate_max_samples};
 use crate::params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
@@ -517,14 +517,8 @@ macro_rules! forest_classifier {
                 // Checks max_features against d once, before the parallel part.
                 tree_est.growth().resolve(n, d, 1.0)?;
                 // The caller's matrix when contiguous, else a column-major copy.
-                let copy;
-                let data = match Columns::borrowed(x) {
-                    Some(c) => c,
-                    None => {
-                        copy = builder::to_columns(x);
-                        Columns::column_major(&copy, n, d)
-                    }
-                };
+                let mut copy = Vec::new();
+                let data = Columns::borrowed(x, &mut copy);
                 let ys: Vec<usize> = y.iter().copied().collect();
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
@@ -925,14 +919,8 @@ macro_rules! forest_regressor {
                 let cdf = base.as_deref().filter(|_| self.bootstrap).map(weight_cdf);
                 tree_est.growth().resolve(n, d, 1.0)?;
                 // The caller's matrix when contiguous, else a column-major copy.
-                let copy;
-                let data = match Columns::borrowed(x) {
-                    Some(c) => c,
-                    None => {
-                        copy = builder::to_columns(x);
-                        Columns::column_major(&copy, n, d)
-                    }
-                };
+                let mut copy = Vec::new();
+                let data = Columns::borrowed(x, &mut copy);
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
                 let new_trees = par::try_map_tasks(self.n_estimators - n_keep, |t| {
