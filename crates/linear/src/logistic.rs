@@ -156,7 +156,7 @@ use ndlearn_core::{
     Predict, PredictProba, Result,
 };
 
-use crate::logistic_loss::{LogLoss, irls, prox_newton};
+use crate::logistic_loss::{LogLoss, SampleWeights, irls, prox_newton};
 use ndlearn_core::numeric::{sigmoid, softmax_rows_inplace};
 
 /// The optimiser of [`LogisticRegression`] (see the [module docs](self)).
@@ -301,26 +301,45 @@ impl LogisticRegression {
         self.validate()?;
         let n_classes = check_classification_input(x, y, 2, "LogisticRegression::fit")?;
         let (n, d) = x.dim();
-        let mut sw: Array1<F> = match sample_weight {
-            Some(w) => w.to_owned(),
-            None => Array1::from_elem(n, F::one()),
-        };
         // scikit-learn's compute_class_weight, with the sample weights for "balanced".
-        let cw = {
-            let sw64 = sw.mapv(|v| v.to_f64_lossless());
-            self.class_weight.for_classes(y, n_classes, Some(&sw64))?
+        let cw = match sample_weight {
+            Some(w) => {
+                let sw64 = w.mapv(|v| v.to_f64_lossless());
+                self.class_weight.for_classes(y, n_classes, Some(&sw64))?
+            }
+            None => self.class_weight.for_classes(y, n_classes, None)?,
         };
-        for (w, &label) in sw.iter_mut().zip(y.iter()) {
-            *w *= F::cast(cw[label]);
-        }
-        let total = sw.sum();
+        // Without sample weights and with equal class weights every row weighs the same: no
+        // `N`-vector of weights is stored.
+        let uniform = sample_weight.is_none() && cw.iter().all(|&c| c == cw[0]);
+        let (sw, total) = if uniform {
+            let total = F::cast(n as f64 * cw[0]);
+            (None, total)
+        } else {
+            let mut sw: Array1<F> = match sample_weight {
+                Some(w) => w.to_owned(),
+                None => Array1::from_elem(n, F::one()),
+            };
+            for (w, &label) in sw.iter_mut().zip(y.iter()) {
+                *w *= F::cast(cw[label]);
+            }
+            let total = sw.sum();
+            (Some(sw), total)
+        };
         if total.is_nan() || total <= F::zero() || !total.is_finite() {
             return Err(Error::invalid_param(
                 "class_weight",
                 "the weighted samples must have a positive, finite total weight",
             ));
         }
-        sw.mapv_inplace(|v| v / total);
+        let sw = sw.map(|mut w| {
+            w.mapv_inplace(|v| v / total);
+            w
+        });
+        let weights = match &sw {
+            Some(w) => SampleWeights::Given(w),
+            None => SampleWeights::Uniform(F::cast(cw[0]) / total),
+        };
         let k = if n_classes == 2 { 1 } else { n_classes };
         let (l2, l1) = match self.penalty {
             LogisticPenalty::None => (F::zero(), F::zero()),
@@ -333,7 +352,7 @@ impl LogisticRegression {
         let loss = LogLoss {
             x,
             y,
-            sw: &sw,
+            sw: weights,
             k,
             d,
             fit_intercept: self.fit_intercept,

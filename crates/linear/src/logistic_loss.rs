@@ -3,6 +3,7 @@
 //! for the L1 / elastic-net penalties (private; the formulas are in the [`crate::logistic`]
 //! module docs).
 
+use ndarray::linalg::{general_mat_mul, general_mat_vec_mul};
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
 use ndlearn_core::linalg::CholeskyFactor;
 use ndlearn_core::loss::Loss;
@@ -15,7 +16,7 @@ pub(crate) struct LogLoss<'a, F: Float> {
     pub x: &'a ArrayRef2<F>,
     pub y: &'a Labels,
     /// Sample weights divided by their sum.
-    pub sw: &'a Array1<F>,
+    pub sw: SampleWeights<'a, F>,
     /// 1 (binary) or the number of classes.
     pub k: usize,
     pub d: usize,
@@ -24,6 +25,32 @@ pub(crate) struct LogLoss<'a, F: Float> {
     pub l2: F,
     /// Weight of `‖W‖₁` (not part of the smooth value/gradient): `l1_ratio/(C S)`.
     pub l1: F,
+}
+
+/// Normalised sample weights: one common value `1/N` (no sample or class weights: no `N`-vector
+/// is stored) or one per row.
+#[derive(Clone, Copy)]
+pub(crate) enum SampleWeights<'a, F> {
+    /// Every row weighs the same.
+    Uniform(F),
+    /// Row `i` weighs `w[i]`.
+    Given(&'a Array1<F>),
+}
+
+impl<F: Float> SampleWeights<'_, F> {
+    #[inline]
+    fn at(self, i: usize) -> F {
+        match self {
+            SampleWeights::Uniform(v) => v,
+            SampleWeights::Given(w) => w[i],
+        }
+    }
+}
+
+/// Rows per block of the streamed objective: about 256 KiB of `X` (stays in cache between
+/// the two products of a block), at least 64 rows.
+fn block_rows(d: usize) -> usize {
+    (32_768 / d.max(1)).max(64)
 }
 
 /// The minimum-norm element of `g + λ ∂|t|`.
@@ -67,46 +94,57 @@ impl<F: Float> LogLoss<'_, F> {
         (w, b)
     }
 
-    /// Scores `Z = X Wᵀ + b` (`n × K`). One class column is a matrix-vector product (BLAS
-    /// `gemv` streams `X` once; a `gemm` with one column would pack `X` into OpenBLAS's buffers,
-    /// a second copy of the data in resident memory).
+    /// Scores `Z = X Wᵀ + b` (`n × K`) over all rows.
     fn scores(&self, w: &Array2<F>, b: &Array1<F>) -> Array2<F> {
-        let mut z = if self.k == 1 {
-            self.x.dot(&w.row(0)).insert_axis(Axis(1))
-        } else {
-            self.x.dot(&w.t())
-        };
-        z += b;
+        let mut z = Array2::zeros((self.x.nrows(), self.k));
+        self.scores_into(self.x, w, b, &mut z);
         z
     }
 
-    /// `Rᵀ X` (`K × d`); one column by `gemv`, as [`Self::scores`].
-    fn residual_products(&self, r: &Array2<F>) -> Array2<F> {
+    /// Scores of the rows `xb` into `z` (`xb.nrows() × K`). One class column is a
+    /// matrix-vector product (BLAS `gemv` streams the rows once; a `gemm` with one column would
+    /// pack them into OpenBLAS's buffers, a second copy of the data in resident memory).
+    fn scores_into(&self, xb: &ArrayRef2<F>, w: &Array2<F>, b: &Array1<F>, z: &mut ArrayRef2<F>) {
         if self.k == 1 {
-            self.x.t().dot(&r.column(0)).insert_axis(Axis(0))
+            let mut col = z.column_mut(0);
+            general_mat_vec_mul(F::one(), xb, &w.row(0), F::zero(), &mut col);
         } else {
-            r.t().dot(self.x)
+            general_mat_mul(F::one(), xb, &w.t(), F::zero(), z);
+        }
+        *z += &**b;
+    }
+
+    /// Adds `Rᵀ X_b` to `gw` (`K × d`) for the rows `xb` and their residuals `r`; one column by
+    /// `gemv`, as [`Self::scores_into`].
+    fn add_residual_products(&self, xb: &ArrayRef2<F>, r: &ArrayRef2<F>, gw: &mut Array2<F>) {
+        if self.k == 1 {
+            let mut row = gw.row_mut(0);
+            general_mat_vec_mul(F::one(), &xb.t(), &r.column(0), F::one(), &mut row);
+        } else {
+            general_mat_mul(F::one(), &r.t(), xb, F::one(), gw);
         }
     }
 
-    /// Probabilities `P` (`n × K`; binary: `σ(z)`) and the weighted loss `Σ sᵢ ℓᵢ`, formed in
-    /// place of the scores `z` (one `n × K` buffer per evaluation).
-    fn probabilities(&self, mut z: Array2<F>) -> (Array2<F>, F) {
+    /// Probabilities `P` (binary: `σ(z)`) in place of the scores `z` of the rows
+    /// `start..start + z.nrows()`, returning their weighted loss `Σ sᵢ ℓᵢ` (summed in row
+    /// order).
+    fn probabilities_in_place(&self, start: usize, z: &mut ArrayRef2<F>) -> F {
         let mut loss = F::zero();
+        let y = self.y.slice(s![start..start + z.nrows()]);
         if self.k == 1 {
-            for (i, (zi, &yi)) in z.column_mut(0).iter_mut().zip(self.y.iter()).enumerate() {
+            for (i, (zi, &yi)) in z.column_mut(0).iter_mut().zip(y.iter()).enumerate() {
                 let yf = if yi == 1 { F::one() } else { F::zero() };
-                loss += self.sw[i] * Loss::LogLoss.value(yf, *zi);
+                loss += self.sw.at(start + i) * Loss::LogLoss.value(yf, *zi);
                 *zi = sigmoid(*zi);
             }
         } else {
             // The half multinomial deviance log Σ exp(z) − z_y and the softmax, per row.
-            for (i, (mut row, &yi)) in z.rows_mut().into_iter().zip(self.y.iter()).enumerate() {
+            for (i, (mut row, &yi)) in z.rows_mut().into_iter().zip(y.iter()).enumerate() {
                 let lse = match row.as_slice() {
                     Some(r) => log_sum_exp(r),
                     None => log_sum_exp(&row.to_vec()),
                 };
-                loss += self.sw[i] * (lse - row[yi]);
+                loss += self.sw.at(start + i) * (lse - row[yi]);
                 match row.as_slice_mut() {
                     Some(r) => softmax_slice_inplace(r),
                     None => {
@@ -116,12 +154,14 @@ impl<F: Float> LogLoss<'_, F> {
                 }
             }
         }
-        (z, loss)
+        loss
     }
 
-    /// Weighted residuals `R = diag(s)(P − Y)`, in place of `P`.
-    fn residuals(&self, mut r: Array2<F>) -> Array2<F> {
-        for (i, (mut row, &yi)) in r.rows_mut().into_iter().zip(self.y.iter()).enumerate() {
+    /// Weighted residuals `R = diag(s)(P − Y)` in place of the probabilities `p` of the rows
+    /// `start..start + p.nrows()`.
+    fn residuals_in_place(&self, start: usize, p: &mut ArrayRef2<F>) {
+        let y = self.y.slice(s![start..start + p.nrows()]);
+        for (i, (mut row, &yi)) in p.rows_mut().into_iter().zip(y.iter()).enumerate() {
             if self.k == 1 {
                 if yi == 1 {
                     row[0] -= F::one();
@@ -129,34 +169,69 @@ impl<F: Float> LogLoss<'_, F> {
             } else {
                 row[yi] -= F::one();
             }
-            row.mapv_inplace(|v| v * self.sw[i]);
+            let si = self.sw.at(start + i);
+            row.mapv_inplace(|v| v * si);
         }
-        r
     }
 
-    /// The objective and its gradient (no copy of the probabilities kept).
+    /// The probabilities `P` (`n × K`) of all rows and their weighted loss.
+    fn probabilities(&self, w: &Array2<F>, b: &Array1<F>) -> (Array2<F>, F) {
+        let mut z = self.scores(w, b);
+        let loss = self.probabilities_in_place(0, &mut z);
+        (z, loss)
+    }
+
+    /// The weighted loss and, with `grad`, `Rᵀ X` (`K × d`) and `Σ R` (`K`), streamed over
+    /// blocks of rows: one `block × K` buffer, no `n`-long one. The loss is summed in row
+    /// order, the products block by block in order (the same bits for any thread count).
+    fn streamed(&self, w: &Array2<F>, b: &Array1<F>, grad: bool) -> (F, Array2<F>, Array1<F>) {
+        let n = self.x.nrows();
+        let rows = block_rows(self.d).min(n).max(1);
+        let mut buf = Array2::zeros((rows, self.k));
+        let mut gw = Array2::zeros((self.k, self.d));
+        let mut gb = Array1::zeros(self.k);
+        let mut loss = F::zero();
+        for start in (0..n).step_by(rows) {
+            let end = (start + rows).min(n);
+            let xb = self.x.slice(s![start..end, ..]);
+            let mut z = buf.slice_mut(s![..end - start, ..]);
+            self.scores_into(&xb, w, b, &mut z);
+            loss += self.probabilities_in_place(start, &mut z);
+            if grad {
+                self.residuals_in_place(start, &mut z);
+                self.add_residual_products(&xb, &z, &mut gw);
+                for row in z.rows() {
+                    gb += &row;
+                }
+            }
+        }
+        (loss, gw, gb)
+    }
+
+    /// The objective and its gradient, streamed over row blocks (no copy of the probabilities
+    /// kept).
     pub fn value_grad(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>) {
-        let (v, g, _) = self.parts_with(theta, false);
-        (v, g)
-    }
-
-    /// The objective, its gradient and the probabilities `P`.
-    pub fn parts(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>, Array2<F>) {
-        self.parts_with(theta, true)
-    }
-
-    /// [`Self::parts`]; `P` is empty unless `keep_p` (then the residuals need a copy of it).
-    fn parts_with(&self, theta: &ArrayRef1<F>, keep_p: bool) -> (F, Array1<F>, Array2<F>) {
         let (w, b) = self.unpack(theta);
-        let (p, loss) = self.probabilities(self.scores(&w, &b));
-        let value = loss + F::cast(0.5) * self.l2 * w.iter().map(|v| *v * *v).sum::<F>();
-        let (r, p) = if keep_p {
-            (self.residuals(p.clone()), p)
-        } else {
-            (self.residuals(p), Array2::zeros((0, 0)))
-        };
-        let gw = self.residual_products(&r);
+        let (loss, gw, gb) = self.streamed(&w, &b, true);
+        self.assemble(&w, loss, &gw, &gb)
+    }
+
+    /// The objective, its gradient and the probabilities `P` (`n × K`, kept for the Hessian).
+    pub fn parts(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>, Array2<F>) {
+        let (w, b) = self.unpack(theta);
+        let (p, loss) = self.probabilities(&w, &b);
+        let mut r = p.clone();
+        self.residuals_in_place(0, &mut r);
+        let mut gw = Array2::zeros((self.k, self.d));
+        self.add_residual_products(self.x, &r, &mut gw);
         let gb = r.sum_axis(Axis(0));
+        let (value, g) = self.assemble(&w, loss, &gw, &gb);
+        (value, g, p)
+    }
+
+    /// The objective value and packed gradient from the loss, `Rᵀ X` and `Σ R`.
+    fn assemble(&self, w: &Array2<F>, loss: F, gw: &Array2<F>, gb: &Array1<F>) -> (F, Array1<F>) {
+        let value = loss + F::cast(0.5) * self.l2 * w.iter().map(|v| *v * *v).sum::<F>();
         let pblk = self.block();
         let mut g = Array1::zeros(self.dim());
         for c in 0..self.k {
@@ -167,7 +242,7 @@ impl<F: Float> LogLoss<'_, F> {
                 g[c * pblk + self.d] = gb[c];
             }
         }
-        (value, g, p)
+        (value, g)
     }
 
     /// Coordinates (within a block) on which the objective is invariant under a common shift
@@ -202,14 +277,14 @@ impl<F: Float> LogLoss<'_, F> {
     /// The Hessian at `θ` (with the null-space fill of the module docs).
     fn hessian_at(&self, theta: &ArrayRef1<F>) -> Array2<F> {
         let (w, b) = self.unpack(theta);
-        let (p, _) = self.probabilities(self.scores(&w, &b));
+        let (p, _) = self.probabilities(&w, &b);
         self.hessian_from(&p)
     }
 
     /// The smooth part (loss + `½ l2 ‖W‖²`) only, without the gradient.
     fn smooth_value(&self, theta: &ArrayRef1<F>) -> F {
         let (w, b) = self.unpack(theta);
-        let (_, loss) = self.probabilities(self.scores(&w, &b));
+        let (loss, _, _) = self.streamed(&w, &b, false);
         loss + F::cast(0.5) * self.l2 * w.iter().map(|v| *v * *v).sum::<F>()
     }
 
@@ -257,7 +332,7 @@ impl<F: Float> LogLoss<'_, F> {
                         } else {
                             -pc * p[[i, l]]
                         };
-                        self.sw[i] * t
+                        self.sw.at(i) * t
                     })
                     .collect();
                 let mut dx = self.x.to_owned();
@@ -676,7 +751,7 @@ mod tests {
             let loss = LogLoss {
                 x: &x,
                 y: &y,
-                sw: &sw,
+                sw: SampleWeights::Given(&sw),
                 k,
                 d: 2,
                 fit_intercept: true,
@@ -730,7 +805,7 @@ mod tests {
         let loss = LogLoss {
             x: &x,
             y: &y,
-            sw: &sw,
+            sw: SampleWeights::Given(&sw),
             k: 3,
             d: 1,
             fit_intercept: false,

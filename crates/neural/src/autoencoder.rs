@@ -71,7 +71,9 @@ use ndlearn_core::{
 use crate::activation::Activation;
 use crate::init::{BiasInit, WeightInit, init_layer};
 use crate::network::{Dense, Network, OutputLoss};
-use crate::train::{AdamForm, Hyper, Solver, TrainingHistory, fit_lbfgs, fit_stochastic};
+use crate::train::{
+    AdamForm, Hyper, Solver, Targets, TrainingHistory, fit_lbfgs, fit_stochastic,
+};
 
 /// The autoencoder variant (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -310,7 +312,7 @@ impl<F: Float> FitUnsupervised<F> for Autoencoder {
                 &mut history,
                 &mut state,
                 x,
-                x,
+                &Targets::dense(x),
                 None,
                 None,
                 &score,

@@ -116,7 +116,8 @@ use crate::activation::Activation;
 use crate::init::{BiasInit, WeightInit};
 use crate::network::{Network, OutputLoss};
 use crate::train::{
-    AdamForm, Hyper, OptState, ScoreFn, Solver, TrainingHistory, fit_lbfgs, fit_stochastic,
+    AdamForm, Hyper, OptState, ScoreFn, Solver, Targets, TrainingHistory, fit_lbfgs,
+    fit_stochastic,
 };
 
 /// The accessors every fitted MLP shares (its `network` and training `history`).
@@ -501,14 +502,14 @@ fn train<F: Float>(
     hist: &mut TrainingHistory,
     state: &mut Option<OptState<F>>,
     x: &ArrayRef2<F>,
-    y: &ArrayRef2<F>,
+    y: &Targets<'_, F>,
     w: Option<&ArrayRef1<F>>,
     strata: Option<&[usize]>,
     score: ScoreFn<'_, F>,
 ) -> Result<()> {
     if h.solver == Solver::Lbfgs {
         hist.n_iter = 0;
-        fit_lbfgs(h, net, hist, x, y, w)
+        fit_lbfgs(h, net, hist, x, &y.matrix(), w)
     } else {
         hist.n_iter = 0;
         fit_stochastic(h, net, hist, state, x, y, w, strata, score, false)
@@ -564,7 +565,7 @@ impl MLPClassifier {
     fn fit_encoded<F: Float>(
         &self,
         x: &ArrayRef2<F>,
-        y: &Array2<F>,
+        y: &Targets<'_, F>,
         labels: Option<&[usize]>,
         w: Option<&ArrayRef1<F>>,
         output: ClassifierOutput,
@@ -614,7 +615,7 @@ impl MLPClassifier {
             &mut model.history,
             &mut model.state,
             x,
-            &y.view(),
+            y,
             w,
             strata,
             &accuracy,
@@ -622,22 +623,12 @@ impl MLPClassifier {
         Ok(model)
     }
 
-    fn encode<F: Float>(y: &ArrayRef1<usize>, n_classes: usize) -> (Array2<F>, ClassifierOutput) {
+    /// The output layer's kind for `n_classes` single-label classes.
+    fn output_for(n_classes: usize) -> ClassifierOutput {
         if n_classes == 2 {
-            (
-                Array2::from_shape_fn(
-                    (y.len(), 1),
-                    |(i, _)| if y[i] == 1 { F::one() } else { F::zero() },
-                ),
-                ClassifierOutput::Binary,
-            )
+            ClassifierOutput::Binary
         } else {
-            (
-                Array2::from_shape_fn((y.len(), n_classes), |(i, k)| {
-                    if y[i] == k { F::one() } else { F::zero() }
-                }),
-                ClassifierOutput::Multiclass,
-            )
+            ClassifierOutput::Multiclass
         }
     }
 
@@ -657,9 +648,17 @@ impl MLPClassifier {
         check_classification_input(x, y, 1, "MLPClassifier")?;
         let k = model.n_classes;
         check_labels_below(y, k)?;
-        let (enc, out) = Self::encode(y, k);
         let labels = y.to_vec();
-        self.fit_encoded(x, &enc, Some(&labels), None, out, k, Some(model))
+        let targets = Targets::classes(&labels, k);
+        self.fit_encoded(
+            x,
+            &targets,
+            Some(&labels),
+            None,
+            Self::output_for(k),
+            k,
+            Some(model),
+        )
     }
 }
 
@@ -682,7 +681,7 @@ impl MLPClassifier {
         let enc = y.mapv(|b| if b { F::one() } else { F::zero() });
         self.fit_encoded(
             x,
-            &enc,
+            &Targets::dense(&enc),
             None,
             None,
             ClassifierOutput::Multilabel,
@@ -710,13 +709,22 @@ impl<F: Float> FitWeighted<F> for MLPClassifier {
         self.validate()?;
         let k = check_classification_input(x, y, 2, "MLPClassifier")?;
         check_weights(sample_weight, x.nrows())?;
-        let (enc, out) = Self::encode(y, k);
-        // the labels stratify an early-stopping split; borrowed when contiguous (no copy of y)
+        // the labels are the targets (encoded batch by batch) and stratify an early-stopping
+        // split; borrowed when contiguous (no copy of y)
         let labels: std::borrow::Cow<'_, [usize]> = y.as_slice().map_or_else(
             || std::borrow::Cow::Owned(y.to_vec()),
             std::borrow::Cow::Borrowed,
         );
-        self.fit_encoded(x, &enc, Some(&labels), sample_weight, out, k, None)
+        let targets = Targets::classes(&labels, k);
+        self.fit_encoded(
+            x,
+            &targets,
+            Some(&labels),
+            sample_weight,
+            Self::output_for(k),
+            k,
+            None,
+        )
     }
 }
 
@@ -735,7 +743,7 @@ impl<F: Float> FitMultiLabel<F> for MLPClassifier {
         let enc = y.mapv(|b| if b { F::one() } else { F::zero() });
         self.fit_encoded(
             x,
-            &enc,
+            &Targets::dense(&enc),
             None,
             None,
             ClassifierOutput::Multilabel,
@@ -800,7 +808,11 @@ impl<F: Float> PartialFit<F> for MLPClassifier {
         }
         check_predict_input(x, model.network.n_inputs(), "MLPClassifier partial_fit")?;
         check_labels_below(y, model.n_classes)?;
-        let (enc, _) = Self::encode(y, model.n_classes);
+        let labels: std::borrow::Cow<'_, [usize]> = y.as_slice().map_or_else(
+            || std::borrow::Cow::Owned(y.to_vec()),
+            std::borrow::Cow::Borrowed,
+        );
+        let targets = Targets::classes(&labels, model.n_classes);
         let h = self.hyper();
         model.params = self.clone();
         model.history.n_iter = 0;
@@ -810,7 +822,7 @@ impl<F: Float> PartialFit<F> for MLPClassifier {
             &mut model.history,
             &mut model.state,
             x,
-            &enc.view(),
+            &targets,
             None,
             None,
             &accuracy,
@@ -1097,7 +1109,7 @@ impl MLPRegressor {
             &mut model.history,
             &mut model.state,
             x,
-            y,
+            &Targets::dense(y),
             w,
             None,
             &r2,
@@ -1228,7 +1240,7 @@ impl<F: Float> PartialFit<F> for MLPRegressor {
             &mut model.history,
             &mut model.state,
             x,
-            &y2.view(),
+            &Targets::dense(&y2),
             None,
             None,
             &r2,

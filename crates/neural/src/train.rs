@@ -4,7 +4,11 @@
 
 use std::cell::RefCell;
 
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, CowArray, s};
+use std::borrow::Cow;
+
+use ndarray::{
+    Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, ArrayViewMut1, Axis, CowArray, Ix2, s,
+};
 use ndlearn_core::optim::{
     Adam, LbfgsOptions, Momentum, Nesterov, Objective, Optimizer, StopCriteria, lbfgs,
 };
@@ -224,6 +228,125 @@ impl<F: Float> OptState<F> {
     }
 }
 
+/// The training targets: a dense matrix (regression, multi-label, autoencoders), or class
+/// labels encoded row by row as batches are gathered (no `n × K` encoded copy of `y`).
+#[derive(Debug)]
+pub(crate) enum Targets<'a, F: Float> {
+    /// One row of targets per sample.
+    Dense(CowArray<'a, F, Ix2>),
+    /// Class indices: one output column (`1` for class 1, `0` otherwise) when `width` is 1,
+    /// one-hot over `width` classes otherwise.
+    Classes {
+        /// The label of each row.
+        labels: Cow<'a, [usize]>,
+        /// The number of output columns.
+        width: usize,
+    },
+}
+
+impl<'a, F: Float> Targets<'a, F> {
+    /// Dense targets borrowing `y`.
+    pub(crate) fn dense(y: &ArrayRef2<F>) -> Targets<'_, F> {
+        Targets::Dense(CowArray::from(y.view()))
+    }
+
+    /// Class labels over `n_classes` classes (one output column for two classes).
+    pub(crate) fn classes(labels: &[usize], n_classes: usize) -> Targets<'_, F> {
+        Targets::Classes {
+            labels: Cow::Borrowed(labels),
+            width: if n_classes == 2 { 1 } else { n_classes },
+        }
+    }
+
+    fn nrows(&self) -> usize {
+        match self {
+            Targets::Dense(y) => y.nrows(),
+            Targets::Classes { labels, .. } => labels.len(),
+        }
+    }
+
+    fn ncols(&self) -> usize {
+        match self {
+            Targets::Dense(y) => y.ncols(),
+            Targets::Classes { width, .. } => *width,
+        }
+    }
+
+    /// Writes row `i` into `out`.
+    fn write_row(&self, i: usize, mut out: ArrayViewMut1<'_, F>) {
+        match self {
+            Targets::Dense(y) => out.assign(&y.row(i)),
+            Targets::Classes { labels, width } => {
+                let c = labels[i];
+                if *width == 1 {
+                    out[0] = if c == 1 { F::one() } else { F::zero() };
+                } else {
+                    for (k, v) in out.iter_mut().enumerate() {
+                        *v = if k == c { F::one() } else { F::zero() };
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rows `idx`, owned.
+    fn select(&self, idx: &[usize]) -> Targets<'a, F> {
+        match self {
+            Targets::Dense(y) => Targets::Dense(CowArray::from(y.select(Axis(0), idx))),
+            Targets::Classes { labels, width } => Targets::Classes {
+                labels: Cow::Owned(idx.iter().map(|&i| labels[i]).collect()),
+                width: *width,
+            },
+        }
+    }
+
+    /// The targets as a matrix (borrowed when dense, encoded otherwise).
+    pub(crate) fn matrix(&self) -> CowArray<'_, F, Ix2> {
+        match self {
+            Targets::Dense(y) => CowArray::from(y.view()),
+            Targets::Classes { .. } => {
+                let mut m = Array2::zeros((self.nrows(), self.ncols()));
+                for (i, row) in m.rows_mut().into_iter().enumerate() {
+                    self.write_row(i, row);
+                }
+                CowArray::from(m)
+            }
+        }
+    }
+}
+
+/// A permutation of the rows `0..n`, stored as `u32` when `n` allows (the same permutation
+/// either way: a shuffle's draws depend on the length only).
+enum RowOrder {
+    Narrow(Vec<u32>),
+    Wide(Vec<usize>),
+}
+
+impl RowOrder {
+    fn new(n: usize) -> Self {
+        match u32::try_from(n) {
+            Ok(m) => RowOrder::Narrow((0..m).collect()),
+            Err(_) => RowOrder::Wide((0..n).collect()),
+        }
+    }
+
+    fn shuffle(&mut self, rng: &mut random::Rng) {
+        match self {
+            RowOrder::Narrow(v) => random::shuffle(rng, v),
+            RowOrder::Wide(v) => random::shuffle(rng, v),
+        }
+    }
+
+    /// The rows at positions `start..end`.
+    fn range(&self, start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
+        let (narrow, wide): (&[u32], &[usize]) = match self {
+            RowOrder::Narrow(v) => (&v[start..end], &[]),
+            RowOrder::Wide(v) => (&[], &v[start..end]),
+        };
+        narrow.iter().map(|&i| i as usize).chain(wide.iter().copied())
+    }
+}
+
 /// How early stopping scores the validation rows (higher is better).
 pub(crate) type ScoreFn<'a, F> =
     &'a dyn Fn(&Network<F>, &ArrayView2<'_, F>, &ArrayView2<'_, F>) -> f64;
@@ -237,7 +360,7 @@ pub(crate) fn fit_stochastic<F: Float>(
     hist: &mut TrainingHistory,
     state: &mut Option<OptState<F>>,
     x: &ArrayRef2<F>,
-    y: &ArrayRef2<F>,
+    y: &Targets<'_, F>,
     sample_weight: Option<&ArrayRef1<F>>,
     strata: Option<&[usize]>,
     score: ScoreFn<'_, F>,
@@ -264,7 +387,7 @@ pub(crate) fn fit_stochastic<F: Float>(
         ));
     }
     // Training / validation rows.
-    let (xt, yt, wt, val) = if early {
+    let (xt, y_split, wt, val) = if early {
         let mask = validation_mask(x.nrows(), strata, h.validation_fraction, h.seed, 1)?;
         let tr: Vec<usize> = (0..x.nrows()).filter(|&i| !mask[i]).collect();
         let va: Vec<usize> = (0..x.nrows()).filter(|&i| mask[i]).collect();
@@ -277,27 +400,30 @@ pub(crate) fn fit_stochastic<F: Float>(
                 ),
             ));
         }
+        let yv = y.select(&va).matrix().into_owned();
         (
             CowArray::from(x.select(Axis(0), &tr)),
-            CowArray::from(y.select(Axis(0), &tr)),
+            Some(y.select(&tr)),
             sample_weight.map(|w| CowArray::from(w.select(Axis(0), &tr))),
-            Some((x.select(Axis(0), &va), y.select(Axis(0), &va))),
+            Some((x.select(Axis(0), &va), yv)),
         )
     } else {
         // No split: train on the caller's rows as they are (no copy of X; mini-batches are
         // gathered into a batch buffer).
         (
             CowArray::from(x.view()),
-            CowArray::from(y.view()),
+            None,
             sample_weight.map(|w| CowArray::from(w.view())),
             None,
         )
     };
+    let yt = y_split.as_ref().unwrap_or(y);
     let n = xt.nrows();
     let batch = h.batch_size.map_or(n.min(200), |b| b.clamp(1, n));
     let alpha = F::cast(h.alpha);
     let mut ws = Workspace::default();
-    let mut order: Vec<usize> = (0..n).collect();
+    // The epoch's row order; `u32` indices (half the memory of `usize`) whenever they fit.
+    let mut order = RowOrder::new(n);
     let (mut xb, mut yb) = (
         Array2::zeros((batch, xt.ncols())),
         Array2::zeros((batch, yt.ncols())),
@@ -333,7 +459,7 @@ pub(crate) fn fit_stochastic<F: Float>(
     for _ in 0..h.max_iter {
         if h.shuffle {
             let mut rng = random::stream(h.seed, 2 + hist.t as u64);
-            random::shuffle(&mut rng, &mut order);
+            order.shuffle(&mut rng);
         }
         let mut acc = 0.0;
         let mut start = 0;
@@ -344,11 +470,10 @@ pub(crate) fn fit_stochastic<F: Float>(
             let end = (start + batch).min(n);
             let m = end - start;
             let lv = if h.shuffle || h.input_noise > 0.0 {
-                let idx = &order[start..end];
                 let (mut xv, mut yv) = (xb.slice_mut(s![..m, ..]), yb.slice_mut(s![..m, ..]));
-                for (r, &i) in idx.iter().enumerate() {
+                for (r, i) in order.range(start, end).enumerate() {
                     xv.row_mut(r).assign(&xt.row(i));
-                    yv.row_mut(r).assign(&yt.row(i));
+                    yt.write_row(i, yv.row_mut(r));
                 }
                 if h.input_noise > 0.0 {
                     // Noise injection (data augmentation): a fresh N(0, σ²) draw per entry.
@@ -359,7 +484,7 @@ pub(crate) fn fit_stochastic<F: Float>(
                 }
                 let wv = match (&mut wb, &wt) {
                     (Some(buf), Some(w)) => {
-                        for (r, &i) in idx.iter().enumerate() {
+                        for (r, i) in order.range(start, end).enumerate() {
                             buf[r] = w[i];
                         }
                         Some(buf.slice(s![..m]))
@@ -376,9 +501,19 @@ pub(crate) fn fit_stochastic<F: Float>(
                 )?
             } else {
                 let wv = wt.as_ref().map(|w| w.slice(s![start..end]));
+                let yv = match yt {
+                    Targets::Dense(y) => y.slice(s![start..end, ..]),
+                    Targets::Classes { .. } => {
+                        let mut yv = yb.slice_mut(s![..m, ..]);
+                        for (r, i) in (start..end).enumerate() {
+                            yt.write_row(i, yv.row_mut(r));
+                        }
+                        yb.slice(s![..m, ..])
+                    }
+                };
                 net.loss_gradient_dropout(
                     &xt.slice(s![start..end, ..]),
-                    &yt.slice(s![start..end, ..]),
+                    &yv,
                     wv.as_deref(),
                     alpha,
                     (h.dropout, &mut drop_rng),
