@@ -80,6 +80,9 @@ struct Args {
     /// `<out>/memory.md`.
     #[arg(long)]
     memory: bool,
+    /// Internal: with `--memory-case`, run the call once on a few rows before the baseline.
+    #[arg(long, hide = true)]
+    memory_warm: bool,
     /// Internal: measure one memory case in this process and print its JSON line.
     #[arg(long, hide = true)]
     memory_case: Option<String>,
@@ -114,7 +117,7 @@ const SUITES: [&str; 12] = [
 
 fn run(args: &Args) -> Result<(), String> {
     if let Some(name) = &args.memory_case {
-        let m = memory::measure_ours(name, args.quick)?;
+        let m = memory::measure_ours(name, args.quick, args.memory_warm)?;
         println!("{}", serde_json::to_string(&m).map_err(|e| e.to_string())?);
         return Ok(());
     }
@@ -286,26 +289,40 @@ fn memory_run(args: &Args) -> Result<(), String> {
         }
         case.prepare()?;
         eprintln!("memory: {} ...", case.name);
-        let mut ours_cmd = Command::new(&exe);
-        ours_cmd.args(["--memory-case", case.name]);
-        if args.quick {
-            ours_cmd.arg("--quick");
-        }
-        let ours = child_measurement(&mut ours_cmd)
-            .map_err(|e| eprintln!("note: ndlearn side of {} failed: {e}", case.name))
-            .ok();
-        let theirs = if reference {
+        let ours_side = |warm: bool| {
+            let mut cmd = Command::new(&exe);
+            cmd.args(["--memory-case", case.name]);
+            if args.quick {
+                cmd.arg("--quick");
+            }
+            if warm {
+                cmd.arg("--memory-warm");
+            }
+            child_measurement(&mut cmd)
+                .map_err(|e| eprintln!("note: ndlearn side of {} failed: {e}", case.name))
+                .ok()
+        };
+        let their_side = |warm: bool| {
+            if !reference {
+                return None;
+            }
+            let mut request = case.request();
+            request["warm"] = serde_json::Value::Bool(warm);
             let mut cmd = Command::new(python_path(args));
             cmd.arg("benches/sklearn/run.py")
                 .arg("--memory-case")
-                .arg(case.request().to_string());
+                .arg(request.to_string());
             child_measurement(&mut cmd)
                 .map_err(|e| eprintln!("note: scikit-learn side of {} failed: {e}", case.name))
                 .ok()
-        } else {
-            None
         };
-        rows.push((case, ours, theirs));
+        rows.push(memory::MemoryRow {
+            ours: ours_side(false),
+            theirs: their_side(false),
+            ours_warm: ours_side(true),
+            theirs_warm: their_side(true),
+            case,
+        });
     }
     let table = memory::table(&rows);
     let head = format!(
@@ -320,7 +337,11 @@ fn memory_run(args: &Args) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let jsonl = args.out.join("memory.jsonl");
     let mut lines = String::new();
-    for m in rows.iter().flat_map(|(_, a, b)| a.iter().chain(b)) {
+    for m in rows.iter().flat_map(|r| {
+        [&r.ours, &r.theirs, &r.ours_warm, &r.theirs_warm]
+            .into_iter()
+            .flatten()
+    }) {
         lines.push_str(&serde_json::to_string(m).map_err(|e| e.to_string())?);
         lines.push('\n');
     }
