@@ -71,9 +71,7 @@ use ndlearn_core::{
 use crate::activation::Activation;
 use crate::init::{BiasInit, WeightInit, init_layer};
 use crate::network::{Dense, Network, OutputLoss};
-use crate::train::{
-    AdamForm, Hyper, Solver, Targets, TrainingHistory, fit_lbfgs, fit_stochastic,
-};
+use crate::train::{AdamForm, Hyper, Solver, Targets, TrainingHistory, fit_lbfgs, fit_stochastic};
 
 /// The autoencoder variant (see the [module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -116,8 +116,7 @@ use crate::activation::Activation;
 use crate::init::{BiasInit, WeightInit};
 use crate::network::{Network, OutputLoss};
 use crate::train::{
-    AdamForm, Hyper, OptState, ScoreFn, Solver, Targets, TrainingHistory, fit_lbfgs,
-    fit_stochastic,
+    AdamForm, Hyper, OptState, ScoreFn, Solver, Targets, TrainingHistory, fit_lbfgs, fit_stochastic,
 };
 
 /// The accessors every fitted MLP shares (its `network` and training `history`).

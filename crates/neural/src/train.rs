@@ -343,7 +343,10 @@ impl RowOrder {
             RowOrder::Narrow(v) => (&v[start..end], &[]),
             RowOrder::Wide(v) => (&[], &v[start..end]),
         };
-        narrow.iter().map(|&i| i as usize).chain(wide.iter().copied())
+        narrow
+            .iter()
+            .map(|&i| i as usize)
+            .chain(wide.iter().copied())
     }
 }
 

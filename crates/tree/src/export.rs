@@ -136,12 +136,19 @@ fn list(v: &[f64], decimals: usize) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// Levels of the subtree under node `i` (1 for a leaf); an explicit stack, so a tree of any
+/// depth (a degenerate chain, a hand-edited model file) cannot overflow the call stack.
 fn subtree_depth<F: Float>(tree: &Tree<F>, i: usize) -> usize {
-    if tree.is_leaf(i) {
-        return 1;
+    let mut deepest = 0;
+    let mut stack = vec![(i, 1usize)];
+    while let Some((j, level)) = stack.pop() {
+        deepest = deepest.max(level);
+        if !tree.is_leaf(j) {
+            stack.push((tree.children_left()[j] as usize, level + 1));
+            stack.push((tree.children_right()[j] as usize, level + 1));
+        }
     }
-    1 + subtree_depth(tree, tree.children_left()[i] as usize)
-        .max(subtree_depth(tree, tree.children_right()[i] as usize))
+    deepest
 }
 
 /// The tree as indented text, in scikit-learn's `export_text` format.
@@ -191,6 +198,14 @@ fn text_leaf<F: Float>(
     let _ = writeln!(out, "{indent}{body}");
 }
 
+/// One step of the depth-first text walk: a node to print at a depth, or a ready line.
+enum TextStep {
+    Node(usize, usize),
+    Line(String),
+}
+
+/// Writes the subtree under node `i` at `depth` (scikit-learn's `export_text` walk, depth
+/// first, left before right) with an explicit stack instead of recursion.
 fn text_node<F: Float>(
     tree: &Tree<F>,
     leaves: Leaves,
@@ -200,41 +215,38 @@ fn text_node<F: Float>(
     out: &mut String,
 ) {
     let unit = format!("|{}", " ".repeat(opts.spacing));
-    let mut indent = unit.repeat(depth);
-    indent.truncate(indent.len() - opts.spacing);
-    indent.push_str(&"-".repeat(opts.spacing));
-    if depth <= opts.max_depth + 1 {
-        if tree.is_leaf(i) {
-            text_leaf(tree, leaves, opts, i, &indent, out);
+    let mut stack = vec![TextStep::Node(i, depth)];
+    while let Some(step) = stack.pop() {
+        let (i, depth) = match step {
+            TextStep::Line(line) => {
+                let _ = writeln!(out, "{line}");
+                continue;
+            }
+            TextStep::Node(i, depth) => (i, depth),
+        };
+        let mut indent = unit.repeat(depth);
+        indent.truncate(indent.len() - opts.spacing);
+        indent.push_str(&"-".repeat(opts.spacing));
+        if depth <= opts.max_depth + 1 {
+            if tree.is_leaf(i) {
+                text_leaf(tree, leaves, opts, i, &indent, out);
+            } else {
+                let name = opts.feature(tree.feature()[i] as usize);
+                let t = tree.threshold()[i].to_f64_lossless();
+                let t = format!("{t:.*}", opts.decimals);
+                let _ = writeln!(out, "{indent} {name} <= {t}");
+                // popped in reverse: the left subtree, the `>` line, the right subtree
+                stack.push(TextStep::Node(tree.children_right()[i] as usize, depth + 1));
+                stack.push(TextStep::Line(format!("{indent} {name} >  {t}")));
+                stack.push(TextStep::Node(tree.children_left()[i] as usize, depth + 1));
+            }
         } else {
-            let name = opts.feature(tree.feature()[i] as usize);
-            let t = tree.threshold()[i].to_f64_lossless();
-            let t = format!("{t:.*}", opts.decimals);
-            let _ = writeln!(out, "{indent} {name} <= {t}");
-            text_node(
-                tree,
-                leaves,
-                opts,
-                tree.children_left()[i] as usize,
-                depth + 1,
-                out,
-            );
-            let _ = writeln!(out, "{indent} {name} >  {t}");
-            text_node(
-                tree,
-                leaves,
-                opts,
-                tree.children_right()[i] as usize,
-                depth + 1,
-                out,
-            );
-        }
-    } else {
-        let sd = subtree_depth(tree, i);
-        if sd == 1 {
-            text_leaf(tree, leaves, opts, i, &indent, out);
-        } else {
-            let _ = writeln!(out, "{indent} truncated branch of depth {sd}");
+            let sd = subtree_depth(tree, i);
+            if sd == 1 {
+                text_leaf(tree, leaves, opts, i, &indent, out);
+            } else {
+                let _ = writeln!(out, "{indent} truncated branch of depth {sd}");
+            }
         }
     }
 }
@@ -341,30 +353,29 @@ pub fn to_svg<F: Float>(tree: &Tree<F>, leaves: Leaves, opts: &ExportOptions) ->
     let mut x = vec![0.0f64; n];
     let mut depth = vec![0usize; n];
     let mut next_leaf = 0.0;
-    fn place<F: Float>(
-        t: &Tree<F>,
-        i: usize,
-        d: usize,
-        x: &mut [f64],
-        depth: &mut [usize],
-        next: &mut f64,
-    ) {
-        depth[i] = d;
-        if t.is_leaf(i) {
-            x[i] = *next;
-            *next += 1.0;
-        } else {
-            let (l, r) = (
-                t.children_left()[i] as usize,
-                t.children_right()[i] as usize,
-            );
-            place(t, l, d + 1, x, depth, next);
-            place(t, r, d + 1, x, depth, next);
-            x[i] = (x[l] + x[r]) / 2.0;
-        }
-    }
+    // Depth first with an explicit stack (any depth): a leaf takes the next slot when first
+    // seen, a parent is centred over its children when seen the second time (after both).
     if n > 0 {
-        place(tree, 0, 0, &mut x, &mut depth, &mut next_leaf);
+        let mut stack = vec![(0usize, 0usize, false)];
+        while let Some((i, d, children_done)) = stack.pop() {
+            depth[i] = d;
+            if tree.is_leaf(i) {
+                x[i] = next_leaf;
+                next_leaf += 1.0;
+                continue;
+            }
+            let (l, r) = (
+                tree.children_left()[i] as usize,
+                tree.children_right()[i] as usize,
+            );
+            if children_done {
+                x[i] = (x[l] + x[r]) / 2.0;
+            } else {
+                stack.push((i, d, true));
+                stack.push((r, d + 1, false));
+                stack.push((l, d + 1, false));
+            }
+        }
     }
     let levels = depth.iter().copied().max().map_or(0, |m| m + 1);
     let width = next_leaf.max(1.0) * (W + GAP) + GAP;
@@ -423,6 +434,42 @@ mod tests {
     use crate::DecisionTreeClassifier;
     use ndarray::array;
     use ndlearn_core::Fit;
+
+    #[test]
+    fn exports_walk_trees_of_any_depth_without_recursion() {
+        // on a thread with a small stack: a recursive walk of 20,000 levels would overflow it
+        let run = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let tree = Tree::<f64>::chain(20_000);
+                let opts = ExportOptions::default();
+                let text = export_text(&tree, Leaves::Classes, &opts).expect("text");
+                // the default max_depth (10) shows ten levels, then the rest as one branch
+                assert!(
+                    text.contains("truncated branch of depth 19990"),
+                    "{}",
+                    &text[..400]
+                );
+                let deep = ExportOptions {
+                    max_depth: usize::MAX - 1,
+                    ..ExportOptions::default()
+                };
+                let small = Tree::<f64>::chain(300);
+                let full = export_text(&small, Leaves::Classes, &deep).expect("full text");
+                assert_eq!(
+                    full.lines().count(),
+                    3 * 300 + 1,
+                    "two lines per split, one per leaf"
+                );
+                assert!(full.lines().last().is_some_and(|l| l.contains("class: 1")));
+                let svg = to_svg(&tree, Leaves::Classes, &opts).expect("svg");
+                assert_eq!(svg.matches("<rect").count(), tree.node_count());
+                let dot = export_graphviz(&tree, Leaves::Classes, &opts).expect("dot");
+                assert_eq!(dot.matches(" -> ").count(), tree.node_count() - 1);
+            })
+            .expect("thread");
+        run.join().expect("no stack overflow");
+    }
 
     #[test]
     fn dot_and_svg_have_one_box_per_node() {

@@ -687,8 +687,11 @@ fn boost<F: Float>(
     let factor_loss = loss;
     let mut delta = 0.5;
     let begin = warm.map_or(0, Ensemble::n_stages);
-    let mut trees: Vec<Tree<F>> = Vec::with_capacity(s.n_estimators * k);
-    let mut train_score = Vec::with_capacity(s.n_estimators);
+    // reserved up to a bound: `n_estimators` is a user's (or a model file's) number, and an
+    // absurd one must stop at the loop's observer or early stopping, not at the allocator
+    let reserve = s.n_estimators.min(4096);
+    let mut trees: Vec<Tree<F>> = Vec::with_capacity(reserve.saturating_mul(k));
+    let mut train_score = Vec::with_capacity(reserve);
     let mut oob_scores = Vec::new();
     let mut oob_improvement = Vec::new();
     if let Some(prev) = warm {
@@ -1739,6 +1742,21 @@ impl<F: Float> CheckModel for FittedGradientBoostingClassifier<F> {
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn an_absurd_n_estimators_stops_early_without_an_absurd_allocation() {
+        use ndlearn_core::Fit;
+        let x = Array2::from_shape_fn((200, 2), |(i, j)| ((i * (j + 3)) % 13) as f64);
+        let y = x.column(0).mapv(|v| (v - 6.0).abs());
+        // before the bound, `Vec::with_capacity(usize::MAX)` aborted the process
+        let fit = GradientBoostingRegressor::default()
+            .n_estimators(usize::MAX)
+            .n_iter_no_change(Some(2))
+            .tol(1e9)
+            .fit(&x, &y)
+            .expect("early stopping ends the fit");
+        assert!(fit.n_estimators() <= 3, "{}", fit.n_estimators());
+    }
 
     #[test]
     fn sample_mask_draws_exactly_n_in_bag() {

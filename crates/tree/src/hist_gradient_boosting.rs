@@ -505,6 +505,21 @@ impl Ensemble {
         context: &'static str,
     ) -> Result<ndarray::Array3<f64>> {
         self.check_x(x, context)?;
+        if let Some(deep) = self
+            .trees
+            .iter()
+            .map(HistTree::max_depth)
+            .find(|&m| m > crate::treeshap::MAX_DEPTH)
+        {
+            return Err(Error::invalid_param(
+                "predict_contributions",
+                format!(
+                    "TreeSHAP explains trees of depth at most {}; this model has one of depth \
+                     {deep} (its path buffers grow with the square of the depth)",
+                    crate::treeshap::MAX_DEPTH
+                ),
+            ));
+        }
         let k = self.k();
         let (n, d) = x.dim();
         let blocks = par::map_chunks(n, 64, |r| {
@@ -1893,5 +1908,32 @@ mod check_tests {
         let mut bad = r;
         bad.ensemble.baseline[0] = f64::NAN;
         assert!(invalid(bad.check_model()));
+    }
+
+    #[test]
+    fn contributions_of_a_too_deep_tree_are_a_typed_error() {
+        let x = Array2::from_shape_fn((200, 2), |(i, j)| ((i * (j + 2)) % 17) as f64);
+        let y = x.column(0).to_owned();
+        let mut m = HistGradientBoostingRegressor::default()
+            .max_iter(2)
+            .fit(&x, &y)
+            .expect("fit");
+        m.params.max_leaf_nodes = None; // the chains below have more than 31 leaves
+        // within the limit: explained, and each row still sums to the raw prediction
+        m.ensemble.trees[0] = HistTree::chain(crate::treeshap::MAX_DEPTH);
+        assert!(m.check_model().is_ok());
+        let few = x.slice(ndarray::s![..20, ..]);
+        let c = m.predict_contributions(&few).expect("depth at the limit");
+        let raw = m.ensemble.raw(&few, "test").expect("raw");
+        for i in 0..few.nrows() {
+            let sum: f64 = c.row(i).sum();
+            assert!((sum - raw[[i, 0]]).abs() < 1e-9, "{sum} vs {}", raw[[i, 0]]);
+        }
+        // a chain far deeper (a hand-edited model file): a typed error, no stack overflow
+        m.ensemble.trees[0] = HistTree::chain(200_000);
+        assert!(m.check_model().is_ok(), "a deep chain is a valid tree");
+        let err = m.predict_contributions(&x).expect_err("too deep");
+        assert!(matches!(err, Error::InvalidParam { .. }), "{err}");
+        assert!(m.predict(&x).is_ok(), "prediction walks any depth");
     }
 }

@@ -283,6 +283,33 @@ impl<F: Float> Edit<'_, F> {
     }
 }
 
+/// Runs the recursive walk `f` over a tree of `depth` levels: on this thread when the tree is
+/// shallow (every grown tree of ordinary data), otherwise on a scoped thread whose stack is
+/// sized for the depth (4 KiB per level), so a degenerate chain-shaped tree cannot overflow the
+/// caller's stack (a rayon worker has 2 MiB).
+fn with_depth_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> Result<T> {
+    const SHALLOW: usize = 256;
+    if depth <= SHALLOW {
+        return Ok(f());
+    }
+    let bytes = depth.saturating_mul(4096).saturating_add(1 << 20);
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("ndlearn-prune".into())
+            .stack_size(bytes)
+            .spawn_scoped(scope, f)
+            .map_err(|e| {
+                Error::invalid_param(
+                    "tree",
+                    format!("no thread with a stack for a tree of depth {depth}: {e}"),
+                )
+            })?;
+        handle
+            .join()
+            .map_err(|payload| std::panic::resume_unwind(payload))
+    })
+}
+
 fn edit<'a, F: Float>(
     tree: &'a Tree<F>,
     x: &'a ArrayRef2<F>,
@@ -324,7 +351,9 @@ pub(crate) fn error_based<F: Float>(
     pessimistic_extra_errors(1.0, 0.0, confidence)?;
     let mut ed = edit(tree, x, y, k)?;
     let rows: Vec<usize> = (0..y.len()).collect();
-    ed.error_based(0, &rows, confidence, z * z, subtree_raising);
+    with_depth_stack(tree.max_depth(), || {
+        ed.error_based(0, &rows, confidence, z * z, subtree_raising);
+    })?;
     Ok(ed.rebuild(criterion))
 }
 
@@ -338,7 +367,9 @@ pub(crate) fn mdl<F: Float>(
 ) -> Result<Tree<F>> {
     let mut ed = edit(tree, x, y, k)?;
     let rows: Vec<usize> = (0..y.len()).collect();
-    ed.mdl(0, &rows, tree.n_features());
+    with_depth_stack(tree.max_depth(), || {
+        ed.mdl(0, &rows, tree.n_features());
+    })?;
     Ok(ed.rebuild(criterion))
 }
 
@@ -443,6 +474,27 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pruning_walks_deep_trees_on_a_stack_sized_for_them() {
+        // a chain of 3,000 splits: x = i goes to leaf i (class 0), the last row to class 1;
+        // labels alternate, so the pessimistic estimate collapses the whole chain
+        let depth = 3_000;
+        let tree = Tree::<f64>::chain(depth);
+        let x = Array2::from_shape_fn((depth + 1, 1), |(i, _)| i as f64);
+        let y: Vec<usize> = (0..=depth).map(|i| i % 2).collect();
+        let run = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let pruned = error_based(&tree, &x, &y, 2, ClassCriterion::Gini, 0.25, true)
+                    .expect("error-based");
+                let mdl_pruned = mdl(&tree, &x, &y, 2, ClassCriterion::Gini).expect("mdl");
+                (pruned.node_count(), mdl_pruned.node_count())
+            })
+            .expect("thread");
+        let (a, b) = run.join().expect("no stack overflow");
+        assert!(a < 2 * depth + 1 && b < 2 * depth + 1, "{a}, {b}");
+    }
 
     #[test]
     fn quinlan_estimates() {

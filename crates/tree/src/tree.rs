@@ -144,6 +144,24 @@ impl<F: Float> Tree<F> {
         }
     }
 
+    /// A two-class chain of `depth` splits on feature 0 (`x ≤ i` goes to a leaf of class 0,
+    /// the rest goes on; the last leaf is class 1): a valid tree of any depth, for the tests of
+    /// the walks that must not recurse.
+    #[cfg(test)]
+    pub(crate) fn chain(depth: usize) -> Self {
+        let mut t = Tree::new(1, 1, 2);
+        let mut parent = None;
+        for i in 0..depth {
+            let n = depth + 1 - i;
+            let split = Some((0, F::cast(i as f64)));
+            let node = t.add_node(parent, split, 0.5, n, n as f64, &[0.5, 0.5], i);
+            t.add_node(Some((node, true)), None, 0.0, 1, 1.0, &[1.0, 0.0], i + 1);
+            parent = Some((node, false));
+        }
+        t.add_node(parent, None, 0.0, 1, 1.0, &[0.0, 1.0], depth);
+        t
+    }
+
     /// Appends a node (linking it to its parent) and returns its id.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn add_node(

@@ -75,6 +75,12 @@ fn unwound_sum(path: &[PathElem], i: usize) -> f64 {
     total
 }
 
+/// The deepest tree [`tree_shap`] explains: the recursion keeps one path copy per level (memory
+/// and time grow with the square of the depth) and one stack frame per level. Grown trees stay
+/// far below it (31 leaves by default: depth ≤ 30); a deeper tree (a hand-edited model file, or
+/// `max_leaf_nodes = None` on degenerate data) gets a typed error from the callers.
+pub(crate) const MAX_DEPTH: usize = 1_000;
+
 /// Adds the contributions of `row` to `tree`'s output into `phi[..d]` and the tree's expected
 /// value (cover-weighted mean of its leaves) into `phi[d]`.
 pub(crate) fn tree_shap(tree: &HistTree, row: &[f64], phi: &mut [f64]) {
