@@ -58,6 +58,94 @@ pub fn permutation(rng: &mut Rng, n: usize) -> Vec<usize> {
     idx
 }
 
+/// A pseudo-random permutation of `0..n` evaluated index by index in O(1) memory, for shuffled
+/// passes over data too large for an `n`-long index array next to it (mini-batch epochs).
+///
+/// A four-round Feistel network on the smallest domain of `2^(2h) ≥ n` indices (`h` bits per
+/// half), keyed by four draws from the generator, with *cycle walking*: an index the network
+/// maps to `n` or beyond is mapped again until it lands inside `0..n`. The network is a
+/// bijection of its domain and every cycle through a point of `0..n` returns to `0..n`, so the
+/// result is a permutation of `0..n`; the domain is below `4n`, so a position takes fewer than
+/// four rounds of walking on average. Four Feistel rounds over a good mixing function are
+/// Luby and Rackoff's construction of a pseudo-random permutation. Not the permutation
+/// [`permutation`] draws from the same generator.
+///
+/// ```
+/// use ndlearn_core::random::{LazyPermutation, rng};
+/// let p = LazyPermutation::new(&mut rng(7), 10);
+/// let mut seen: Vec<usize> = p.iter().collect();
+/// seen.sort_unstable();
+/// assert_eq!(seen, (0..10).collect::<Vec<_>>());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LazyPermutation {
+    n: u64,
+    half_bits: u32,
+    keys: [u64; 4],
+}
+
+impl LazyPermutation {
+    /// A permutation of `0..n` keyed by four draws from `rng`.
+    pub fn new(rng: &mut Rng, n: usize) -> Self {
+        let n = n as u64;
+        // the smallest h ≥ 1 with 4^h ≥ n
+        let mut half_bits = 1;
+        while half_bits < 32 && (1u64 << (2 * half_bits)) < n {
+            half_bits += 1;
+        }
+        let keys = [
+            rng.random::<u64>(),
+            rng.random::<u64>(),
+            rng.random::<u64>(),
+            rng.random::<u64>(),
+        ];
+        LazyPermutation { n, half_bits, keys }
+    }
+
+    /// The number of indices `n`.
+    pub fn len(&self) -> usize {
+        self.n as usize
+    }
+
+    /// Whether `n = 0`.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// One pass of the Feistel network over the `2h`-bit domain.
+    #[inline]
+    fn encrypt(&self, x: u64) -> u64 {
+        let h = self.half_bits;
+        let mask = (1u64 << h) - 1;
+        let (mut left, mut right) = (x >> h, x & mask);
+        for &key in &self.keys {
+            let mut state = right ^ key;
+            let f = splitmix64(&mut state) & mask;
+            (left, right) = (right, left ^ f);
+        }
+        (left << h) | right
+    }
+
+    /// The index at position `i` (`i < n`; positions beyond `n` are returned unchanged).
+    #[inline]
+    pub fn at(&self, i: usize) -> usize {
+        let i = i as u64;
+        if i >= self.n {
+            return i as usize;
+        }
+        let mut y = self.encrypt(i);
+        while y >= self.n {
+            y = self.encrypt(y);
+        }
+        y as usize
+    }
+
+    /// The indices at positions `0..n`, in order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len()).map(move |i| self.at(i))
+    }
+}
+
 /// `k` distinct indices from `0..n`, in random order (partial Fisher–Yates; O(n) memory).
 ///
 /// Errors when `k > n`.
@@ -239,6 +327,49 @@ impl MinibatchIter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lazy_permutations_are_permutations_and_look_random() {
+        for n in (0..=300).chain([1_000, 4_097, 100_003]) {
+            let p = LazyPermutation::new(&mut stream(3, n as u64), n);
+            assert_eq!(p.len(), n);
+            let mut seen = vec![false; n];
+            for v in p.iter() {
+                assert!(v < n && !seen[v], "n = {n}: {v} repeated or out of range");
+                seen[v] = true;
+            }
+            assert!(seen.iter().all(|&b| b), "n = {n}");
+        }
+        // reproducible for a generator state, different for another
+        let a: Vec<usize> = LazyPermutation::new(&mut rng(5), 1000).iter().collect();
+        let b: Vec<usize> = LazyPermutation::new(&mut rng(5), 1000).iter().collect();
+        let c: Vec<usize> = LazyPermutation::new(&mut rng(6), 1000).iter().collect();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        // no visible order: few fixed points (1 expected), rank correlation near 0, and the
+        // first tenth of positions spread over all ten tenths of the indices
+        let n = 10_000;
+        let p: Vec<usize> = LazyPermutation::new(&mut rng(11), n).iter().collect();
+        let fixed = p.iter().enumerate().filter(|(i, v)| i == *v).count();
+        assert!(fixed <= 8, "{fixed} fixed points");
+        let mean = (n as f64 - 1.0) / 2.0;
+        let (mut sxy, mut sxx) = (0.0, 0.0);
+        for (i, &v) in p.iter().enumerate() {
+            sxy += (i as f64 - mean) * (v as f64 - mean);
+            sxx += (i as f64 - mean) * (i as f64 - mean);
+        }
+        assert!((sxy / sxx).abs() < 0.05, "rank correlation {}", sxy / sxx);
+        let mut deciles = [0usize; 10];
+        for &v in &p[..n / 10] {
+            deciles[v * 10 / n] += 1;
+        }
+        assert!(
+            deciles.iter().all(|&c| (60..=140).contains(&c)),
+            "{deciles:?}"
+        );
+        // positions beyond n are left alone
+        assert_eq!(LazyPermutation::new(&mut rng(1), 5).at(9), 9);
+    }
 
     #[test]
     fn streams_are_reproducible_and_distinct() {

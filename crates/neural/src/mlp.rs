@@ -36,7 +36,9 @@
 //! | `lbfgs` | full-batch L-BFGS on the packed parameters (core's [`ndlearn_core::optim::lbfgs`]) | `max_iter` iterations, `max_fun` evaluations, `‖∇J‖₂ ≤ tol`, or a relative decrease below `2.2·10⁻⁹` (scipy's default) |
 //!
 //! Batches are `batch_size` consecutive rows (`None` = scikit-learn's `"auto"`,
-//! `min(200, n)`), after a shuffle per epoch when `shuffle`. The epoch loss is the mean of the
+//! `min(200, n)`), after a shuffle per epoch when `shuffle` (a fresh
+//! [`ndlearn_core::random::LazyPermutation`] per epoch: O(1) memory, no index array; class
+//! labels are one-hot encoded batch by batch, no `n × K` target matrix). The epoch loss is the mean of the
 //! batch losses weighted by batch size. With `early_stopping`, `validation_fraction` of the
 //! rows (stratified for single-label classification) are held out, scored after every epoch
 //! (accuracy or R²), and the best weights are kept.

@@ -315,38 +315,20 @@ impl<'a, F: Float> Targets<'a, F> {
     }
 }
 
-/// A permutation of the rows `0..n`, stored as `u32` when `n` allows (the same permutation
-/// either way: a shuffle's draws depend on the length only).
+/// The epoch's row order: the rows as they are, or a shuffle evaluated position by position
+/// ([`random::LazyPermutation`]: O(1) memory where an index array would take `n` entries).
 enum RowOrder {
-    Narrow(Vec<u32>),
-    Wide(Vec<usize>),
+    Identity,
+    Shuffled(random::LazyPermutation),
 }
 
 impl RowOrder {
-    fn new(n: usize) -> Self {
-        match u32::try_from(n) {
-            Ok(m) => RowOrder::Narrow((0..m).collect()),
-            Err(_) => RowOrder::Wide((0..n).collect()),
-        }
-    }
-
-    fn shuffle(&mut self, rng: &mut random::Rng) {
-        match self {
-            RowOrder::Narrow(v) => random::shuffle(rng, v),
-            RowOrder::Wide(v) => random::shuffle(rng, v),
-        }
-    }
-
     /// The rows at positions `start..end`.
     fn range(&self, start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
-        let (narrow, wide): (&[u32], &[usize]) = match self {
-            RowOrder::Narrow(v) => (&v[start..end], &[]),
-            RowOrder::Wide(v) => (&[], &v[start..end]),
-        };
-        narrow
-            .iter()
-            .map(|&i| i as usize)
-            .chain(wide.iter().copied())
+        (start..end).map(move |j| match self {
+            RowOrder::Identity => j,
+            RowOrder::Shuffled(p) => p.at(j),
+        })
     }
 }
 
@@ -425,8 +407,7 @@ pub(crate) fn fit_stochastic<F: Float>(
     let batch = h.batch_size.map_or(n.min(200), |b| b.clamp(1, n));
     let alpha = F::cast(h.alpha);
     let mut ws = Workspace::default();
-    // The epoch's row order; `u32` indices (half the memory of `usize`) whenever they fit.
-    let mut order = RowOrder::new(n);
+    let mut order = RowOrder::Identity;
     let (mut xb, mut yb) = (
         Array2::zeros((batch, xt.ncols())),
         Array2::zeros((batch, yt.ncols())),
@@ -462,7 +443,7 @@ pub(crate) fn fit_stochastic<F: Float>(
     for _ in 0..h.max_iter {
         if h.shuffle {
             let mut rng = random::stream(h.seed, 2 + hist.t as u64);
-            order.shuffle(&mut rng);
+            order = RowOrder::Shuffled(random::LazyPermutation::new(&mut rng, n));
         }
         let mut acc = 0.0;
         let mut start = 0;
