@@ -1266,6 +1266,22 @@ def memory_case(request):
                       "peak_kib": peak, "seconds": seconds, "warm": warm}), flush=True)
 
 
+def blas_info():
+    """numpy's BLAS as threadpoolctl reports it: library, version, kernel, threading."""
+    import numpy as np
+    try:
+        from threadpoolctl import threadpool_info
+
+        libs = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+    except Exception:  # threadpoolctl missing
+        libs = []
+    if not libs:
+        return f"numpy {np.__version__}, BLAS unknown"
+    b = libs[0]
+    return (f"numpy {np.__version__}, {b.get('internal_api', 'blas')} {b.get('version')} "
+            f"(kernel {b.get('architecture', 'unknown')}, {b.get('threading_layer', '?')})")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--suite", default="linalg")
@@ -1276,7 +1292,12 @@ def main():
                         "xgboost; neural suite: sklearn, torch)")
     p.add_argument("--serve", action="store_true", help="registry suites: answer JSON requests on stdin")
     p.add_argument("--memory-case", help="peak memory of one case (a JSON request from compare)")
+    p.add_argument("--blas-info", action="store_true",
+                   help="print numpy's BLAS (threadpoolctl: library, version, kernel) and exit")
     args = p.parse_args()
+    if args.blas_info:
+        print(blas_info(), flush=True)
+        return
     if args.memory_case:
         memory_case(args.memory_case)
         return

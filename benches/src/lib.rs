@@ -101,6 +101,14 @@ pub struct MachineInfo {
     pub git: String,
     /// OPENBLAS_* variables seen by the run.
     pub openblas_env: Vec<(String, String)>,
+    /// The widest SIMD level of the CPU (`ndlearn_core::simd`: `avx512`, `avx2`, `avx`,
+    /// `baseline`).
+    pub simd: String,
+    /// The compute kernel OpenBLAS selected for this CPU (`OPENBLAS_VERBOSE=2`'s `Core:`), when
+    /// the runner probed it; `unknown` otherwise.
+    pub blas_kernel: String,
+    /// The reference side's BLAS (threadpoolctl's answer for numpy), when it ran.
+    pub reference_blas: Option<String>,
 }
 
 impl MachineInfo {
@@ -133,8 +141,36 @@ impl MachineInfo {
             blas: "openblas-system".into(),
             git,
             openblas_env,
+            simd: ndlearn_core::simd::detected().name().to_string(),
+            blas_kernel: "unknown".into(),
+            reference_blas: None,
         }
     }
+
+    /// One line for a table's header: the CPU, its SIMD level, both sides' BLAS and kernels.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({} cores, SIMD {}); ndlearn: {} threads, BLAS {} (OpenBLAS kernel {}); \
+             reference: {}",
+            self.cpu,
+            self.cores,
+            self.simd,
+            self.threads,
+            self.blas,
+            self.blas_kernel,
+            self.reference_blas.as_deref().unwrap_or("not run")
+        )
+    }
+}
+
+/// The `Core:` line OpenBLAS prints when it loads with `OPENBLAS_VERBOSE=2`, from a process's
+/// output (`None` when there is none).
+pub fn openblas_core_from_output(output: &str) -> Option<String> {
+    output
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Core:"))
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
 }
 
 /// Formats seconds with a unit that keeps 3 significant digits.
@@ -168,5 +204,10 @@ mod tests {
         assert_eq!(fmt_seconds(0.0125), "12.50 ms");
         assert_eq!(fmt_seconds(3.0), "3.000 s");
         assert!(MachineInfo::current().cores >= 1);
+        assert_eq!(
+            openblas_core_from_output("Core: Prescott\nother").as_deref(),
+            Some("Prescott")
+        );
+        assert_eq!(openblas_core_from_output("no kernel line"), None);
     }
 }

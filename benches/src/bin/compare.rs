@@ -80,6 +80,9 @@ struct Args {
     /// `<out>/memory.md`.
     #[arg(long)]
     memory: bool,
+    /// Internal: start and exit (the parent reads OpenBLAS's `Core:` line of this start).
+    #[arg(long, hide = true)]
+    blas_probe: bool,
     /// Internal: with `--memory-case`, run the call once on a few rows before the baseline.
     #[arg(long, hide = true)]
     memory_warm: bool,
@@ -116,6 +119,12 @@ const SUITES: [&str; 12] = [
 ];
 
 fn run(args: &Args) -> Result<(), String> {
+    if args.blas_probe {
+        // OpenBLAS printed its kernel when it loaded; one product makes sure it is linked in.
+        let a = ndarray::Array2::<f64>::eye(2);
+        std::hint::black_box(a.dot(&a));
+        return Ok(());
+    }
     if let Some(name) = &args.memory_case {
         let m = memory::measure_ours(name, args.quick, args.memory_warm)?;
         println!("{}", serde_json::to_string(&m).map_err(|e| e.to_string())?);
@@ -138,14 +147,15 @@ fn run(args: &Args) -> Result<(), String> {
     };
     let libs = compare_libs(&args.compare)?;
     let reference = !args.no_python && !libs.is_empty();
-    let machine = MachineInfo::current();
+    let machine = machine_info(args, reference);
     let opts = SuiteOptions {
         repeat: args.repeat.max(1),
         quick: args.quick,
     };
     eprintln!(
-        "ndlearn benchmarks on {} ({} cores, {} threads), git {}",
-        machine.cpu, machine.cores, machine.threads, machine.git
+        "ndlearn benchmarks on {}, git {}",
+        machine.describe(),
+        machine.git
     );
     if !machine.openblas_env.is_empty() {
         eprintln!(
@@ -271,12 +281,13 @@ fn registry_run(
 /// `--memory`: every memory case, ndlearn then (with `--compare sklearn`) scikit-learn, each
 /// in a fresh process; prints the table and writes it to `<out>/memory.md` with the machine.
 fn memory_run(args: &Args) -> Result<(), String> {
-    let machine = MachineInfo::current();
     let reference = !args.no_python && !compare_libs(&args.compare)?.is_empty();
+    let machine = machine_info(args, reference);
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     eprintln!(
-        "ndlearn peak memory on {} ({} cores, {} threads), git {}",
-        machine.cpu, machine.cores, machine.threads, machine.git
+        "ndlearn peak memory on {}, git {}",
+        machine.describe(),
+        machine.git
     );
     let mut rows = Vec::new();
     for case in memory::cases(args.quick) {
@@ -326,9 +337,9 @@ fn memory_run(args: &Args) -> Result<(), String> {
     }
     let table = memory::table(&rows);
     let head = format!(
-        "Peak RSS above each side's baseline, git {}, {} ({} cores), ndlearn threads {}, BLAS \
-         {}; OPENBLAS_* unset.\n\n",
-        machine.git, machine.cpu, machine.cores, machine.threads, machine.blas
+        "Peak RSS above each side's baseline, git {}, {}; OPENBLAS_* unset.\n\n",
+        machine.git,
+        machine.describe()
     );
     fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
@@ -349,6 +360,40 @@ fn memory_run(args: &Args) -> Result<(), String> {
     print!("{head}{table}");
     eprintln!("written {} and {}", path.display(), jsonl.display());
     Ok(())
+}
+
+/// The machine, with OpenBLAS's kernel (a child of this binary started with
+/// `OPENBLAS_VERBOSE=2`) and, when the reference side runs, numpy's BLAS (`run.py --blas-info`).
+fn machine_info(args: &Args, reference: bool) -> MachineInfo {
+    let mut machine = MachineInfo::current();
+    if let Ok(exe) = std::env::current_exe()
+        && let Ok(out) = Command::new(exe)
+            .arg("--blas-probe")
+            .env("OPENBLAS_VERBOSE", "2")
+            .output()
+    {
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
+        if let Some(core) = ndlearn_bench::openblas_core_from_output(&text) {
+            machine.blas_kernel = core;
+        }
+    }
+    if reference
+        && let Ok(out) = Command::new(python_path(args))
+            .arg("benches/sklearn/run.py")
+            .arg("--blas-info")
+            .output()
+        && out.status.success()
+    {
+        let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !line.is_empty() {
+            machine.reference_blas = Some(line);
+        }
+    }
+    machine
 }
 
 /// Runs a measuring child and reads the last JSON line of its output.
@@ -592,11 +637,8 @@ fn table(records: &[Record]) -> String {
 
 fn markdown(machine: &MachineInfo, records: &[Record], notes: &[String]) -> String {
     let mut s = format!(
-        "Machine: {} ({} cores), threads {}, BLAS {}, git {}\n\n| {} |\n|{}|\n",
-        machine.cpu,
-        machine.cores,
-        machine.threads,
-        machine.blas,
+        "Machine: {}, git {}\n\n| {} |\n|{}|\n",
+        machine.describe(),
         machine.git,
         HEADER.join(" | "),
         HEADER.iter().map(|_| "---").collect::<Vec<_>>().join("|")
