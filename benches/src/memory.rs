@@ -336,10 +336,11 @@ fn run_case(
     x: &ArrayRef2<f64>,
     y: &ArrayRef1<f64>,
     labels: &ArrayRef1<usize>,
-) -> Result<Box<dyn std::any::Any>, String> {
-    fn boxed<T: 'static>(r: ndlearn_core::Result<T>) -> Result<Box<dyn std::any::Any>, String> {
+) -> ndlearn_core::Result<Box<dyn std::any::Any>> {
+    fn boxed<T: 'static>(
+        r: ndlearn_core::Result<T>,
+    ) -> ndlearn_core::Result<Box<dyn std::any::Any>> {
         r.map(|v| Box::new(v) as Box<dyn std::any::Any>)
-            .map_err(|e| e.to_string())
     }
     match name {
         "ols" => boxed(LinearRegression::default().fit(x, y)),
@@ -359,7 +360,10 @@ fn run_case(
                 .fit(x, labels),
         ),
         "mlp_clf" => boxed(crate::suites_neural::classifier(20).fit(x, labels)),
-        other => Err(format!("memory case `{other}` has no ndlearn side")),
+        other => Err(ndlearn_core::Error::invalid_param(
+            "case",
+            format!("memory case `{other}` has no ndlearn side"),
+        )),
     }
 }
 
@@ -388,24 +392,28 @@ pub fn measure_ours(name: &str, quick: bool, warm: bool) -> Result<Measurement, 
             .map_err(|e| e.to_string())?;
         if warm {
             let k = (WARM_ROWS / 10).min(queries.nrows());
-            drop(model.predict(&queries.slice(ndarray::s![..k, ..])));
+            drop(
+                model
+                    .predict(&queries.slice(ndarray::s![..k, ..]))
+                    .map_err(|e| e.to_string())?,
+            );
         }
         measured(name, || model.predict(&queries))?
     } else {
         if warm {
             let k = WARM_ROWS.min(x.nrows());
             let s = ndarray::s![..k];
-            drop(run_case(
-                name,
-                &x.slice(ndarray::s![..k, ..]),
-                &y.slice(s),
-                &labels.slice(s),
-            )?);
+            drop(
+                run_case(
+                    name,
+                    &x.slice(ndarray::s![..k, ..]),
+                    &y.slice(s),
+                    &labels.slice(s),
+                )
+                .map_err(|e| e.to_string())?,
+            );
         }
-        measured(name, || {
-            run_case(name, &x, &y, &labels)
-                .map_err(|e| ndlearn_core::Error::invalid_param("case", e))
-        })?
+        measured(name, || run_case(name, &x, &y, &labels))?
     };
     m.warm = warm;
     Ok(m)

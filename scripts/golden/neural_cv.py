@@ -30,6 +30,7 @@ from sklearn.neural_network import MLPClassifier, MLPRegressor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import GOLDEN_DIR, load_dataset, write_json  # noqa: E402
+from neural import standardise  # noqa: E402  (the same scaling as the data of mlp.json)
 
 GENERATOR = "scripts/golden/neural_cv.py"
 NOTE = (
@@ -39,12 +40,6 @@ NOTE = (
 )
 
 warnings.simplefilter("ignore", ConvergenceWarning)
-
-
-def standardise(x):
-    sd = x.std(axis=0)
-    sd[sd == 0] = 1.0
-    return (x - x.mean(axis=0)) / sd
 
 
 def five_by_two(est, x, y):

@@ -517,6 +517,14 @@ fn train<F: Float>(
     }
 }
 
+/// The labels as a slice: borrowed when `y` is contiguous (no copy), else copied.
+fn label_slice(y: &ArrayRef1<usize>) -> std::borrow::Cow<'_, [usize]> {
+    y.as_slice().map_or_else(
+        || std::borrow::Cow::Owned(y.to_vec()),
+        std::borrow::Cow::Borrowed,
+    )
+}
+
 fn check_weights<F: Float>(w: Option<&ArrayRef1<F>>, n: usize) -> Result<()> {
     if let Some(w) = w {
         check_sample_weight(w, n)?;
@@ -649,7 +657,7 @@ impl MLPClassifier {
         check_classification_input(x, y, 1, "MLPClassifier")?;
         let k = model.n_classes;
         check_labels_below(y, k)?;
-        let labels = y.to_vec();
+        let labels = label_slice(y);
         let targets = Targets::classes(&labels, k);
         self.fit_encoded(
             x,
@@ -712,10 +720,7 @@ impl<F: Float> FitWeighted<F> for MLPClassifier {
         check_weights(sample_weight, x.nrows())?;
         // the labels are the targets (encoded batch by batch) and stratify an early-stopping
         // split; borrowed when contiguous (no copy of y)
-        let labels: std::borrow::Cow<'_, [usize]> = y.as_slice().map_or_else(
-            || std::borrow::Cow::Owned(y.to_vec()),
-            std::borrow::Cow::Borrowed,
-        );
+        let labels = label_slice(y);
         let targets = Targets::classes(&labels, k);
         self.fit_encoded(
             x,
@@ -809,10 +814,7 @@ impl<F: Float> PartialFit<F> for MLPClassifier {
         }
         check_predict_input(x, model.network.n_inputs(), "MLPClassifier partial_fit")?;
         check_labels_below(y, model.n_classes)?;
-        let labels: std::borrow::Cow<'_, [usize]> = y.as_slice().map_or_else(
-            || std::borrow::Cow::Owned(y.to_vec()),
-            std::borrow::Cow::Borrowed,
-        );
+        let labels = label_slice(y);
         let targets = Targets::classes(&labels, model.n_classes);
         let h = self.hyper();
         model.params = self.clone();

@@ -70,34 +70,40 @@ fn compare(name: &str, ours: &[f64], theirs: &[f64]) {
     );
 }
 
-fn classifier_scores(case: &Case, x: &Array2<f64>, y: &Array1<usize>) -> Vec<f64> {
-    splits(case, x.nrows())
+/// The score of `fit_score(seed, train rows, test rows)` on each of the case's ten splits (seed
+/// = the split's index).
+fn cv_scores(
+    case: &Case,
+    n: usize,
+    fit_score: impl Fn(u64, &[usize], &[usize]) -> f64,
+) -> Vec<f64> {
+    splits(case, n)
         .iter()
         .enumerate()
-        .map(|(i, (train, test))| {
-            let fit = MLPClassifier::default()
-                .seed(i as u64)
-                .fit(&x.select(Axis(0), train), &y.select(Axis(0), train))
-                .expect("fit");
-            let pred = fit.predict(&x.select(Axis(0), test)).expect("predict");
-            accuracy(&pred, &y.select(Axis(0), test))
-        })
+        .map(|(i, (train, test))| fit_score(i as u64, train, test))
         .collect()
 }
 
+fn classifier_scores(case: &Case, x: &Array2<f64>, y: &Array1<usize>) -> Vec<f64> {
+    cv_scores(case, x.nrows(), |seed, train, test| {
+        let fit = MLPClassifier::default()
+            .seed(seed)
+            .fit(&x.select(Axis(0), train), &y.select(Axis(0), train))
+            .expect("fit");
+        let pred = fit.predict(&x.select(Axis(0), test)).expect("predict");
+        accuracy(&pred, &y.select(Axis(0), test))
+    })
+}
+
 fn regressor_scores(case: &Case, x: &Array2<f64>, y: &Array1<f64>) -> Vec<f64> {
-    splits(case, x.nrows())
-        .iter()
-        .enumerate()
-        .map(|(i, (train, test))| {
-            let fit = MLPRegressor::default()
-                .seed(i as u64)
-                .fit(&x.select(Axis(0), train), &y.select(Axis(0), train))
-                .expect("fit");
-            let pred = fit.predict(&x.select(Axis(0), test)).expect("predict");
-            r2(&pred, &y.select(Axis(0), test))
-        })
-        .collect()
+    cv_scores(case, x.nrows(), |seed, train, test| {
+        let fit = MLPRegressor::default()
+            .seed(seed)
+            .fit(&x.select(Axis(0), train), &y.select(Axis(0), train))
+            .expect("fit");
+        let pred = fit.predict(&x.select(Axis(0), test)).expect("predict");
+        r2(&pred, &y.select(Axis(0), test))
+    })
 }
 
 fn cv() -> Golden {

@@ -191,43 +191,8 @@ impl HistTree {
     /// in pre-order: a valid tree of any depth, for the depth limits' tests.
     #[cfg(test)]
     pub(crate) fn chain(depth: usize) -> Self {
-        let mut nodes = Vec::with_capacity(2 * depth + 1);
-        let n = depth as u32 + 1;
-        for i in 0..depth as u32 {
-            // pre-order: split 2i, its left leaf 2i + 1, then the right subtree from 2i + 2
-            nodes.push(HistNode {
-                value: 0.0,
-                count: n - i,
-                feature: 0,
-                threshold: f64::from(i),
-                bin_threshold: 0,
-                missing_go_to_left: false,
-                left: 2 * i + 1,
-                right: 2 * i + 2,
-                gain: 1.0,
-                depth: i,
-                is_leaf: false,
-                is_categorical: false,
-                bitset_idx: 0,
-            });
-            nodes.push(HistNode {
-                value: f64::from(i),
-                count: 1,
-                feature: 0,
-                threshold: 0.0,
-                bin_threshold: 0,
-                missing_go_to_left: false,
-                left: 0,
-                right: 0,
-                gain: -1.0,
-                depth: i + 1,
-                is_leaf: true,
-                is_categorical: false,
-                bitset_idx: 0,
-            });
-        }
-        nodes.push(HistNode {
-            value: f64::from(depth as u32),
+        let leaf = |value: u32, depth: u32| HistNode {
+            value: f64::from(value),
             count: 1,
             feature: 0,
             threshold: 0.0,
@@ -236,11 +201,27 @@ impl HistTree {
             left: 0,
             right: 0,
             gain: -1.0,
-            depth: depth as u32,
+            depth,
             is_leaf: true,
             is_categorical: false,
             bitset_idx: 0,
-        });
+        };
+        let mut nodes = Vec::with_capacity(2 * depth + 1);
+        let n = depth as u32 + 1;
+        for i in 0..depth as u32 {
+            // pre-order: split 2i, its left leaf 2i + 1, then the right subtree from 2i + 2
+            nodes.push(HistNode {
+                count: n - i,
+                threshold: f64::from(i),
+                left: 2 * i + 1,
+                right: 2 * i + 2,
+                gain: 1.0,
+                is_leaf: false,
+                ..leaf(0, i)
+            });
+            nodes.push(leaf(i, i + 1));
+        }
+        nodes.push(leaf(depth as u32, depth as u32));
         HistTree {
             nodes,
             bitsets: Vec::new(),
