@@ -1257,13 +1257,22 @@ def memory_case(request):
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")
         baseline = status_kib("VmRSS")
+        faults_before = minor_faults()
         t = time.perf_counter()
         value = call()
         seconds = time.perf_counter() - t
         peak = status_kib("VmHWM")
+        faults = minor_faults() - faults_before
         del value
     print(json.dumps({"name": name, "implementation": "scikit-learn", "baseline_kib": baseline,
-                      "peak_kib": peak, "seconds": seconds, "warm": warm}), flush=True)
+                      "peak_kib": peak, "seconds": seconds, "warm": warm,
+                      "minor_faults": faults}), flush=True)
+
+
+def minor_faults():
+    """Minor page faults of the whole process so far (field 10 of /proc/self/stat)."""
+    with open("/proc/self/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[7])
 
 
 def blas_info():

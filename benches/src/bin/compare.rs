@@ -344,6 +344,7 @@ fn memory_run(args: &Args) -> Result<(), String> {
     fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let path = args.out.join("memory.md");
+    let table = format!("{table}\n{}\n", memory::RSS_RESOLUTION_NOTE);
     fs::write(&path, format!("{head}{table}"))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let jsonl = args.out.join("memory.jsonl");

@@ -99,6 +99,13 @@ pub trait Float:
     /// [`crate::linalg::eigh`].
     #[doc(hidden)]
     fn syevd(a: Vec<Self>, n: usize) -> Option<(Vec<Self>, Vec<Self>)>;
+    /// Eigenpairs `il..=iu` (1-based, ascending order) of the symmetric `n × n` matrix in `a`
+    /// (read as column-major, its upper triangle; overwritten) by LAPACK's MRRR driver
+    /// `?syevr`: the `iu − il + 1` eigenvalues ascending and their eigenvectors column-major
+    /// (`n × m`); `None` if LAPACK reports an error. Its workspace is `O(n)` (26 n values and
+    /// 10 n integers) where `?syevd`'s is `O(n²)`. Used by [`crate::linalg::eigh_range`].
+    #[doc(hidden)]
+    fn syevr(a: &mut [Self], n: usize, il: usize, iu: usize) -> Option<(Vec<Self>, Vec<Self>)>;
     /// Cholesky factorisation in place by LAPACK's `?potrf` of the symmetric `n × n` matrix in
     /// `a`, read as column-major with its upper triangle (`A = UᵀU`): for a row-major buffer,
     /// the lower triangle and `A = L Lᵀ`, with no transposition. `Err(info)` as LAPACK reports
@@ -128,7 +135,7 @@ fn no_f64_view<A, D: Dimension>(_: ArrayView<'_, A, D>) -> Option<ArrayView<'_, 
 }
 
 macro_rules! impl_float {
-    ($t:ty, $name:expr, $as_f64:ident, $syevd:ident, $potrf:ident, $potrs:ident) => {
+    ($t:ty, $name:expr, $as_f64:ident, $syevd:ident, $syevr:ident, $potrf:ident, $potrs:ident) => {
         impl Float for $t {
             type Lapack = $t;
             const NAME: &'static str = $name;
@@ -235,6 +242,100 @@ macro_rules! impl_float {
                 }
                 (info == 0).then_some((w, a))
             }
+            // MRRR for a range of eigenpairs (PCA's top k, spectral clustering's bottom k):
+            // O(n) workspace and O(n m) work for the vectors after the tridiagonal reduction.
+            #[allow(unsafe_code)]
+            fn syevr(a: &mut [$t], n: usize, il: usize, iu: usize) -> Option<(Vec<$t>, Vec<$t>)> {
+                use std::os::raw::c_char;
+                if n == 0 || a.len() != n * n || il == 0 || il > iu || iu > n {
+                    return None;
+                }
+                let ni = i32::try_from(n).ok()?;
+                let (il_i, iu_i) = (i32::try_from(il).ok()?, i32::try_from(iu).ok()?);
+                let (jobz, range, uplo) = (b'V' as c_char, b'I' as c_char, b'U' as c_char);
+                let (vl, vu, abstol) = (0.0 as $t, 0.0 as $t, 0.0 as $t);
+                let m_max = iu - il + 1;
+                let mut w = vec![0.0 as $t; n];
+                let mut z = vec![0.0 as $t; n * m_max];
+                let mut isuppz = vec![0i32; 2 * m_max];
+                let mut m_found = 0i32;
+                let mut info = 0i32;
+                let mut work_query = [0.0 as $t; 1];
+                let mut iwork_query = [0i32; 1];
+                let query = -1i32;
+                // SAFETY: workspace query (lwork = liwork = -1): the buffers as in the call
+                // below, the query buffers one value each.
+                unsafe {
+                    lapack_sys::$syevr(
+                        &jobz,
+                        &range,
+                        &uplo,
+                        &ni,
+                        a.as_mut_ptr(),
+                        &ni,
+                        &vl,
+                        &vu,
+                        &il_i,
+                        &iu_i,
+                        &abstol,
+                        &mut m_found,
+                        w.as_mut_ptr(),
+                        z.as_mut_ptr(),
+                        &ni,
+                        isuppz.as_mut_ptr(),
+                        work_query.as_mut_ptr(),
+                        &query,
+                        iwork_query.as_mut_ptr(),
+                        &query,
+                        &mut info,
+                    );
+                }
+                if info != 0 {
+                    return None;
+                }
+                // the query's optimum ((nb + 6) n, a blocked tridiagonal reduction) with the
+                // documented minimums (26 n, 10 n) as floors
+                let lwork = ((work_query[0] as f64).ceil() as usize).max(26 * n);
+                let liwork = usize::try_from(iwork_query[0]).ok()?.max(10 * n);
+                let mut work = vec![0.0 as $t; lwork];
+                let mut iwork = vec![0i32; liwork];
+                let lw = i32::try_from(lwork).ok()?;
+                let liw = i32::try_from(liwork).ok()?;
+                // SAFETY: `a` holds n × n values (lda = n), `w` n values, `z` n × m_max
+                // (ldz = n) with m_max = iu − il + 1 the most LAPACK writes for RANGE = 'I',
+                // `isuppz` 2 m_max, `work` and `iwork` the documented minimum lengths passed
+                // as lwork and liwork; all outlive the call, and every size fits in i32.
+                unsafe {
+                    lapack_sys::$syevr(
+                        &jobz,
+                        &range,
+                        &uplo,
+                        &ni,
+                        a.as_mut_ptr(),
+                        &ni,
+                        &vl,
+                        &vu,
+                        &il_i,
+                        &iu_i,
+                        &abstol,
+                        &mut m_found,
+                        w.as_mut_ptr(),
+                        z.as_mut_ptr(),
+                        &ni,
+                        isuppz.as_mut_ptr(),
+                        work.as_mut_ptr(),
+                        &lw,
+                        iwork.as_mut_ptr(),
+                        &liw,
+                        &mut info,
+                    );
+                }
+                if info != 0 || usize::try_from(m_found).ok()? != m_max {
+                    return None;
+                }
+                w.truncate(m_max);
+                Some((w, z))
+            }
             // Decision 0022: ndarray-linalg's Cholesky transposes a row-major input in and out
             // and its triangular solves copy the factor; for a symmetric matrix neither is
             // needed (the row-major lower triangle is LAPACK's column-major upper one).
@@ -295,8 +396,8 @@ macro_rules! impl_float {
     };
 }
 
-impl_float!(f32, "f32", no_f64_view, ssyevd_, spotrf_, spotrs_);
-impl_float!(f64, "f64", same_view, dsyevd_, dpotrf_, dpotrs_);
+impl_float!(f32, "f32", no_f64_view, ssyevd_, ssyevr_, spotrf_, spotrs_);
+impl_float!(f64, "f64", same_view, dsyevd_, dsyevr_, dpotrf_, dpotrs_);
 
 #[cfg(test)]
 mod tests {

@@ -378,6 +378,13 @@ fn minka_mle<F: Float>(spectrum: &ndarray::Array1<F>, n: usize) -> usize {
     best.1.max(1)
 }
 
+/// `(C + Cᵀ) / 2`, one copy: the covariance built from blocks is symmetric up to rounding.
+fn symmetrised<F: Float>(c: &Array2<F>) -> Array2<F> {
+    let d = c.nrows();
+    let half = F::cast(0.5);
+    Array2::from_shape_fn((d, d), |(i, j)| (c[[i, j]] + c[[j, i]]) * half)
+}
+
 /// Top part of an SVD-like result: `(singular values, Vᵀ)` with the requested rows.
 fn spectrum_from_eigh<F: Float>(
     vals: Array1<F>,
@@ -564,8 +571,14 @@ impl<F: Float> FitUnsupervised<F> for Pca {
         };
         let (sing, vt): (Array1<F>, Array2<F>) = match (solver, &xc, &cov) {
             (PcaSolver::CovarianceEigh, _, Some(c)) => {
-                let c = (c + &c.t()) * F::cast(0.5);
-                let (vals, vecs) = linalg::eigh_descending(&c)?;
+                let c = symmetrised(c);
+                // a count of components needs only the top k eigenpairs (MRRR: O(d) workspace
+                // and O(d k) for the vectors); the variance fraction and Minka's MLE read the
+                // whole spectrum. The total variance is the trace either way.
+                let (vals, vecs) = match count {
+                    Some(k) if k < d => linalg::eigh_largest(&c, k)?,
+                    _ => linalg::eigh_descending(&c)?,
+                };
                 spectrum_from_eigh(vals, vecs, nm1)
             }
             (PcaSolver::Gram, Some(xc), _) => {
@@ -589,7 +602,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 )
             }
             (PcaSolver::PowerIteration, _, Some(c)) => {
-                let c = (c + &c.t()) * F::cast(0.5);
+                let c = symmetrised(c);
                 let k = count.unwrap_or(m);
                 let p = linalg::power_iteration(&c, k, 10_000, F::cast(1e-12), self.seed)?;
                 spectrum_from_eigh(p.values, p.vectors, nm1)

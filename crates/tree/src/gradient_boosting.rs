@@ -65,7 +65,12 @@
 //! values, raw scores, probabilities, staged scores and training losses equal scikit-learn's
 //! (`scripts/golden/gradient_boosting.py`, within 1e-8). scikit-learn 1.9 deprecated
 //! `criterion` (trees always split by the squared error); both values are accepted and behave
-//! alike. `warm_start` is the fitted models' `warm_start` / `fit_more`; a user `init` estimator is not supported.
+//! alike. `warm_start` is the fitted models' `warm_start` / `fit_more`. A user `init` estimator
+//! (`init=estimator`) is [`GradientBoostingRegressor::fit_with_init`] /
+//! [`GradientBoostingClassifier::fit_with_init`] (and their weighted forms), giving a
+//! [`GradientBoostingWithInit`]: the init model is fitted on the training part and the boosting
+//! starts from its predictions through the loss's link (`scripts/golden/gradient_boosting_init.py`:
+//! a linear regression, a tree and Gaussian naive Bayes as init models, within 1e-8).
 //!
 //! # Hyperparameters
 //!
@@ -78,7 +83,7 @@
 //! | `criterion` | `friedman_mse` | `criterion` (deprecated, no effect) | `friedman_mse`, `squared_error` |
 //! | `max_depth` | `Some(3)` | `max_depth` | `≥ 1` or `None` |
 //! | `min_samples_split`, `min_samples_leaf`, `min_weight_fraction_leaf`, `min_impurity_decrease`, `max_features`, `max_leaf_nodes`, `ccp_alpha` | as the trees' | same | as [`crate::DecisionTreeRegressor`] |
-//! | `init` | loss constant | `init` (`None` / `"zero"`) | `constant`, `zero` |
+//! | `init` | loss constant | `init` (`None` / `"zero"`) | `constant`, `zero`; an estimator through `fit_with_init` |
 //! | `alpha` (regressor) | 0.9 | `alpha` | `(0, 1)` |
 //! | `n_iter_no_change` | `None` | `n_iter_no_change` | `≥ 1` |
 //! | `validation_fraction` | 0.1 | `validation_fraction` | `(0, 1)` |
@@ -119,6 +124,9 @@ use crate::criterion::RegCrit;
 use crate::params::{MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
 use crate::tree::{Tree, check_trees};
+
+mod user_init;
+pub use user_init::GradientBoostingWithInit;
 
 /// The loss of a [`GradientBoostingRegressor`] (scikit-learn's `loss`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -441,7 +449,7 @@ impl<F: Float> Ensemble<F> {
         &self,
         x: &ArrayRef2<F>,
         context: &'static str,
-        mut each: impl FnMut(usize, &Array2<f64>),
+        each: impl FnMut(usize, &Array2<f64>),
     ) -> Result<Array2<f64>> {
         validate::check_predict_input(x, self.n_features, context)?;
         let k = self.n_trees_per_stage;
@@ -449,6 +457,18 @@ impl<F: Float> Ensemble<F> {
         for mut row in raw.rows_mut() {
             row.iter_mut().zip(&self.init).for_each(|(r, &v)| *r = v);
         }
+        self.add_stages(x, raw, each)
+    }
+
+    /// Adds the stages to starting raw scores `raw` (`n × K`; the constant `init` or a user
+    /// init estimator's scores), calling `each` after every stage. `x` is checked by the caller.
+    fn add_stages(
+        &self,
+        x: &ArrayRef2<F>,
+        mut raw: Array2<f64>,
+        mut each: impl FnMut(usize, &Array2<f64>),
+    ) -> Result<Array2<f64>> {
+        let k = self.n_trees_per_stage;
         for (s, stage) in self.trees.chunks(k).enumerate() {
             for (c, tree) in stage.iter().enumerate() {
                 let leaves = tree.apply_unchecked(x);
@@ -598,6 +618,7 @@ fn boost<F: Float>(
     target: Target<'_>,
     w_given: Option<Vec<f64>>,
     warm: Option<&Ensemble<F>>,
+    start: Option<&mut user_init::StartFn<'_, F>>,
 ) -> Result<Ensemble<F>> {
     let Target {
         y: y_all,
@@ -653,16 +674,29 @@ fn boost<F: Float>(
     let n = y.len();
     let k = loss.n_trees();
 
-    let init = match (warm, s.init) {
-        (Some(prev), _) => prev.init.clone(),
-        (None, GradientBoostingInit::Zero) => vec![0.0; k],
-        (None, GradientBoostingInit::Constant) => {
+    // a user init estimator, fitted on the training part (after the early-stopping split, as
+    // scikit-learn's `init_.fit(X_train, ...)`), gives per-row starting scores; the
+    // ensemble's own constant is then 0
+    let started = match start {
+        Some(f) => {
+            let (tr, va) = f(x_tr, &y, weighted.then_some(w.as_slice()), &x_val)?;
+            user_init::check_start(&tr, n, k)?;
+            user_init::check_start(&va, val.len(), k)?;
+            Some((tr, va))
+        }
+        None => None,
+    };
+    let init = match (warm, s.init, &started) {
+        (Some(prev), _, _) => prev.init.clone(),
+        (None, _, Some(_)) | (None, GradientBoostingInit::Zero, None) => vec![0.0; k],
+        (None, GradientBoostingInit::Constant, None) => {
             init_scores(loss, &y, weighted.then_some(w.as_slice()), n_classes)?
         }
     };
     // A warm start continues from the fitted stages (scikit-learn's `_raw_predict(X_train)`).
-    let mut raw: Vec<f64> = match warm {
-        Some(prev) => Ensemble {
+    let (start_train, start_val) = started.unzip();
+    let mut raw: Vec<f64> = match (warm, start_train) {
+        (Some(prev), _) => Ensemble {
             learning_rate: s.learning_rate,
             ..prev.clone()
         }
@@ -670,9 +704,11 @@ fn boost<F: Float>(
         .iter()
         .copied()
         .collect(),
-        None => (0..n).flat_map(|_| init.iter().copied()).collect(),
+        (None, Some(tr)) => tr,
+        (None, None) => (0..n).flat_map(|_| init.iter().copied()).collect(),
     };
-    let mut raw_val: Vec<f64> = (0..val.len()).flat_map(|_| init.iter().copied()).collect();
+    let mut raw_val: Vec<f64> = start_val
+        .unwrap_or_else(|| (0..val.len()).flat_map(|_| init.iter().copied()).collect());
 
     let xt = builder::to_columns(x_tr);
     let data = Columns::column_major(&xt, n, d);
@@ -1111,6 +1147,7 @@ impl GradientBoostingRegressor {
         y: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
         warm: Option<&Ensemble<F>>,
+        start: Option<&mut user_init::StartFn<'_, F>>,
     ) -> Result<FittedGradientBoostingRegressor<F>> {
         self.validate()?;
         const CONTEXT: &str = "GradientBoostingRegressor::fit";
@@ -1122,7 +1159,7 @@ impl GradientBoostingRegressor {
             stratify: None,
             n_classes: 0,
         };
-        let ensemble = boost(&self.settings(), self.gb_loss(), x, target, w, warm)?;
+        let ensemble = boost(&self.settings(), self.gb_loss(), x, target, w, warm, start)?;
         Ok(FittedGradientBoostingRegressor {
             params: self.clone(),
             ensemble,
@@ -1153,7 +1190,7 @@ impl<F: Float> Fit<F> for GradientBoostingRegressor {
 
     /// Runs the boosting stages.
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
-        self.fit_boost(x, y, None, None)
+        self.fit_boost(x, y, None, None, None)
     }
 }
 
@@ -1166,7 +1203,7 @@ impl<F: Float> FitWeighted<F> for GradientBoostingRegressor {
         y: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Result<Self::Model> {
-        self.fit_boost(x, y, sample_weight, None)
+        self.fit_boost(x, y, sample_weight, None, None)
     }
 }
 
@@ -1278,7 +1315,7 @@ impl<F: Float> FittedGradientBoostingRegressor<F> {
         y: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Result<Self> {
-        est.fit_boost(x, y, sample_weight, Some(&self.ensemble))
+        est.fit_boost(x, y, sample_weight, Some(&self.ensemble), None)
     }
 
     /// The prediction after every stage (scikit-learn's `staged_predict`); the last one is
@@ -1459,6 +1496,7 @@ impl GradientBoostingClassifier {
         y: &ArrayRef1<usize>,
         sample_weight: Option<&ArrayRef1<F>>,
         warm: Option<(&Ensemble<F>, usize)>,
+        start: Option<&mut user_init::StartFn<'_, F>>,
     ) -> Result<FittedGradientBoostingClassifier<F>> {
         self.validate()?;
         const CONTEXT: &str = "GradientBoostingClassifier::fit";
@@ -1493,7 +1531,15 @@ impl GradientBoostingClassifier {
             stratify: Some(&labels),
             n_classes: k,
         };
-        let ensemble = boost(&self.settings(), loss, x, target, w, warm.map(|(e, _)| e))?;
+        let ensemble = boost(
+            &self.settings(),
+            loss,
+            x,
+            target,
+            w,
+            warm.map(|(e, _)| e),
+            start,
+        )?;
         Ok(FittedGradientBoostingClassifier {
             params: self.clone(),
             ensemble,
@@ -1518,7 +1564,7 @@ impl<F: Float> Fit<F> for GradientBoostingClassifier {
 
     /// Runs the boosting stages.
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<Self::Model> {
-        self.fit_boost(x, y, None, None)
+        self.fit_boost(x, y, None, None, None)
     }
 }
 
@@ -1530,7 +1576,7 @@ impl<F: Float> FitWeighted<F> for GradientBoostingClassifier {
         y: &ArrayRef1<usize>,
         sample_weight: Option<&ArrayRef1<F>>,
     ) -> Result<Self::Model> {
-        self.fit_boost(x, y, sample_weight, None)
+        self.fit_boost(x, y, sample_weight, None, None)
     }
 }
 
@@ -1591,7 +1637,7 @@ impl<F: Float> FittedGradientBoostingClassifier<F> {
                 "a warm start keeps the loss of the first fit",
             ));
         }
-        est.fit_boost(x, y, sample_weight, Some((&self.ensemble, self.n_classes)))
+        est.fit_boost(x, y, sample_weight, Some((&self.ensemble, self.n_classes)), None)
     }
 
     /// The number of classes `K`.

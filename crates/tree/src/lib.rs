@@ -120,6 +120,7 @@ pub use gradient_boosting::{
     FittedGradientBoostingClassifier, FittedGradientBoostingRegressor,
     GradientBoostingClassificationLoss, GradientBoostingClassifier, GradientBoostingCriterion,
     GradientBoostingInit, GradientBoostingRegressionLoss, GradientBoostingRegressor,
+    GradientBoostingWithInit,
 };
 pub use hist_gradient_boosting::{
     Bitset, EarlyStoppingMode, FittedHistGradientBoostingClassifier,

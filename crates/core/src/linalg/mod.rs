@@ -14,6 +14,7 @@
 //! | [`svd_full`], [`svd_thin`], [`svd_right`], [`svd_truncated`], [`singular_values`] | `gesvd` / `gesdd` | singular values descending |
 //! | [`randomized_svd`] | gemm + QR | Halko, Martinsson & Tropp (2011), Alg. 4.4 |
 //! | [`eigh`], [`eigh_descending`], [`eigvalsh`], [`eigh_generalized`] | `syevd` / `sygv` | ascending unless stated |
+//! | [`eigh_range`], [`eigh_largest`] | `syevr` (MRRR) | only the eigenpairs asked for; `O(n)` workspace |
 //! | [`power_iteration`], [`rayleigh_quotient`] | gemv | top-k by deflation |
 //! | [`pairwise_sq_euclidean`] | gemm | Gram trick `‖x‖² + ‖y‖² − 2xᵀy`, clamped at 0 |
 //! | [`gram_schmidt`], [`projection_matrix`], [`residual_maker`], [`project_onto`] | BLAS-1/3 | modified Gram–Schmidt; hat matrix `UUᵀ` |
@@ -702,6 +703,78 @@ pub fn eigh_descending<F: Float>(a: &ArrayRef2<F>) -> Result<(Array1<F>, Array2<
     let n = w.len();
     let w_desc = Array1::from_shape_fn(n, |i| w[n - 1 - i]);
     let v_desc = Array2::from_shape_fn(v.dim(), |(r, c)| v[[r, n - 1 - c]]);
+    Ok((w_desc, v_desc))
+}
+
+/// Eigenpairs `range` (0-based positions in **ascending** order: `0..k` the `k` smallest,
+/// `n − k..n` the `k` largest) of a symmetric matrix: eigenvalues ascending and orthonormal
+/// eigenvectors as the columns of an `n × m` matrix.
+///
+/// LAPACK's MRRR driver `?syevr` computes only the eigenvectors asked for: after the shared
+/// tridiagonal reduction (`4n³/3` flops) the vectors cost `O(n m)` and their back-transformation
+/// `2n²m`, against `?syevd`'s `O(n³)` for all of them; its workspace is `O(n)` where `?syevd`'s
+/// is `1 + 6n + 2n²` values. Eigenvectors of a cluster of close eigenvalues are only determined
+/// as a subspace (as with [`eigh`]). The full range is [`eigh`] itself.
+///
+/// ```
+/// use ndarray::array;
+/// use ndlearn_core::linalg::eigh_range;
+/// let a = array![[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 5.0]];
+/// let (w, v) = eigh_range(&a, 1..3)?; // the two largest: 3 and 5
+/// assert!((w[0] - 3.0).abs() < 1e-12 && (w[1] - 5.0).abs() < 1e-12);
+/// assert_eq!(v.dim(), (3, 2));
+/// assert!((v[[2, 1]].abs() - 1.0).abs() < 1e-12);
+/// # Ok::<(), ndlearn_core::Error>(())
+/// ```
+pub fn eigh_range<F: Float>(
+    a: &ArrayRef2<F>,
+    range: std::ops::Range<usize>,
+) -> Result<(Array1<F>, Array2<F>)> {
+    check_symmetric(a, "eigh_range")?;
+    let n = a.nrows();
+    if range.start >= range.end || range.end > n {
+        return Err(Error::invalid_param(
+            "range",
+            format!(
+                "must be a non-empty range within 0..{n}, got {}..{}",
+                range.start, range.end
+            ),
+        ));
+    }
+    if range.start == 0 && range.end == n {
+        return eigh(a);
+    }
+    let m = range.end - range.start;
+    // row-major buffer read as column-major: LAPACK's upper triangle is `a`'s lower one
+    let mut buf: Vec<F> = a.as_standard_layout().iter().copied().collect();
+    if let Some((w, z)) = F::syevr(&mut buf, n, range.start + 1, range.end) {
+        drop(buf);
+        let v = Array2::from_shape_vec(ndarray::ShapeBuilder::f((n, m)), z)
+            .map_err(|_| Error::linalg("eigh_range", LinalgErrorKind::Backend))?;
+        return Ok((Array1::from(w), v));
+    }
+    // MRRR failed to converge (rare): the full divide and conquer, then the range
+    drop(buf);
+    let (w, v) = eigh(a)?;
+    Ok((
+        w.slice(s![range.clone()]).to_owned(),
+        v.slice(s![.., range]).to_owned(),
+    ))
+}
+
+/// The `k` largest eigenpairs of a symmetric matrix, **descending** (largest first), by
+/// [`eigh_range`]: eigenvectors as the columns of an `n × k` matrix.
+pub fn eigh_largest<F: Float>(a: &ArrayRef2<F>, k: usize) -> Result<(Array1<F>, Array2<F>)> {
+    let n = a.nrows();
+    if k == 0 || k > n {
+        return Err(Error::invalid_param(
+            "k",
+            format!("must lie in 1..={n}, got {k}"),
+        ));
+    }
+    let (w, v) = eigh_range(a, n - k..n)?;
+    let w_desc = Array1::from_shape_fn(k, |i| w[k - 1 - i]);
+    let v_desc = Array2::from_shape_fn((n, k), |(r, c)| v[[r, k - 1 - c]]);
     Ok((w_desc, v_desc))
 }
 

@@ -172,6 +172,56 @@ fn symmetric_eigen() {
     ));
 }
 
+/// A symmetric matrix with a known spectrum `1, 2, …, n` (gaps of 1) in a deterministic
+/// orthonormal basis (Householder reflection of the identity's columns).
+fn known_spectrum(n: usize) -> (Array2<f64>, Array2<f64>) {
+    let u = Array1::from_shape_fn(n, |i| ((i * 7 + 3) % 11) as f64 - 5.0);
+    let u = &u / u.dot(&u).sqrt();
+    let q = Array2::eye(n) - 2.0 * &u.view().insert_axis(Axis(1)).dot(&u.view().insert_axis(Axis(0)));
+    let d = Array2::from_diag(&Array1::from_shape_fn(n, |i| (i + 1) as f64));
+    let a = q.dot(&d).dot(&q.t());
+    let a = (&a + &a.t()) * 0.5;
+    (a, q)
+}
+
+#[test]
+fn eigh_range_computes_the_requested_pairs() {
+    let n = 40;
+    let (a, q) = known_spectrum(n);
+    // eigenvalue errors ≤ c·n·ε·‖A‖ (backward stable); eigenvector angles ≤ that over the gap (1)
+    let tol = 100.0 * n as f64 * f64::EPSILON * n as f64;
+    for range in [0..1, 0..5, 33..40, 10..17, 39..40, 0..40] {
+        let (w, v) = eigh_range(&a, range.clone()).expect("symmetric");
+        assert_eq!(w.len(), range.len());
+        assert_eq!(v.dim(), (n, range.len()));
+        for (j, pos) in range.clone().enumerate() {
+            assert!((w[j] - (pos + 1) as f64).abs() < tol, "{range:?}: λ {}", w[j]);
+            // the true eigenvector of eigenvalue pos + 1 is column pos of q, up to sign
+            let cos = v.column(j).dot(&q.column(pos)).abs();
+            assert!((1.0 - cos).abs() < tol, "{range:?}: |cos| {cos}");
+        }
+        assert!(max_abs_diff(&v.t().dot(&v), &Array2::eye(range.len())) < tol);
+        assert!(max_abs_diff(&a.dot(&v), &(&v * &w)) < tol);
+    }
+    let (wl, vl) = eigh_largest(&a, 3).expect("symmetric");
+    assert_eq!(wl.len(), 3);
+    assert!((wl[0] - 40.0).abs() < tol && (wl[2] - 38.0).abs() < tol);
+    assert!((1.0 - vl.column(0).dot(&q.column(39)).abs()).abs() < tol);
+    // f32 through ssyevr: residuals at single precision
+    let a32 = a.mapv(|x| x as f32);
+    let (w32, v32) = eigh_range(&a32, 35..40).expect("symmetric");
+    let tol32 = 100.0 * n as f32 * f32::EPSILON * n as f32;
+    assert!((w32[4] - 40.0).abs() < tol32);
+    assert!((&a32.dot(&v32) - &(&v32 * &w32)).iter().all(|r| r.abs() < tol32));
+    // bad ranges and non-symmetric or non-finite input are typed errors
+    assert!(eigh_range(&a, 3..3).is_err());
+    assert!(eigh_range(&a, 0..41).is_err());
+    assert!(eigh_largest(&a, 0).is_err());
+    assert!(eigh_largest(&a, 41).is_err());
+    assert!(eigh_range(&array![[1.0, 2.0], [0.0, 1.0]], 0..1).is_err());
+    assert!(eigh_range(&array![[1.0, f64::NAN], [f64::NAN, 1.0]], 0..1).is_err());
+}
+
 #[test]
 fn power_iteration_matches_eigh() {
     let a: Array2<f64> = array![[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.5, 1.0]];
