@@ -1257,16 +1257,18 @@ def memory_case(request):
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")
         baseline = status_kib("VmRSS")
+        file_before = status_kib("RssFile")
         faults_before = minor_faults()
         t = time.perf_counter()
         value = call()
         seconds = time.perf_counter() - t
         peak = status_kib("VmHWM")
         faults = minor_faults() - faults_before
+        file_kib = max(status_kib("RssFile") - file_before, 0)
         del value
     print(json.dumps({"name": name, "implementation": "scikit-learn", "baseline_kib": baseline,
                       "peak_kib": peak, "seconds": seconds, "warm": warm,
-                      "minor_faults": faults}), flush=True)
+                      "minor_faults": faults, "file_kib": file_kib}), flush=True)
 
 
 def minor_faults():

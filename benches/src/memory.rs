@@ -19,6 +19,11 @@
 //! pages in its 2.0 MiB, `RssFile` against `RssAnon`), and on the Python side modules imported
 //! lazily at the first fit. The warm peak is the call's working memory.
 //!
+//! Two exact numbers stand beside the peaks: the process's minor page faults during the warm
+//! call (an upper bound on the pages it added, where `VmRSS` / `VmHWM` are per-CPU counters
+//! folded in batches, [`RSS_RESOLUTION_NOTE`]) and the growth of `RssFile` over the first call
+//! (the code pages it touched for the first time).
+//!
 //! | case | data | ndlearn | scikit-learn |
 //! |---|---|---|---|
 //! | `ols` | 500,000 × 100 (dense linear model) | `LinearRegression` | `LinearRegression()` |
@@ -240,6 +245,10 @@ pub struct Measurement {
     /// pages back the region.
     #[serde(default)]
     pub minor_faults: u64,
+    /// Growth of the file-backed resident set (`RssFile`) over the call, KiB: library and
+    /// BLAS/LAPACK code paged in for the first time (see the module docs).
+    #[serde(default)]
+    pub file_kib: u64,
 }
 
 impl Measurement {
@@ -295,12 +304,14 @@ fn measured<T>(
 ) -> Result<Measurement, String> {
     reset_peak()?;
     let baseline_kib = status_kib("VmRSS")?;
+    let file_before = status_kib("RssFile")?;
     let faults_before = minor_faults()?;
     let t = Instant::now();
     let value = f().map_err(|e| format!("{name}: {e}"))?;
     let seconds = t.elapsed().as_secs_f64();
     let peak_kib = status_kib("VmHWM")?;
     let faults = minor_faults()?.saturating_sub(faults_before);
+    let file_kib = status_kib("RssFile")?.saturating_sub(file_before);
     drop(value);
     Ok(Measurement {
         name: name.into(),
@@ -310,6 +321,7 @@ fn measured<T>(
         seconds,
         warm: false,
         minor_faults: faults,
+        file_kib,
     })
 }
 
@@ -482,9 +494,10 @@ pub fn table(rows: &[MemoryRow]) -> String {
     let mut out = String::from(
         "| case | data (rows × features) | input X (MiB) | ndlearn, first call (MiB) | \
          scikit-learn, first call (MiB) | ratio | ndlearn, warm (MiB) | scikit-learn, warm (MiB) | \
-         ratio, warm | warm faults, ndlearn / scikit-learn (pages) | ndlearn warm / input | \
-         ndlearn baseline (MiB) | scikit-learn baseline (MiB) |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         ratio, warm | warm faults, ndlearn / scikit-learn (pages) | first call's code pages, \
+         ndlearn / scikit-learn (MiB) | ndlearn warm / input | ndlearn baseline (MiB) | \
+         scikit-learn baseline (MiB) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for row in rows {
         let case = &row.case;
@@ -513,8 +526,14 @@ pub fn table(rows: &[MemoryRow]) -> String {
             m.as_ref()
                 .map_or_else(|| "–".into(), |m| m.minor_faults.to_string())
         };
+        let code = |m: &Option<Measurement>| {
+            m.as_ref().map_or_else(
+                || "–".into(),
+                |m| format!("{:.1}", m.file_kib as f64 / 1024.0),
+            )
+        };
         out.push_str(&format!(
-            "| `{}` | {dims} | {input:.1} | {} | {} | {} | {} | {} | {} | {} / {} | {per_input} | {} | {} |\n",
+            "| `{}` | {dims} | {input:.1} | {} | {} | {} | {} | {} | {} | {} / {} | {} / {} | {per_input} | {} | {} |\n",
             case.name,
             mib(&row.ours),
             mib(&row.theirs),
@@ -524,6 +543,8 @@ pub fn table(rows: &[MemoryRow]) -> String {
             ratio(&row.ours_warm, &row.theirs_warm),
             faults(&row.ours_warm),
             faults(&row.theirs_warm),
+            code(&row.ours),
+            code(&row.theirs),
             base(&row.ours),
             base(&row.theirs),
         ));

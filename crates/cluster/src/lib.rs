@@ -63,4 +63,6 @@ pub use minibatch::{FittedMiniBatchKMeans, MiniBatchKMeans};
 pub use mixture::{CovarianceType, FittedGaussianMixture, GaussianMixture, GmmInit};
 #[cfg(feature = "serde")]
 pub use registry::registry;
-pub use spectral::{Affinity, FittedSpectralClustering, SpectralAssign, SpectralClustering};
+pub use spectral::{
+    Affinity, EIGENVALUES_BEYOND, FittedSpectralClustering, SpectralAssign, SpectralClustering,
+};

@@ -56,7 +56,7 @@
 //! # Ok::<(), ndlearn_core::Error>(())
 //! ```
 
-use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
+use ndarray::{Array1, Array2, ArrayRef2, Axis};
 use ndlearn_core::Estimator;
 use ndlearn_core::kernel::Kernel;
 use ndlearn_core::linalg;
@@ -231,13 +231,8 @@ impl<F: Float> FitUnsupervised<F> for KernelPca {
         };
         let (mut vals, vecs) = match sub {
             Some(v) => v,
-            None => {
-                let (w, v) = linalg::eigh_descending(&gram)?;
-                (
-                    w.slice(s![..want]).to_owned(),
-                    v.slice(s![.., ..want]).to_owned(),
-                )
-            }
+            // only the top `want` pairs (MRRR), as scikit-learn's dense `eigh(subset_by_index)`
+            None => linalg::eigh_largest(&gram, want)?,
         };
         // scikit-learn's `_check_psd_eigenvalues`: significant negative eigenvalues mean the
         // kernel is not PSD on these data; tiny ones (either sign) are rounding
@@ -446,7 +441,7 @@ impl<F: Float> CheckModel for FittedKernelPca<F> {
 #[cfg(test)]
 mod check_tests {
     use super::*;
-    use ndarray::array;
+    use ndarray::{array, s};
 
     #[test]
     fn check_model_accepts_a_fit_and_rejects_short_dual_coefficients() {

@@ -286,7 +286,7 @@ impl<F: Float> FitUnsupervised<F> for SpectralEmbedding {
 }
 
 /// The `m` smallest eigenpairs of a normalised Laplacian (spectrum in `[0, 2]`): the dense
-/// solver for up to 500 points or many pairs, else the block Krylov solver
+/// solver (MRRR, only those `m` pairs) for up to 500 points or many pairs, else the block Krylov solver
 /// (`linalg::eigsh_top`) on the PSD matrix `2I − L`, whose largest eigenpairs are `L`'s
 /// smallest (scikit-learn shifts the same way for ARPACK), with the dense solver as the
 /// fallback when it does not converge.
@@ -301,11 +301,7 @@ fn smallest_eigenpairs<F: Float>(lap: &Array2<F>, m: usize) -> Result<(Array1<F>
             return Ok((top.values.mapv(|v| two - v), top.vectors));
         }
     }
-    let (vals, vecs) = linalg::eigh(lap)?;
-    Ok((
-        vals.slice(s![..m]).to_owned(),
-        vecs.slice(s![.., ..m]).to_owned(),
-    ))
+    linalg::eigh_range(lap, 0..m)
 }
 
 /// Number of connected components of the graph with an edge wherever `W_ij > 0`.

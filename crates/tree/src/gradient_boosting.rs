@@ -707,8 +707,8 @@ fn boost<F: Float>(
         (None, Some(tr)) => tr,
         (None, None) => (0..n).flat_map(|_| init.iter().copied()).collect(),
     };
-    let mut raw_val: Vec<f64> = start_val
-        .unwrap_or_else(|| (0..val.len()).flat_map(|_| init.iter().copied()).collect());
+    let mut raw_val: Vec<f64> =
+        start_val.unwrap_or_else(|| (0..val.len()).flat_map(|_| init.iter().copied()).collect());
 
     let xt = builder::to_columns(x_tr);
     let data = Columns::column_major(&xt, n, d);
@@ -1637,7 +1637,13 @@ impl<F: Float> FittedGradientBoostingClassifier<F> {
                 "a warm start keeps the loss of the first fit",
             ));
         }
-        est.fit_boost(x, y, sample_weight, Some((&self.ensemble, self.n_classes)), None)
+        est.fit_boost(
+            x,
+            y,
+            sample_weight,
+            Some((&self.ensemble, self.n_classes)),
+            None,
+        )
     }
 
     /// The number of classes `K`.

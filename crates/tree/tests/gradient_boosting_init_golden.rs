@@ -53,7 +53,11 @@ fn check_records(
     oob: Option<&[f64]>,
 ) {
     assert_eq!(n_est, case.usize("n_estimators"), "{name}: stages");
-    assert_eq!(counts, case.usize_vector("node_counts"), "{name}: node counts");
+    assert_eq!(
+        counts,
+        case.usize_vector("node_counts"),
+        "{name}: node counts"
+    );
     assert_close(
         &Array1::from(train_score.to_vec()),
         &case.vector("train_score"),
@@ -91,9 +95,9 @@ fn regressors_from_an_init_estimator_equal_scikit_learn() {
         let est: GradientBoostingRegressor = params(case);
         // each init kind gives its own fitted type: check the common parts through one closure
         let check = |init_raw: Array1<f64>,
-                         boosted: &ndlearn_tree::FittedGradientBoostingRegressor<f64>,
-                         pred: Array1<f64>,
-                         staged: Vec<Array1<f64>>| {
+                     boosted: &ndlearn_tree::FittedGradientBoostingRegressor<f64>,
+                     pred: Array1<f64>,
+                     staged: Vec<Array1<f64>>| {
             assert!(boosted.init_scores().iter().all(|&v| v == 0.0), "{name}");
             assert_close(
                 &init_raw,
@@ -110,7 +114,13 @@ fn regressors_from_an_init_estimator_equal_scikit_learn() {
                 boosted.train_score(),
                 boosted.oob_scores(),
             );
-            assert_close(&pred, &case.vector("pred"), TOL, TOL, &format!("{name}: predict"));
+            assert_close(
+                &pred,
+                &case.vector("pred"),
+                TOL,
+                TOL,
+                &format!("{name}: predict"),
+            );
             let staged: Vec<Array2<f64>> =
                 staged.into_iter().map(|s| s.insert_axis(Axis(1))).collect();
             assert_eq!(staged.len(), boosted.n_estimators(), "{name}");
@@ -172,7 +182,10 @@ fn classifiers_from_gaussian_nb_equal_scikit_learn() {
             (case.matrix("x"), labels)
         } else {
             let ds = ndlearn_datasets::by_name(case.string("dataset")).expect("data set");
-            (f32_rounded(ds.x()), ds.y_classes().expect("labels").to_owned())
+            (
+                f32_rounded(ds.x()),
+                ds.y_classes().expect("labels").to_owned(),
+            )
         };
         let y = &y;
         let w = case
@@ -204,8 +217,18 @@ fn classifiers_from_gaussian_nb_equal_scikit_learn() {
             b.oob_scores(),
         );
         let proba = m.predict_proba(&x).expect("proba");
-        assert_close(&proba, &case.matrix("proba"), TOL, TOL, &format!("{name}: proba"));
-        assert_eq!(m.predict(&x).expect("predict"), case.labels("pred"), "{name}");
+        assert_close(
+            &proba,
+            &case.matrix("proba"),
+            TOL,
+            TOL,
+            &format!("{name}: proba"),
+        );
+        assert_eq!(
+            m.predict(&x).expect("predict"),
+            case.labels("pred"),
+            "{name}"
+        );
         let staged = m.staged_predict_proba(&x).expect("staged");
         assert_eq!(staged.len(), b.n_estimators(), "{name}");
         let last = staged.last().expect("a stage");
@@ -214,4 +237,3 @@ fn classifiers_from_gaussian_nb_equal_scikit_learn() {
     }
     assert_eq!(n, 5);
 }
-

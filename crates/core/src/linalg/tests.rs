@@ -177,7 +177,11 @@ fn symmetric_eigen() {
 fn known_spectrum(n: usize) -> (Array2<f64>, Array2<f64>) {
     let u = Array1::from_shape_fn(n, |i| ((i * 7 + 3) % 11) as f64 - 5.0);
     let u = &u / u.dot(&u).sqrt();
-    let q = Array2::eye(n) - 2.0 * &u.view().insert_axis(Axis(1)).dot(&u.view().insert_axis(Axis(0)));
+    let q = Array2::eye(n)
+        - 2.0
+            * &u.view()
+                .insert_axis(Axis(1))
+                .dot(&u.view().insert_axis(Axis(0)));
     let d = Array2::from_diag(&Array1::from_shape_fn(n, |i| (i + 1) as f64));
     let a = q.dot(&d).dot(&q.t());
     let a = (&a + &a.t()) * 0.5;
@@ -195,7 +199,11 @@ fn eigh_range_computes_the_requested_pairs() {
         assert_eq!(w.len(), range.len());
         assert_eq!(v.dim(), (n, range.len()));
         for (j, pos) in range.clone().enumerate() {
-            assert!((w[j] - (pos + 1) as f64).abs() < tol, "{range:?}: λ {}", w[j]);
+            assert!(
+                (w[j] - (pos + 1) as f64).abs() < tol,
+                "{range:?}: λ {}",
+                w[j]
+            );
             // the true eigenvector of eigenvalue pos + 1 is column pos of q, up to sign
             let cos = v.column(j).dot(&q.column(pos)).abs();
             assert!((1.0 - cos).abs() < tol, "{range:?}: |cos| {cos}");
@@ -212,7 +220,11 @@ fn eigh_range_computes_the_requested_pairs() {
     let (w32, v32) = eigh_range(&a32, 35..40).expect("symmetric");
     let tol32 = 100.0 * n as f32 * f32::EPSILON * n as f32;
     assert!((w32[4] - 40.0).abs() < tol32);
-    assert!((&a32.dot(&v32) - &(&v32 * &w32)).iter().all(|r| r.abs() < tol32));
+    assert!(
+        (&a32.dot(&v32) - &(&v32 * &w32))
+            .iter()
+            .all(|r| r.abs() < tol32)
+    );
     // bad ranges and non-symmetric or non-finite input are typed errors
     assert!(eigh_range(&a, 3..3).is_err());
     assert!(eigh_range(&a, 0..41).is_err());

@@ -47,7 +47,10 @@ pub(super) fn check_start(raw: &[f64], n: usize, k: usize) -> Result<()> {
     if let Some(i) = raw.iter().position(|v| !v.is_finite()) {
         return Err(Error::invalid_param(
             "init",
-            format!("the init estimator's starting score of row {} is not finite", i / k.max(1)),
+            format!(
+                "the init estimator's starting score of row {} is not finite",
+                i / k.max(1)
+            ),
         ));
     }
     Ok(())
@@ -485,7 +488,14 @@ mod tests {
 
     #[test]
     fn bad_init_outputs_are_typed_errors() {
-        let x = array![[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0]];
+        let x = array![
+            [0.0, 1.0],
+            [1.0, 0.0],
+            [2.0, 1.0],
+            [3.0, 0.0],
+            [4.0, 1.0],
+            [5.0, 0.0]
+        ];
         let y = array![0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
         let gb = GradientBoostingRegressor::default().n_estimators(3);
         for bad in [Bad::Short, Bad::NotFinite] {
