@@ -717,9 +717,9 @@ pub fn eigh_descending<F: Float>(a: &ArrayRef2<F>) -> Result<(Array1<F>, Array2<
 /// as a subspace (as with [`eigh`]). The full range is [`eigh`] itself.
 ///
 /// ```
-/// use ndarray::array;
+/// use ndarray::{Array2, array};
 /// use ndlearn_core::linalg::eigh_range;
-/// let a = array![[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 5.0]];
+/// let a: Array2<f64> = array![[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 5.0]];
 /// let (w, v) = eigh_range(&a, 1..3)?; // the two largest: 3 and 5
 /// assert!((w[0] - 3.0).abs() < 1e-12 && (w[1] - 5.0).abs() < 1e-12);
 /// assert_eq!(v.dim(), (3, 2));

@@ -60,8 +60,16 @@ pub(super) fn check_start(raw: &[f64], n: usize, k: usize) -> Result<()> {
 /// `GradientBoosting*(init=estimator)`): the init model `M` and the boosted stages `G`
 /// ([`FittedGradientBoostingRegressor`] or [`FittedGradientBoostingClassifier`], whose own
 /// starting constant is 0). Built by [`GradientBoostingRegressor::fit_with_init`] and
-/// friends; see the [module docs](self) for the link from the init model's output to the
-/// starting raw score.
+/// friends. The starting raw score `F₀(x)` from the init model `m`, as scikit-learn's
+/// `_init_raw_predictions`, with probabilities clipped to `[ε, 1 − ε]` (`ε` the float64
+/// machine epsilon):
+///
+/// | loss | `F₀(x)` |
+/// |---|---|
+/// | regression (every loss) | `m.predict(x)` |
+/// | binomial log-loss | `logit(p₁)`, `p = m.predict_proba(x)` |
+/// | exponential | `½ logit(p₁)` |
+/// | multinomial log-loss | `log p_k − mean_j log p_j` |
 ///
 /// ```
 /// use ndarray::{Array1, Array2};
@@ -118,7 +126,7 @@ fn regression_start<F: Float, M: Predict<F, Output = Array1<F>>>(
 }
 
 /// The init model's class probabilities through the loss's link (`n × 1` for two classes,
-/// `n × K` otherwise; see the module docs).
+/// `n × K` otherwise; the table of [`GradientBoostingWithInit`]).
 fn classification_start<F: Float, M: PredictProba<F>>(
     m: &M,
     x: &ArrayRef2<F>,
@@ -231,7 +239,7 @@ impl GradientBoostingRegressor {
 impl GradientBoostingClassifier {
     /// Fits `init` on the training rows and boosts from its class probabilities through the
     /// loss's link (scikit-learn's `GradientBoostingClassifier(init=estimator).fit(X, y)`; see
-    /// the module docs). The init model must give one probability column per class.
+    /// [`GradientBoostingWithInit`]). The init model must give one probability column per class.
     ///
     /// # Errors
     /// The errors of [`Fit::fit`], the init estimator's, a probability matrix with another
