@@ -15,18 +15,18 @@
 //!    ([`LaplacianKind`], from core, shared with the decomposition crate's spectral embedding).
 //! 3. **Embedding**: the eigenvectors of the smallest eigenvalues (LAPACK's MRRR `syevr` on the
 //!    dense `L`, computing only the embedding's pairs and [`EIGENVALUES_BEYOND`] more after the
-//!    tridiagonal reduction; `L_rw`'s from `L_sym`'s as `D^{−½} v`). Block Krylov on the
-//!    shifted `σI − L` (as the spectral embedding does for `L_sym`) was tried for the
-//!    unnormalised `L` on digits: 3.3 s against 0.64 s, its small eigenvalues too close
-//!    relative to `σ`; by default `v₂ … v_K` (the constant `v₁` is
-//!    skipped, as in the course notes), `n_components` to choose how many. With `L_sym` the rows
+//!    tridiagonal reduction; `L_rw`'s from `L_sym`'s as `D^{−½} v`); by default `v₂ … v_K`
+//!    (the constant `v₁` is skipped, as in the course notes), `n_components` to choose how many. With `L_sym` the rows
 //!    are scaled to unit length (Ng, Jordan & Weiss). Eigenvector signs follow scikit-learn's
 //!    `svd_flip` rule (largest entry positive), so results are reproducible.
 //! 4. **Assignment** ([`SpectralAssign`]): k-means on the embedded rows (default, `n_init`
 //!    restarts), or for `K = 2` the sign of the Fiedler vector `u⁽²⁾` (variant B; `u_i ≥ 0` →
 //!    cluster of row 0's sign first).
 //!
-//! The dense Laplacian costs `O(n²)` memory and `O(n³)` time: a few thousand rows.
+//! The dense Laplacian costs `O(n²)` memory and `O(n³)` time: a few thousand rows. (Block
+//! Krylov on the shifted `σI − L`, as the spectral embedding uses for `L_sym`, was tried for the
+//! unnormalised `L` on digits: 3.3 s against 0.64 s, its smallest eigenvalues too close together
+//! relative to `σ`.)
 //! `predict` on new rows gives the cluster of the nearest training row.
 //!
 //! ```
@@ -45,10 +45,6 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef2};
-
-/// How many Laplacian eigenvalues beyond the embedding's (and at least `n_clusters`)
-/// [`FittedSpectralClustering::eigenvalues`] keeps: the eigengap heuristic reads `λ_{k+1} − λ_k`.
-pub const EIGENVALUES_BEYOND: usize = 10;
 use ndlearn_core::Estimator;
 use ndlearn_core::distance::Metric;
 use ndlearn_core::linalg;
@@ -59,6 +55,10 @@ use ndlearn_core::validate::{ModelCheck, check_fit_input};
 use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result};
 
 use crate::kmeans::KMeans;
+
+/// How many Laplacian eigenvalues beyond the embedding's (and at least `n_clusters`)
+/// [`FittedSpectralClustering::eigenvalues`] keeps: the eigengap heuristic reads `λ_{k+1} − λ_k`.
+pub const EIGENVALUES_BEYOND: usize = 10;
 
 /// The similarity graph of [`SpectralClustering`].
 #[derive(Debug, Clone, Copy, PartialEq)]

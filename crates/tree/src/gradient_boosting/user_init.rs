@@ -159,6 +159,12 @@ fn classification_start<F: Float, M: PredictProba<F>>(
     }
 }
 
+/// Checked starting scores as an `n × k` matrix.
+fn start_matrix(start: Vec<f64>, n: usize, k: usize) -> Result<Array2<f64>> {
+    check_start(&start, n, k)?;
+    Array2::from_shape_vec((n, k), start).map_err(|e| Error::invalid_param("init", e.to_string()))
+}
+
 fn to_array<F: Float>(v: &[f64]) -> Array1<F> {
     v.iter().map(|&x| F::cast(x)).collect()
 }
@@ -316,12 +322,10 @@ where
     F: Float,
     M: Predict<F, Output = Array1<F>>,
 {
+    /// The starting scores `F₀(x)` (`n × 1`), after checking `x`.
     fn raw_start(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
         ndlearn_core::validate::check_predict_input(x, self.boosted.ensemble.n_features, context)?;
-        let start = regression_start(&self.init, x)?;
-        check_start(&start, x.nrows(), 1)?;
-        Array2::from_shape_vec((x.nrows(), 1), start)
-            .map_err(|e| Error::invalid_param("init", e.to_string()))
+        start_matrix(regression_start(&self.init, x)?, x.nrows(), 1)
     }
 
     /// The prediction after every stage (`staged_predict`), each `F₀(x) + λ Σ_{m ≤ s}`.
@@ -358,13 +362,16 @@ where
     F: Float,
     M: PredictProba<F>,
 {
-    fn raw(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
+    /// The starting scores `F₀(x)` (`n × K`), after checking `x`.
+    fn raw_start(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
         ndlearn_core::validate::check_predict_input(x, self.boosted.ensemble.n_features, context)?;
         let k = self.boosted.ensemble.n_trees_per_stage;
         let start = classification_start(&self.init, x, self.boosted.exponential())?;
-        check_start(&start, x.nrows(), k)?;
-        let start = Array2::from_shape_vec((x.nrows(), k), start)
-            .map_err(|e| Error::invalid_param("init", e.to_string()))?;
+        start_matrix(start, x.nrows(), k)
+    }
+
+    fn raw(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
+        let start = self.raw_start(x, context)?;
         self.boosted.ensemble.add_stages(x, start, |_, _| {})
     }
 
@@ -373,13 +380,7 @@ where
     /// # Errors
     /// A different feature count, non-finite input, the init model's errors.
     pub fn staged_predict_proba(&self, x: &ArrayRef2<F>) -> Result<Vec<Array2<F>>> {
-        const CONTEXT: &str = "GradientBoostingWithInit::staged_predict_proba";
-        ndlearn_core::validate::check_predict_input(x, self.boosted.ensemble.n_features, CONTEXT)?;
-        let k = self.boosted.ensemble.n_trees_per_stage;
-        let start = classification_start(&self.init, x, self.boosted.exponential())?;
-        check_start(&start, x.nrows(), k)?;
-        let start = Array2::from_shape_vec((x.nrows(), k), start)
-            .map_err(|e| Error::invalid_param("init", e.to_string()))?;
+        let start = self.raw_start(x, "GradientBoostingWithInit::staged_predict_proba")?;
         let mut out = Vec::with_capacity(self.boosted.ensemble.n_stages());
         self.boosted
             .ensemble
