@@ -426,9 +426,8 @@ impl Ensemble {
 
     /// Raw scores (`n × K`) after the first `n_iter` iterations: blocks of 256 rows copied to
     /// a contiguous buffer, each tree (compact nodes) walked for every row of the block while
-    /// it sits in L1, eight rows in lockstep until all eight sit at leaves (leaves loop to
-    /// themselves; a leaf-wise tree's longest branch is walked only by the groups that reach
-    /// it); every row sums its trees in iteration order.
+    /// it sits in L1, eight rows in lockstep for its full depth (leaves loop to themselves);
+    /// every row sums its trees in iteration order.
     fn raw_upto<F: Float>(&self, x: &ArrayRef2<F>, n_iter: usize) -> Array2<f64> {
         let k = self.k();
         let (n, d) = x.dim();
@@ -737,16 +736,8 @@ impl FlatTree {
         for group in groups.by_ref() {
             let mut idx = [0u32; LANES];
             for _ in 0..self.depth {
-                let mut moved = false;
                 for (l, i) in idx.iter_mut().enumerate() {
-                    let next = self.step::<CAT>(*i, &group[l * d..(l + 1) * d]);
-                    moved |= next != *i;
-                    *i = next;
-                }
-                // every lane at a leaf (leaves loop to themselves): the rest of the depth of a
-                // leaf-wise tree's longest branch is not walked
-                if !moved {
-                    break;
+                    *i = self.step::<CAT>(*i, &group[l * d..(l + 1) * d]);
                 }
             }
             for i in idx {
@@ -757,11 +748,7 @@ impl FlatTree {
         for row in groups.remainder().chunks_exact(d) {
             let mut i = 0u32;
             for _ in 0..self.depth {
-                let next = self.step::<CAT>(i, row);
-                if next == i {
-                    break;
-                }
-                i = next;
+                i = self.step::<CAT>(i, row);
             }
             out[o * k + c] += self.values[i as usize];
             o += 1;
