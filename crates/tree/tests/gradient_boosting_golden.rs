@@ -10,24 +10,16 @@
 //! depends on the last bits of sums, and the importances differ; see decision 0021).
 #![cfg(feature = "serde")]
 
-use ndarray::{Array1, Array2, ArrayRef2};
+mod gb_support;
+
+use gb_support::{f32_rounded, node_counts, params, picked};
+
+use ndarray::{Array1, Array2};
 use ndlearn_core::{DecisionFunction, FeatureImportances, Fit, FitWeighted, Predict, PredictProba};
 use ndlearn_testkit::{Case, Golden, assert_close};
-use ndlearn_tree::{GradientBoostingClassifier, GradientBoostingRegressor, Tree};
+use ndlearn_tree::{GradientBoostingClassifier, GradientBoostingRegressor};
 
 const TOL: f64 = 1e-8;
-
-fn f32_rounded(x: &ArrayRef2<f64>) -> Array2<f64> {
-    x.mapv(|v| v as f32 as f64)
-}
-
-fn params<T: serde::de::DeserializeOwned>(case: &Case) -> T {
-    serde_json::from_str(case.string("params")).expect("hyperparameters")
-}
-
-fn node_counts(trees: &[Tree<f64>]) -> Vec<usize> {
-    trees.iter().map(Tree::node_count).collect()
-}
 
 fn close_vec(a: &[f64], b: &Array1<f64>, what: &str) {
     assert_close(&Array1::from(a.to_vec()), b, TOL, TOL, what);
@@ -39,12 +31,6 @@ fn max_abs(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
         .zip(b.iter())
         .map(|(x, y)| (x - y).abs())
         .fold(0.0, f64::max)
-}
-
-/// The staged raw scores at the picked stages, stacked as scikit-learn's `vstack`.
-fn picked(staged: &[Array2<f64>], stages: &[usize]) -> Array2<f64> {
-    let views: Vec<_> = stages.iter().map(|&s| staged[s].view()).collect();
-    ndarray::concatenate(ndarray::Axis(0), &views).expect("stack")
 }
 
 /// What both fitted models record, gathered for [`check_records`].

@@ -15,33 +15,18 @@
 //! equal to that level, so every tree has scikit-learn's node count.
 #![cfg(feature = "serde")]
 
-use ndarray::{Array1, Array2, ArrayRef2, Axis};
+mod gb_support;
+
+use gb_support::{f32_rounded, node_counts, params, picked};
+
+use ndarray::{Array1, Array2, Axis};
 use ndlearn_bayes::GaussianNB;
 use ndlearn_core::{DecisionFunction, Predict, PredictProba};
 use ndlearn_linear::LinearRegression;
 use ndlearn_testkit::{Case, Golden, assert_close};
-use ndlearn_tree::{
-    DecisionTreeRegressor, GradientBoostingClassifier, GradientBoostingRegressor, Tree,
-};
+use ndlearn_tree::{DecisionTreeRegressor, GradientBoostingClassifier, GradientBoostingRegressor};
 
 const TOL: f64 = 1e-8;
-
-fn f32_rounded(x: &ArrayRef2<f64>) -> Array2<f64> {
-    x.mapv(|v| v as f32 as f64)
-}
-
-fn params<T: serde::de::DeserializeOwned>(case: &Case) -> T {
-    serde_json::from_str(case.string("params")).expect("hyperparameters")
-}
-
-fn node_counts(trees: &[Tree<f64>]) -> Vec<usize> {
-    trees.iter().map(Tree::node_count).collect()
-}
-
-fn picked(staged: &[Array2<f64>], stages: &[usize]) -> Array2<f64> {
-    let views: Vec<_> = stages.iter().map(|&s| staged[s].view()).collect();
-    ndarray::concatenate(Axis(0), &views).expect("stack")
-}
 
 /// The checks both kinds share: stages, node counts, training and out-of-bag losses.
 fn check_records(
