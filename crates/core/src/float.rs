@@ -258,39 +258,43 @@ macro_rules! impl_float {
                 let mut w = vec![0.0 as $t; n];
                 let mut z = vec![0.0 as $t; n * m_max];
                 let mut isuppz = vec![0i32; 2 * m_max];
-                let mut m_found = 0i32;
-                let mut info = 0i32;
-                let mut work_query = [0.0 as $t; 1];
-                let mut iwork_query = [0i32; 1];
-                let query = -1i32;
-                // SAFETY: workspace query (lwork = liwork = -1): the buffers as in the call
-                // below, the query buffers one value each.
-                unsafe {
-                    lapack_sys::$syevr(
-                        &jobz,
-                        &range,
-                        &uplo,
-                        &ni,
-                        a.as_mut_ptr(),
-                        &ni,
-                        &vl,
-                        &vu,
-                        &il_i,
-                        &iu_i,
-                        &abstol,
-                        &mut m_found,
-                        w.as_mut_ptr(),
-                        z.as_mut_ptr(),
-                        &ni,
-                        isuppz.as_mut_ptr(),
-                        work_query.as_mut_ptr(),
-                        &query,
-                        iwork_query.as_mut_ptr(),
-                        &query,
-                        &mut info,
-                    );
-                }
-                if info != 0 {
+                // one LAPACK call with the given workspace: (info, eigenvalues found)
+                let mut call = |work: &mut [$t], lwork: i32, iwork: &mut [i32], liwork: i32| {
+                    let (mut m_found, mut info) = (0i32, 0i32);
+                    // SAFETY: `a` holds n × n values (lda = n), `w` n values, `z` n × m_max
+                    // (ldz = n) with m_max = iu − il + 1 the most LAPACK writes for
+                    // RANGE = 'I', `isuppz` 2 m_max; `work` / `iwork` hold at least lwork /
+                    // liwork values (the workspace query passes −1 with one value each); all
+                    // outlive the call, and every size fits in i32.
+                    unsafe {
+                        lapack_sys::$syevr(
+                            &jobz,
+                            &range,
+                            &uplo,
+                            &ni,
+                            a.as_mut_ptr(),
+                            &ni,
+                            &vl,
+                            &vu,
+                            &il_i,
+                            &iu_i,
+                            &abstol,
+                            &mut m_found,
+                            w.as_mut_ptr(),
+                            z.as_mut_ptr(),
+                            &ni,
+                            isuppz.as_mut_ptr(),
+                            work.as_mut_ptr(),
+                            &lwork,
+                            iwork.as_mut_ptr(),
+                            &liwork,
+                            &mut info,
+                        );
+                    }
+                    (info, m_found)
+                };
+                let (mut work_query, mut iwork_query) = ([0.0 as $t; 1], [0i32; 1]);
+                if call(&mut work_query, -1, &mut iwork_query, -1).0 != 0 {
                     return None;
                 }
                 // the query's optimum ((nb + 6) n, a blocked tridiagonal reduction) with the
@@ -301,35 +305,7 @@ macro_rules! impl_float {
                 let mut iwork = vec![0i32; liwork];
                 let lw = i32::try_from(lwork).ok()?;
                 let liw = i32::try_from(liwork).ok()?;
-                // SAFETY: `a` holds n × n values (lda = n), `w` n values, `z` n × m_max
-                // (ldz = n) with m_max = iu − il + 1 the most LAPACK writes for RANGE = 'I',
-                // `isuppz` 2 m_max, `work` and `iwork` the documented minimum lengths passed
-                // as lwork and liwork; all outlive the call, and every size fits in i32.
-                unsafe {
-                    lapack_sys::$syevr(
-                        &jobz,
-                        &range,
-                        &uplo,
-                        &ni,
-                        a.as_mut_ptr(),
-                        &ni,
-                        &vl,
-                        &vu,
-                        &il_i,
-                        &iu_i,
-                        &abstol,
-                        &mut m_found,
-                        w.as_mut_ptr(),
-                        z.as_mut_ptr(),
-                        &ni,
-                        isuppz.as_mut_ptr(),
-                        work.as_mut_ptr(),
-                        &lw,
-                        iwork.as_mut_ptr(),
-                        &liw,
-                        &mut info,
-                    );
-                }
+                let (info, m_found) = call(&mut work, lw, &mut iwork, liw);
                 if info != 0 || usize::try_from(m_found).ok()? != m_max {
                     return None;
                 }
