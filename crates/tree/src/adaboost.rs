@@ -1,4 +1,5 @@
-//! AdaBoost for classification over decision trees ([`AdaBoostClassifier`]; stumps by default).
+//! AdaBoost for classification over decision trees ([`AdaBoostClassifier`]; stumps by default)
+//! or any weighted classifier (through [`AnyBase`](crate::AnyBase); catalog CL-124).
 //!
 //! # Algorithm
 //!
@@ -25,11 +26,19 @@
 //! (`RandomState(random_state).randint(2³¹ − 1)`, one per round), so with the same seed and
 //! float32-representable data the fitted ensemble is scikit-learn's.
 //!
+//! **Any base learner.** `AdaBoostClassifier::new(AnyBase(estimator))` boosts any classifier
+//! with [`FitWeighted`] (naive Bayes, logistic regression, a linear SVM, …): every
+//! round calls its `fit_weighted` with the current weights and its `predict`; no seed is drawn
+//! for it (scikit-learn draws one only for a base with a `random_state`). The trees take a
+//! faster path (one column-major copy of `X` shared by all rounds; see
+//! [`boost_base`](crate::boost_base)). Against scikit-learn's
+//! `AdaBoostClassifier(estimator=GaussianNB())`: `tests/adaboost_any_base_golden.rs`.
+//!
 //! # Hyperparameters
 //!
 //! | field | default | scikit-learn | valid |
 //! |---|---|---|---|
-//! | `estimator` | `DecisionTreeClassifier` with `max_depth = 1` | `estimator` | any tree settings |
+//! | `estimator` | `DecisionTreeClassifier` with `max_depth = 1` | `estimator` | any tree settings, or `AnyBase(e)` for any `FitWeighted` classifier `e` |
 //! | `n_estimators` | 50 | `n_estimators` | `≥ 1` |
 //! | `learning_rate` | 1.0 | `learning_rate` | `> 0` |
 //! | `algorithm` | `Samme` | (SAMME only) | `Samme`, `Canonical` |
@@ -73,10 +82,12 @@ use ndlearn_core::{
 
 use ndlearn_core::random;
 
-use crate::builder::{self, Columns};
-use crate::classifier::{DecisionTreeClassifier, argmax_rows, tree_proba};
+use std::marker::PhantomData;
+
+use crate::boost_base::{BoostClassifierBase, DefaultBase};
+use crate::classifier::{DecisionTreeClassifier, argmax_rows};
 use crate::common::check_x_and_weights;
-use crate::sk_random::{RandomState, TreeRng, numpy_sum};
+use crate::sk_random::{RandomState, numpy_sum};
 use crate::tree::{Tree, check_trees};
 
 /// How [`AdaBoostClassifier`] weighs its trees (see the [module docs](self)).
@@ -92,15 +103,25 @@ pub enum AdaBoostAlgorithm {
     Canonical,
 }
 
-/// AdaBoost over decision trees (scikit-learn's `AdaBoostClassifier`). See the
-/// [module docs](self).
+/// AdaBoost over decision trees or any weighted classifier (scikit-learn's
+/// `AdaBoostClassifier`). See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        default = "default_params",
+        bound(
+            serialize = "E: serde::Serialize",
+            deserialize = "E: serde::Deserialize<'de> + DefaultBase"
+        )
+    )
+)]
 #[non_exhaustive]
-pub struct AdaBoostClassifier {
-    /// The base tree (default: a stump, `max_depth = 1`); its seed is replaced per round.
-    pub estimator: DecisionTreeClassifier,
+pub struct AdaBoostClassifier<E = DecisionTreeClassifier> {
+    /// The base learner (default: a stump, `max_depth = 1`); a tree's seed is replaced per
+    /// round.
+    pub estimator: E,
     /// Maximum number of rounds (default 50).
     pub n_estimators: usize,
     /// Shrinkage `ν` of every tree weight (default 1).
@@ -116,9 +137,23 @@ pub struct AdaBoostClassifier {
 }
 
 impl Default for AdaBoostClassifier {
+    /// scikit-learn's defaults over its default base ([`DefaultBase`]).
     fn default() -> Self {
+        default_params()
+    }
+}
+
+/// The defaults over `E`'s [`DefaultBase`] (the model files' missing fields).
+fn default_params<E: DefaultBase>() -> AdaBoostClassifier<E> {
+    AdaBoostClassifier::new(E::default_base())
+}
+
+impl<E> AdaBoostClassifier<E> {
+    /// AdaBoost over `estimator` with scikit-learn's defaults (50 rounds, SAMME, ν = 1); any
+    /// weighted classifier through [`AnyBase`](crate::AnyBase).
+    pub fn new(estimator: E) -> Self {
         AdaBoostClassifier {
-            estimator: DecisionTreeClassifier::default().max_depth(Some(1)),
+            estimator,
             n_estimators: 50,
             learning_rate: 1.0,
             algorithm: AdaBoostAlgorithm::Samme,
@@ -126,11 +161,9 @@ impl Default for AdaBoostClassifier {
             seed: 0,
         }
     }
-}
 
-impl AdaBoostClassifier {
     ndlearn_core::setters! {
-        estimator: DecisionTreeClassifier,
+        estimator: E,
         n_estimators: usize,
         learning_rate: f64,
         algorithm: AdaBoostAlgorithm,
@@ -139,12 +172,16 @@ impl AdaBoostClassifier {
         seed: u64,
     }
 
-    fn fit_boost<F: Float>(
+    fn fit_boost<F>(
         &self,
         x: &ArrayRef2<F>,
         y: &ArrayRef1<usize>,
         sample_weight: Option<&ArrayRef1<F>>,
-    ) -> Result<FittedAdaBoostClassifier<F>> {
+    ) -> Result<FittedAdaBoostClassifier<F, E, E::Member>>
+    where
+        F: Float,
+        E: BoostClassifierBase<F>,
+    {
         self.validate()?;
         const CONTEXT: &str = "AdaBoostClassifier::fit";
         let w0 = check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?;
@@ -153,31 +190,27 @@ impl AdaBoostClassifier {
         let mut w: Vec<f64> = w0.unwrap_or_else(|| vec![1.0 / n as f64; n]);
         let s = numpy_sum(&w);
         w.iter_mut().for_each(|v| *v /= s);
-        let xt = builder::to_columns(x);
-        let data = Columns::column_major(&xt, n, d);
-        let ys: Vec<usize> = y.iter().copied().collect();
-        let base = self.estimator.clone();
-        base.growth().resolve(n, d, 1.0)?;
+        let prepared = self.estimator.prepare(x)?;
         let mut seeds = RandomState::new(self.seed);
         let kf = k as f64;
         let mut trees = Vec::new();
         let mut weights = Vec::new();
         let mut errors = Vec::new();
         for m in 0..self.n_estimators {
-            let tree_seed = seeds.randint(0, 0x7FFF_FFFF);
-            let mut rng = TreeRng::from_seed(tree_seed);
+            let round_seed = if E::DRAWS_SEED {
+                seeds.randint(0, 0x7FFF_FFFF)
+            } else {
+                0
+            };
             let fit_weights = if self.resample {
                 weighted_bootstrap_counts(&w, random::stream(self.seed, m as u64))
             } else {
                 w.clone()
             };
-            let cw =
-                DecisionTreeClassifier::combined_weights(&base.class_weight, y, Some(fit_weights))?;
-            let mut tree = base.grow(&data, &ys, k, cw.as_deref(), &mut rng)?;
-            if base.ccp_alpha > 0.0 {
-                tree = tree.prune(base.ccp_alpha);
-            }
-            let pred = argmax_rows(&tree_proba(&tree, x));
+            let member = self
+                .estimator
+                .fit_round(&prepared, x, y, k, &fit_weights, round_seed)?;
+            let pred = E::predict_member(&member, x)?;
             let incorrect: Vec<f64> = pred
                 .iter()
                 .zip(y)
@@ -186,7 +219,7 @@ impl AdaBoostClassifier {
             let wi: Vec<f64> = w.iter().zip(&incorrect).map(|(a, b)| a * b).collect();
             let error = numpy_sum(&wi) / numpy_sum(&w);
             if error <= 0.0 {
-                trees.push(tree);
+                trees.push(member);
                 weights.push(1.0);
                 errors.push(0.0);
                 break;
@@ -215,7 +248,7 @@ impl AdaBoostClassifier {
                     self.learning_rate * 0.5 * ((1.0 - error) / error).ln()
                 }
             };
-            trees.push(tree);
+            trees.push(member);
             weights.push(alpha);
             errors.push(error);
             if m + 1 < self.n_estimators {
@@ -238,11 +271,12 @@ impl AdaBoostClassifier {
         }
         Ok(FittedAdaBoostClassifier {
             params: self.clone(),
-            trees,
+            members: trees,
             estimator_weights: weights,
             estimator_errors: errors,
             n_classes: k,
             n_features: d,
+            float: PhantomData,
         })
     }
 }
@@ -267,7 +301,7 @@ fn weighted_bootstrap_counts(w: &[f64], mut rng: random::Rng) -> Vec<f64> {
     counts
 }
 
-impl Estimator for AdaBoostClassifier {
+impl<E: Estimator> Estimator for AdaBoostClassifier<E> {
     /// Checks the hyperparameters (and the base tree's).
     ///
     /// # Errors
@@ -279,9 +313,9 @@ impl Estimator for AdaBoostClassifier {
     }
 }
 
-impl<F: Float> Fit<F> for AdaBoostClassifier {
+impl<F: Float, E: BoostClassifierBase<F>> Fit<F> for AdaBoostClassifier<E> {
     type Target = ArrayRef1<usize>;
-    type Model = FittedAdaBoostClassifier<F>;
+    type Model = FittedAdaBoostClassifier<F, E, E::Member>;
 
     /// Runs the boosting rounds.
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<Self::Model> {
@@ -289,7 +323,7 @@ impl<F: Float> Fit<F> for AdaBoostClassifier {
     }
 }
 
-impl<F: Float> FitWeighted<F> for AdaBoostClassifier {
+impl<F: Float, E: BoostClassifierBase<F>> FitWeighted<F> for AdaBoostClassifier<E> {
     /// Runs the boosting rounds from the normalised sample weights.
     fn fit_weighted(
         &self,
@@ -301,42 +335,57 @@ impl<F: Float> FitWeighted<F> for AdaBoostClassifier {
     }
 }
 
-/// A fitted [`AdaBoostClassifier`].
+/// A fitted [`AdaBoostClassifier`]: its members `M` (trees for a tree base), their weights and
+/// errors.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(bound(
-        serialize = "F: serde::Serialize",
-        deserialize = "F: serde::Deserialize<'de>"
+        serialize = "E: serde::Serialize, M: serde::Serialize",
+        deserialize = "E: serde::Deserialize<'de> + DefaultBase, M: serde::Deserialize<'de>"
     ))
 )]
-pub struct FittedAdaBoostClassifier<F> {
-    params: AdaBoostClassifier,
-    trees: Vec<Tree<F>>,
+pub struct FittedAdaBoostClassifier<F, E = DecisionTreeClassifier, M = Tree<F>> {
+    params: AdaBoostClassifier<E>,
+    #[cfg_attr(feature = "serde", serde(rename = "trees"))]
+    members: Vec<M>,
     estimator_weights: Vec<f64>,
     estimator_errors: Vec<f64>,
     n_classes: usize,
     n_features: usize,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    float: PhantomData<fn() -> F>,
 }
 
 impl<F: Float> FittedAdaBoostClassifier<F> {
+    /// The fitted trees, in round order.
+    pub fn trees(&self) -> &[Tree<F>] {
+        &self.members
+    }
+}
+
+impl<F, E, M> FittedAdaBoostClassifier<F, E, M>
+where
+    F: Float,
+    E: BoostClassifierBase<F, Member = M>,
+{
     /// The hyperparameters of the fit.
-    pub fn params(&self) -> &AdaBoostClassifier {
+    pub fn params(&self) -> &AdaBoostClassifier<E> {
         &self.params
     }
 
-    /// The fitted trees, in round order.
-    pub fn trees(&self) -> &[Tree<F>] {
-        &self.trees
+    /// The fitted members (scikit-learn's `estimators_`), in round order.
+    pub fn estimators(&self) -> &[M] {
+        &self.members
     }
 
-    /// The weight `α_m` of every kept tree.
+    /// The weight `α_m` of every kept member.
     pub fn estimator_weights(&self) -> &[f64] {
         &self.estimator_weights
     }
 
-    /// The weighted training error `E_m` of every kept tree.
+    /// The weighted training error `E_m` of every kept member.
     pub fn estimator_errors(&self) -> &[f64] {
         &self.estimator_errors
     }
@@ -354,8 +403,8 @@ impl<F: Float> FittedAdaBoostClassifier<F> {
             return Ok(score);
         }
         let other = -1.0 / (k as f64 - 1.0);
-        for (tree, &a) in self.trees.iter().zip(&self.estimator_weights) {
-            let pred = argmax_rows(&tree_proba(tree, x));
+        for (member, &a) in self.members.iter().zip(&self.estimator_weights) {
+            let pred = E::predict_member(member, x)?;
             for (mut row, &p) in score.rows_mut().into_iter().zip(&pred) {
                 for (c, v) in row.iter_mut().enumerate() {
                     *v += if c == p { a } else { other * a };
@@ -372,7 +421,11 @@ impl<F: Float> FittedAdaBoostClassifier<F> {
     }
 }
 
-impl<F: Float> PredictProba<F> for FittedAdaBoostClassifier<F> {
+impl<F, E, M> PredictProba<F> for FittedAdaBoostClassifier<F, E, M>
+where
+    F: Float,
+    E: BoostClassifierBase<F, Member = M>,
+{
     /// `softmax(score / (K − 1))` (two classes: `softmax(±score / 2)`), as scikit-learn.
     fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
         let dec = self.decision_function(x)?;
@@ -396,7 +449,11 @@ impl<F: Float> PredictProba<F> for FittedAdaBoostClassifier<F> {
     }
 }
 
-impl<F: Float> Predict<F> for FittedAdaBoostClassifier<F> {
+impl<F, E, M> Predict<F> for FittedAdaBoostClassifier<F, E, M>
+where
+    F: Float,
+    E: BoostClassifierBase<F, Member = M>,
+{
     type Output = Array1<usize>;
 
     /// The class of largest weighted vote.
@@ -409,7 +466,7 @@ impl<F: Float> Predict<F> for FittedAdaBoostClassifier<F> {
     }
 }
 
-impl<F: Float> NFeaturesIn for FittedAdaBoostClassifier<F> {
+impl<F, E, M> NFeaturesIn for FittedAdaBoostClassifier<F, E, M> {
     fn n_features_in(&self) -> usize {
         self.n_features
     }
@@ -418,7 +475,7 @@ impl<F: Float> NFeaturesIn for FittedAdaBoostClassifier<F> {
 impl<F: Float> FeatureImportances<F> for FittedAdaBoostClassifier<F> {
     /// `Σ_m α_m imp_m / Σ_m α_m` over the trees' normalised importances (scikit-learn's).
     fn feature_importances(&self) -> Array1<F> {
-        weighted_importances(&self.trees, &self.estimator_weights, self.n_features).mapv(F::cast)
+        weighted_importances(&self.members, &self.estimator_weights, self.n_features).mapv(F::cast)
     }
 }
 
@@ -468,7 +525,7 @@ impl<F: Float> CheckModel for FittedAdaBoostClassifier<F> {
         c.at_least("n_classes", self.n_classes, 1)?;
         check_stages(
             &c,
-            self.trees.len(),
+            self.members.len(),
             self.params.n_estimators,
             &self.estimator_weights,
             &self.estimator_errors,
@@ -477,7 +534,14 @@ impl<F: Float> CheckModel for FittedAdaBoostClassifier<F> {
         c.that(self.estimator_weights.iter().sum::<f64>() > 0.0, || {
             "`estimator_weights` must have a positive sum".into()
         })?;
-        check_trees(&c, "trees", &self.trees, self.n_features, 1, self.n_classes)
+        check_trees(
+            &c,
+            "trees",
+            &self.members,
+            self.n_features,
+            1,
+            self.n_classes,
+        )
     }
 }
 
@@ -512,6 +576,52 @@ mod tests {
         assert_eq!(m.predict(&x).expect("predict"), y);
         let p: Array2<f64> = m.predict_proba(&x).expect("proba");
         assert!(p.rows().into_iter().all(|r| (r.sum() - 1.0).abs() < 1e-12));
+    }
+
+    #[test]
+    fn a_wrapped_stump_boosts_as_the_native_tree_path() {
+        // Without ties and with every feature searched, a tree's seed does not change it: the
+        // generic path (AnyBase, the tree's own fit_weighted every round) and the prepared-column
+        // path give the same rounds, by reweighting and by resampling.
+        let x = array![
+            [0.3, 2.0],
+            [1.1, 0.5],
+            [2.2, 1.7],
+            [3.4, 0.2],
+            [4.0, 2.9],
+            [5.3, 1.1],
+            [6.1, 2.4],
+            [7.7, 0.8]
+        ];
+        let y = array![0usize, 0, 1, 1, 0, 1, 2, 2];
+        for resample in [false, true] {
+            let native = AdaBoostClassifier::default()
+                .n_estimators(6)
+                .resample(resample)
+                .fit(&x, &y)
+                .expect("fit");
+            let stump = DecisionTreeClassifier::default().max_depth(Some(1));
+            let generic = AdaBoostClassifier::new(crate::AnyBase(stump))
+                .n_estimators(6)
+                .resample(resample)
+                .fit(&x, &y)
+                .expect("fit");
+            assert_eq!(native.estimator_weights(), generic.estimator_weights());
+            assert_eq!(native.estimator_errors(), generic.estimator_errors());
+            let p: Array2<f64> = native.predict_proba(&x).expect("proba");
+            assert_eq!(p, generic.predict_proba(&x).expect("proba"));
+        }
+    }
+
+    #[test]
+    fn a_base_error_reaches_the_caller() {
+        // A base whose settings only the data can refute (5 features of 1): its fit's typed
+        // error comes back through the generic path.
+        let x = array![[0.0], [1.0], [2.0]];
+        let y = array![0usize, 1, 1];
+        let bad = DecisionTreeClassifier::default().max_features(crate::MaxFeatures::Count(5));
+        let err = AdaBoostClassifier::new(crate::AnyBase(bad)).fit(&x, &y);
+        assert!(matches!(err, Err(Error::InvalidParam { .. })), "{err:?}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! AdaBoost for regression, AdaBoost.R2 (Drucker 1997) over regression trees by weighted
-//! resampling ([`AdaBoostRegressor`]; scikit-learn's `AdaBoostRegressor`).
+//! AdaBoost for regression, AdaBoost.R2 (Drucker 1997) over regression trees, or any regressor
+//! through [`AnyBase`](crate::AnyBase), by weighted resampling ([`AdaBoostRegressor`];
+//! scikit-learn's `AdaBoostRegressor`).
 //!
 //! # Algorithm
 //!
@@ -32,7 +33,7 @@
 //!
 //! | field | default | scikit-learn | valid |
 //! |---|---|---|---|
-//! | `estimator` | `DecisionTreeRegressor` with `max_depth = 3` | `estimator` | any tree settings |
+//! | `estimator` | `DecisionTreeRegressor` with `max_depth = 3` | `estimator` | any tree settings, or `AnyBase(e)` for any regressor `e` (fitted unweighted on each resample; no seed drawn for it) |
 //! | `n_estimators` | 50 | `n_estimators` | `≥ 1` |
 //! | `learning_rate` | 1.0 | `learning_rate` | `> 0` |
 //! | `loss` | `Linear` | `loss` | `linear`, `square`, `exponential` |
@@ -66,10 +67,12 @@ use ndlearn_core::{
 };
 
 use crate::adaboost::{check_stages, weighted_importances};
-use crate::builder::{self, Columns};
+use std::marker::PhantomData;
+
+use crate::boost_base::{BoostRegressorBase, DefaultBase};
 use crate::common::check_x_and_weights;
 use crate::regressor::DecisionTreeRegressor;
-use crate::sk_random::{RandomState, TreeRng, numpy_sum};
+use crate::sk_random::{RandomState, numpy_sum};
 use crate::tree::{Tree, check_trees};
 
 /// The loss of AdaBoost.R2 on the normalised absolute errors `e ∈ [0, 1]`.
@@ -97,15 +100,25 @@ impl AdaBoostRegressionLoss {
     }
 }
 
-/// AdaBoost.R2 over regression trees (scikit-learn's `AdaBoostRegressor`). See the
-/// [module docs](self).
+/// AdaBoost.R2 over regression trees or any regressor (scikit-learn's `AdaBoostRegressor`). See
+/// the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        default = "default_params",
+        bound(
+            serialize = "E: serde::Serialize",
+            deserialize = "E: serde::Deserialize<'de> + DefaultBase"
+        )
+    )
+)]
 #[non_exhaustive]
-pub struct AdaBoostRegressor {
-    /// The base tree (default `max_depth = 3`); its seed is replaced per round.
-    pub estimator: DecisionTreeRegressor,
+pub struct AdaBoostRegressor<E = DecisionTreeRegressor> {
+    /// The base learner (default: a tree of `max_depth = 3`); a tree's seed is replaced per
+    /// round.
+    pub estimator: E,
     /// Maximum number of rounds (default 50).
     pub n_estimators: usize,
     /// Shrinkage `ν` (default 1).
@@ -118,23 +131,35 @@ pub struct AdaBoostRegressor {
 }
 
 impl Default for AdaBoostRegressor {
+    /// scikit-learn's defaults over its default base ([`DefaultBase`]).
     fn default() -> Self {
+        default_params()
+    }
+}
+
+/// The defaults over `E`'s [`DefaultBase`] (the model files' missing fields).
+fn default_params<E: DefaultBase>() -> AdaBoostRegressor<E> {
+    AdaBoostRegressor::new(E::default_base())
+}
+
+/// `np.finfo(np.float64).eps`: the lower clip of the weights.
+const EPS: f64 = f64::EPSILON;
+
+impl<E> AdaBoostRegressor<E> {
+    /// AdaBoost.R2 over `estimator` with scikit-learn's defaults (50 rounds, linear loss,
+    /// ν = 1); any regressor through [`AnyBase`](crate::AnyBase).
+    pub fn new(estimator: E) -> Self {
         AdaBoostRegressor {
-            estimator: DecisionTreeRegressor::default().max_depth(Some(3)),
+            estimator,
             n_estimators: 50,
             learning_rate: 1.0,
             loss: AdaBoostRegressionLoss::Linear,
             seed: 0,
         }
     }
-}
 
-/// `np.finfo(np.float64).eps`: the lower clip of the weights.
-const EPS: f64 = f64::EPSILON;
-
-impl AdaBoostRegressor {
     ndlearn_core::setters! {
-        estimator: DecisionTreeRegressor,
+        estimator: E,
         n_estimators: usize,
         learning_rate: f64,
         loss: AdaBoostRegressionLoss,
@@ -142,19 +167,23 @@ impl AdaBoostRegressor {
         seed: u64,
     }
 
-    fn fit_boost<F: Float>(
+    fn fit_boost<F>(
         &self,
         x: &ArrayRef2<F>,
         y: &ArrayRef1<F>,
         sample_weight: Option<&ArrayRef1<F>>,
-    ) -> Result<FittedAdaBoostRegressor<F>> {
+    ) -> Result<FittedAdaBoostRegressor<F, E, E::Member>>
+    where
+        F: Float,
+        E: BoostRegressorBase<F>,
+    {
         self.validate()?;
         const CONTEXT: &str = "AdaBoostRegressor::fit";
         let w0 = check_x_and_weights(x, y.len(), sample_weight, CONTEXT)?;
         validate::check_finite_1d(y, "y")?;
         let (n, d) = x.dim();
         let ys: Vec<f64> = y.iter().map(|v| v.to_f64_lossless()).collect();
-        self.estimator.check_target(&ys)?;
+        self.estimator.check_fit(&ys, n, d)?;
         let mut w: Vec<f64> = match w0 {
             None => vec![1.0 / n as f64; n],
             Some(w) => {
@@ -164,8 +193,6 @@ impl AdaBoostRegressor {
         };
         // Rows of weight 0 stay out (scikit-learn's sample mask).
         let active: Vec<bool> = w.iter().map(|&v| v > 0.0).collect();
-        let base = self.estimator.clone();
-        base.growth().resolve(n, d, n as f64)?;
         let mut rs = RandomState::new(self.seed);
         let mut trees = Vec::new();
         let mut weights = Vec::new();
@@ -180,7 +207,11 @@ impl AdaBoostRegressor {
             for (v, &a) in w.iter_mut().zip(&active) {
                 *v = if a { v.max(EPS) } else { 0.0 };
             }
-            let tree_seed = rs.randint(0, 0x7FFF_FFFF);
+            let round_seed = if E::DRAWS_SEED {
+                rs.randint(0, 0x7FFF_FFFF)
+            } else {
+                0
+            };
             let mut acc = 0.0;
             for (c, &v) in cdf.iter_mut().zip(&w) {
                 acc += v;
@@ -195,16 +226,11 @@ impl AdaBoostRegressor {
                 xb.row_mut(r).assign(&x.row(i));
                 yb[r] = ys[i];
             }
-            let xt = builder::to_columns(&xb);
-            let data = Columns::column_major(&xt, n, d);
-            let mut tree = base.grow(&data, &yb, 1, None, &mut TreeRng::from_seed(tree_seed))?;
-            if base.ccp_alpha > 0.0 {
-                tree = tree.prune(base.ccp_alpha);
-            }
-            let pred = tree.predict_values_unchecked(x);
+            let member = self.estimator.fit_round(&xb, &yb, round_seed)?;
+            let pred = E::predict_member(&member, x)?;
             let mut max_err = 0.0f64;
             for (i, ei) in e.iter_mut().enumerate() {
-                *ei = (pred[[i, 0]] - ys[i]).abs();
+                *ei = (pred[i] - ys[i]).abs();
                 if active[i] {
                     max_err = max_err.max(*ei);
                 }
@@ -218,7 +244,7 @@ impl AdaBoostRegressor {
             let we: Vec<f64> = (0..n).filter(|&i| active[i]).map(|i| w[i] * e[i]).collect();
             let err = numpy_sum(&we);
             if err <= 0.0 {
-                trees.push(tree);
+                trees.push(member);
                 weights.push(1.0);
                 errors.push(0.0);
                 break;
@@ -227,7 +253,7 @@ impl AdaBoostRegressor {
                 if trees.is_empty() {
                     // scikit-learn keeps a first tree of weight 0 (its prediction is then the
                     // model's).
-                    trees.push(tree);
+                    trees.push(member);
                     weights.push(0.0);
                     errors.push(1.0);
                 }
@@ -235,7 +261,7 @@ impl AdaBoostRegressor {
             }
             let beta = err / (1.0 - err);
             let alpha = self.learning_rate * (1.0 / beta).ln();
-            trees.push(tree);
+            trees.push(member);
             weights.push(alpha);
             errors.push(err);
             if m != last {
@@ -253,15 +279,16 @@ impl AdaBoostRegressor {
         }
         Ok(FittedAdaBoostRegressor {
             params: self.clone(),
-            trees,
+            members: trees,
             estimator_weights: weights,
             estimator_errors: errors,
             n_features: d,
+            float: PhantomData,
         })
     }
 }
 
-impl Estimator for AdaBoostRegressor {
+impl<E: Estimator> Estimator for AdaBoostRegressor<E> {
     /// Checks the hyperparameters (and the base tree's).
     ///
     /// # Errors
@@ -276,9 +303,9 @@ impl Estimator for AdaBoostRegressor {
     }
 }
 
-impl<F: Float> Fit<F> for AdaBoostRegressor {
+impl<F: Float, E: BoostRegressorBase<F>> Fit<F> for AdaBoostRegressor<E> {
     type Target = ArrayRef1<F>;
-    type Model = FittedAdaBoostRegressor<F>;
+    type Model = FittedAdaBoostRegressor<F, E, E::Member>;
 
     /// Runs the boosting rounds.
     fn fit(&self, x: &ArrayRef2<F>, y: &ArrayRef1<F>) -> Result<Self::Model> {
@@ -286,7 +313,7 @@ impl<F: Float> Fit<F> for AdaBoostRegressor {
     }
 }
 
-impl<F: Float> FitWeighted<F> for AdaBoostRegressor {
+impl<F: Float, E: BoostRegressorBase<F>> FitWeighted<F> for AdaBoostRegressor<E> {
     /// Runs the boosting rounds from the normalised sample weights (the bootstrap draws rows in
     /// proportion to them).
     fn fit_weighted(
@@ -299,22 +326,26 @@ impl<F: Float> FitWeighted<F> for AdaBoostRegressor {
     }
 }
 
-/// A fitted [`AdaBoostRegressor`].
+/// A fitted [`AdaBoostRegressor`]: its members `M` (trees for a tree base), their weights and
+/// losses.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(bound(
-        serialize = "F: serde::Serialize",
-        deserialize = "F: serde::Deserialize<'de>"
+        serialize = "E: serde::Serialize, M: serde::Serialize",
+        deserialize = "E: serde::Deserialize<'de> + DefaultBase, M: serde::Deserialize<'de>"
     ))
 )]
-pub struct FittedAdaBoostRegressor<F> {
-    params: AdaBoostRegressor,
-    trees: Vec<Tree<F>>,
+pub struct FittedAdaBoostRegressor<F, E = DecisionTreeRegressor, M = Tree<F>> {
+    params: AdaBoostRegressor<E>,
+    #[cfg_attr(feature = "serde", serde(rename = "trees"))]
+    members: Vec<M>,
     estimator_weights: Vec<f64>,
     estimator_errors: Vec<f64>,
     n_features: usize,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    float: PhantomData<fn() -> F>,
 }
 
 /// The lower weighted median of `values` with `weights`: sort, accumulate the weights, take the
@@ -336,32 +367,43 @@ fn weighted_median(values: &[f64], weights: &[f64], order: &mut Vec<usize>) -> f
 }
 
 impl<F: Float> FittedAdaBoostRegressor<F> {
+    /// The fitted trees, in round order.
+    pub fn trees(&self) -> &[Tree<F>] {
+        &self.members
+    }
+}
+
+impl<F, E, M> FittedAdaBoostRegressor<F, E, M>
+where
+    F: Float,
+    E: BoostRegressorBase<F, Member = M>,
+{
     /// The hyperparameters of the fit.
-    pub fn params(&self) -> &AdaBoostRegressor {
+    pub fn params(&self) -> &AdaBoostRegressor<E> {
         &self.params
     }
 
-    /// The fitted trees, in round order.
-    pub fn trees(&self) -> &[Tree<F>] {
-        &self.trees
+    /// The fitted members (scikit-learn's `estimators_`), in round order.
+    pub fn estimators(&self) -> &[M] {
+        &self.members
     }
 
-    /// The weight `α_m` of every kept tree.
+    /// The weight `α_m` of every kept member.
     pub fn estimator_weights(&self) -> &[f64] {
         &self.estimator_weights
     }
 
-    /// The weighted loss `L̄_m` of every kept tree.
+    /// The weighted loss `L̄_m` of every kept member.
     pub fn estimator_errors(&self) -> &[f64] {
         &self.estimator_errors
     }
 
-    /// Every tree's predictions, `n_trees × n`.
-    fn tree_predictions(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
+    /// Every member's predictions, `n_members × n`.
+    fn member_predictions(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
         validate::check_predict_input(x, self.n_features, context)?;
-        let mut p = Array2::<f64>::zeros((self.trees.len(), x.nrows()));
-        for (mut row, t) in p.rows_mut().into_iter().zip(&self.trees) {
-            row.assign(&t.predict_values_unchecked(x).column(0));
+        let mut p = Array2::<f64>::zeros((self.members.len(), x.nrows()));
+        for (mut row, m) in p.rows_mut().into_iter().zip(&self.members) {
+            row.assign(&E::predict_member(m, x)?);
         }
         Ok(p)
     }
@@ -372,10 +414,10 @@ impl<F: Float> FittedAdaBoostRegressor<F> {
     /// # Errors
     /// A different feature count, non-finite input.
     pub fn staged_predict(&self, x: &ArrayRef2<F>) -> Result<Vec<Array1<F>>> {
-        let p = self.tree_predictions(x, "AdaBoostRegressor::staged_predict")?;
+        let p = self.member_predictions(x, "AdaBoostRegressor::staged_predict")?;
         let mut order = Vec::new();
-        let mut vals = Vec::with_capacity(self.trees.len());
-        Ok((1..=self.trees.len())
+        let mut vals = Vec::with_capacity(self.members.len());
+        Ok((1..=self.members.len())
             .map(|m| {
                 (0..x.nrows())
                     .map(|i| {
@@ -393,12 +435,16 @@ impl<F: Float> FittedAdaBoostRegressor<F> {
     }
 }
 
-impl<F: Float> Predict<F> for FittedAdaBoostRegressor<F> {
+impl<F, E, M> Predict<F> for FittedAdaBoostRegressor<F, E, M>
+where
+    F: Float,
+    E: BoostRegressorBase<F, Member = M>,
+{
     type Output = Array1<F>;
 
     /// The weighted median of the trees' predictions.
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
-        let p = self.tree_predictions(x, "AdaBoostRegressor::predict")?;
+        let p = self.member_predictions(x, "AdaBoostRegressor::predict")?;
         let mut order = Vec::new();
         Ok(p.columns()
             .into_iter()
@@ -410,7 +456,7 @@ impl<F: Float> Predict<F> for FittedAdaBoostRegressor<F> {
     }
 }
 
-impl<F: Float> NFeaturesIn for FittedAdaBoostRegressor<F> {
+impl<F, E, M> NFeaturesIn for FittedAdaBoostRegressor<F, E, M> {
     fn n_features_in(&self) -> usize {
         self.n_features
     }
@@ -419,7 +465,7 @@ impl<F: Float> NFeaturesIn for FittedAdaBoostRegressor<F> {
 impl<F: Float> FeatureImportances<F> for FittedAdaBoostRegressor<F> {
     /// `Σ_m α_m imp_m / Σ_m α_m` over the trees' normalised importances (scikit-learn's).
     fn feature_importances(&self) -> Array1<F> {
-        weighted_importances(&self.trees, &self.estimator_weights, self.n_features).mapv(F::cast)
+        weighted_importances(&self.members, &self.estimator_weights, self.n_features).mapv(F::cast)
     }
 }
 
@@ -430,12 +476,12 @@ impl<F: Float> CheckModel for FittedAdaBoostRegressor<F> {
         // a first tree no better than chance is kept with weight 0 (the sum may be 0)
         check_stages(
             &c,
-            self.trees.len(),
+            self.members.len(),
             self.params.n_estimators,
             &self.estimator_weights,
             &self.estimator_errors,
         )?;
-        check_trees(&c, "trees", &self.trees, self.n_features, 1, 1)
+        check_trees(&c, "trees", &self.members, self.n_features, 1, 1)
     }
 }
 
@@ -506,7 +552,7 @@ mod tests {
         bad.estimator_errors[0] = 2.0;
         assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
         let mut bad = m;
-        bad.trees.clear(); // the weighted median of no tree
+        bad.members.clear(); // the weighted median of no tree
         assert!(matches!(bad.check_model(), Err(Error::InvalidModel { .. })));
     }
 }

@@ -14,11 +14,11 @@
 //! | [`DecisionTreeRegressor`] | CART regression tree: squared error, Friedman MSE, absolute error (median leaves), Poisson; multi-output | `DecisionTreeRegressor` |
 //! | [`RandomForestClassifier`], [`RandomForestRegressor`] | bootstrap + `max_features` per split, trees in parallel, OOB score, `balanced_subsample` | `RandomForestClassifier`, `RandomForestRegressor` |
 //! | [`ExtraTreesClassifier`], [`ExtraTreesRegressor`] | random thresholds, whole sample by default | `ExtraTreesClassifier`, `ExtraTreesRegressor` |
-//! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
+//! | [`AdaBoostClassifier`] | SAMME (scikit-learn's) or the canonical `α = ½ ln((1 − E)/E)` over weighted trees (stumps by default) or any weighted classifier ([`AnyBase`]), `decision_function`, `predict_proba` | `AdaBoostClassifier` |
 //! | [`GradientBoostingRegressor`], [`GradientBoostingClassifier`] | exact gradient boosting: squared, absolute, Huber, quantile, log-loss (binomial, multinomial) and exponential losses, scikit-learn's line search per leaf, `subsample` with out-of-bag scores, early stopping, staged predictions | `GradientBoostingRegressor`, `GradientBoostingClassifier` |
 //! | [`HistGradientBoostingRegressor`], [`HistGradientBoostingClassifier`] | histogram gradient boosting (LightGBM's algorithm) on the shared [`BinMapper`]: leaf-wise Newton trees on gradient/hessian histograms with subtraction, learned missing-value directions, monotonic and interaction constraints, squared / absolute / quantile / Poisson / gamma / log-loss / multinomial losses, early stopping, warm start, exact TreeSHAP contributions; trees equal scikit-learn's node for node | `HistGradientBoostingRegressor`, `HistGradientBoostingClassifier` |
 //! | [`BaggingClassifier`], [`BaggingRegressor`] | bagging over any estimator: bootstrap rows and/or feature subsets (random subspaces, random patches), majority vote / mean, OOB score and the course notes' OOB permutation importance | `BaggingClassifier`, `BaggingRegressor` |
-//! | [`AdaBoostRegressor`] | AdaBoost.R2 by weighted resampling (scikit-learn's streams), weighted-median prediction | `AdaBoostRegressor` |
+//! | [`AdaBoostRegressor`] | AdaBoost.R2 by weighted resampling (scikit-learn's streams) over trees or any regressor ([`AnyBase`]), weighted-median prediction | `AdaBoostRegressor` |
 //! | [`IsolationForest`] | isolation trees on subsamples, anomaly score `2^(−E[h]/c(ψ))`, contamination offset | `IsolationForest` |
 //! | [`VotingClassifier`], [`VotingRegressor`], [`StackingClassifier`], [`StackingRegressor`] | ensembles of different estimators ([`voting`]) | same names |
 //! | [`HuntTree`] | Hunt's algorithm: multi-way splits on categorical features, default-class leaves | — (ID3 / C4.5) |
@@ -82,6 +82,7 @@ pub mod adaboost;
 pub mod adaboost_regressor;
 pub mod bagging;
 pub mod binning;
+pub mod boost_base;
 mod builder;
 pub mod classifier;
 mod common;
@@ -110,6 +111,7 @@ pub use bagging::{
     BaggingClassifier, BaggingRegressor, FittedBaggingClassifier, FittedBaggingRegressor,
 };
 pub use binning::{BinMapper, FittedBinMapper};
+pub use boost_base::{AnyBase, BoostClassifierBase, BoostRegressorBase, DefaultBase, TreeColumns};
 pub use classifier::{DecisionTreeClassifier, FittedDecisionTreeClassifier};
 pub use forest::{
     ExtraTreesClassifier, ExtraTreesRegressor, FittedExtraTreesClassifier,
