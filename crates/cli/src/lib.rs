@@ -200,8 +200,8 @@ enum Command {
         /// Target column (name or 0-based index; default: the fit's target column).
         #[arg(long)]
         target: Option<String>,
-        /// Write a plot: ROC curve (binary), confusion-matrix heat map (multi-class),
-        /// predicted-vs-true scatter (regression).
+        /// Write a plot: the tree itself (single decision trees), ROC curve (binary),
+        /// confusion-matrix heat map (multi-class), predicted-vs-true scatter (regression).
         #[arg(long)]
         plot: Option<PathBuf>,
     },

@@ -241,6 +241,15 @@ pub fn eval(
     }
     let x = crate::model_data(&table, model.as_ref());
     let json = &file.model;
+    // A single decision tree's plot is the tree itself (its ROC curve would be a point or two:
+    // a full-depth tree's probabilities are 0 or 1).
+    let plot = match plot {
+        Some(p) if plot::tree(p, &file)? => {
+            crate::say!("wrote the tree to {}", p.display());
+            None
+        }
+        other => other,
+    };
     let scores = match file.kind {
         Kind::Classifier => {
             let labels = file.labels.clone().unwrap_or_default();
@@ -502,12 +511,48 @@ pub mod plot {
     use std::path::Path;
 
     use ndarray::{Array1, Array2};
+    use ndlearn_tree::export::ExportOptions;
+    use ndlearn_tree::{FittedDecisionTreeClassifier, FittedDecisionTreeRegressor};
     use plotters::prelude::*;
 
     use crate::CliError;
+    use crate::model_file::ModelFile;
 
     fn err(e: impl std::fmt::Display) -> CliError {
         CliError::runtime(format!("drawing the plot: {e}"))
+    }
+
+    /// The picture of a single decision tree (`ndlearn_tree::export::to_svg`, named by the
+    /// model file's feature and class names) when `file` holds one; `Ok(false)` for any other
+    /// model.
+    ///
+    /// # Errors
+    /// A tree state that does not read back, an unwritable path.
+    pub fn tree(path: &Path, file: &ModelFile) -> Result<bool, CliError> {
+        let state = || file.model.clone();
+        let broken = |e: serde_json::Error| CliError::input(format!("the model's tree: {e}"));
+        // The names of the columns the tree saw: the file's own unless a raw table's encoding
+        // made other columns of them (then the default `feature_<j>`).
+        let mut opts = ExportOptions::default();
+        opts.feature_names = file.encoding.is_none().then(|| file.feature_names.clone());
+        // f32 models read back as f64 exactly (every f32 is a double).
+        let svg = match file.algorithm.as_str() {
+            "decision_tree_classifier" => {
+                opts.class_names = file.labels.clone();
+                serde_json::from_value::<FittedDecisionTreeClassifier<f64>>(state())
+                    .map_err(broken)?
+                    .to_svg(&opts)?
+            }
+            "decision_tree_regressor" => {
+                serde_json::from_value::<FittedDecisionTreeRegressor<f64>>(state())
+                    .map_err(broken)?
+                    .to_svg(&opts)?
+            }
+            _ => return Ok(false),
+        };
+        std::fs::write(path, svg)
+            .map_err(|e| CliError::runtime(format!("{}: {e}", path.display())))?;
+        Ok(true)
     }
 
     /// ROC curve with the chance diagonal.

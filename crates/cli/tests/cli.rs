@@ -1060,3 +1060,49 @@ fn unconverged_fits_warn_and_quiet_silences_the_summary() {
         "{err}"
     );
 }
+
+#[test]
+fn eval_plot_of_a_decision_tree_is_the_tree() {
+    let dir = tempfile::tempdir().expect("tmp");
+    for (algo, name, extra) in [
+        ("decision_tree_classifier", "iris", "max_depth=2"),
+        ("decision_tree_regressor", "diabetes", "max_depth=2"),
+    ] {
+        let model = dir.path().join(format!("{algo}.json"));
+        let csv = data(name);
+        ok(&[
+            "fit",
+            "--algo",
+            algo,
+            "--data",
+            s(&csv),
+            "--param",
+            extra,
+            "--model",
+            s(&model),
+        ]);
+        let plot = dir.path().join(format!("{algo}.svg"));
+        let out = ok(&[
+            "eval",
+            "--model",
+            s(&model),
+            "--data",
+            s(&csv),
+            "--plot",
+            s(&plot),
+        ]);
+        assert!(out.contains("wrote the tree"), "{out}");
+        let svg = std::fs::read_to_string(&plot).expect("plot written");
+        assert!(svg.starts_with("<svg"), "{algo}");
+        // Depth 2: one to three split nodes, named by the file's columns.
+        let splits = svg.matches(" &lt;= ").count();
+        assert!((1..=3).contains(&splits), "{algo}: {splits} splits");
+        if algo == "decision_tree_classifier" {
+            // iris splits first on a petal column; the leaves name the classes.
+            assert!(svg.contains("petal_"), "{svg}");
+            assert!(svg.contains("class = 0"), "{svg}");
+        } else {
+            assert!(svg.contains("value = "), "{svg}");
+        }
+    }
+}
