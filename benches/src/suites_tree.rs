@@ -11,6 +11,8 @@
 //! | `ada_boost_clf` | the classification data | `AdaBoostClassifier` (50 stumps) | `AdaBoostClassifier()` |
 //! | `bagging_clf` | the classification data | `BaggingClassifier` (10 full trees) | `BaggingClassifier()` |
 //! | `isolation_forest` | the classification data's features | `IsolationForest` (100 trees) | `IsolationForest()` |
+//! | `decision_tree_clf_hist` | the classification data | `DecisionTreeClassifier` with `max_bins = 255` (histogram split mode) | — |
+//! | `random_forest_clf_hist` | the classification data | `RandomForestClassifier` (100 trees) with `max_bins = 255` | — |
 //!
 //! Quality: accuracy (R² for the regressor) on the held-out rows, whose prediction is
 //! `predict_s`; for the isolation forest the fraction of held-out rows flagged. Data are
@@ -86,6 +88,17 @@ pub fn tree_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     })?;
     classify(&mut out, "bagging_clf", data, |x, y| {
         BaggingClassifier::new(DecisionTreeClassifier::default()).fit(x, y)
+    })?;
+    // The histogram split mode (no scikit-learn counterpart: compare with the exact rows).
+    classify(&mut out, "decision_tree_clf_hist", data, |x, y| {
+        DecisionTreeClassifier::default()
+            .max_bins(Some(255))
+            .fit(x, y)
+    })?;
+    classify(&mut out, "random_forest_clf_hist", data, |x, y| {
+        RandomForestClassifier::default()
+            .max_bins(Some(255))
+            .fit(x, y)
     })?;
 
     let (fit_s, model) =

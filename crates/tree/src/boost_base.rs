@@ -34,7 +34,7 @@
 use ndarray::{Array1, ArrayRef1, ArrayRef2};
 use ndlearn_core::{Estimator, Fit, FitWeighted, Float, Predict, Result};
 
-use crate::builder::{self, Columns};
+use crate::builder::{self, Columns, TreeBins};
 use crate::classifier::{DecisionTreeClassifier, argmax_rows, tree_proba};
 use crate::regressor::DecisionTreeRegressor;
 use crate::sk_random::TreeRng;
@@ -162,6 +162,7 @@ pub struct TreeColumns<F> {
     xt: Vec<F>,
     n: usize,
     d: usize,
+    bins: Option<TreeBins<F>>,
 }
 
 impl<F: Float> BoostClassifierBase<F> for DecisionTreeClassifier {
@@ -176,6 +177,7 @@ impl<F: Float> BoostClassifierBase<F> for DecisionTreeClassifier {
             xt: builder::to_columns(x),
             n,
             d,
+            bins: self.bins(x, None)?,
         })
     }
 
@@ -188,7 +190,8 @@ impl<F: Float> BoostClassifierBase<F> for DecisionTreeClassifier {
         weights: &[f64],
         seed: u64,
     ) -> Result<Tree<F>> {
-        let data = Columns::column_major(&prepared.xt, prepared.n, prepared.d);
+        let data = Columns::column_major(&prepared.xt, prepared.n, prepared.d)
+            .maybe_with_bins(prepared.bins.as_ref());
         let ys: Vec<usize> = y.iter().copied().collect();
         let cw = DecisionTreeClassifier::combined_weights(
             &self.class_weight,
@@ -225,7 +228,8 @@ impl<F: Float> BoostRegressorBase<F> for DecisionTreeRegressor {
     fn fit_round(&self, x: &ArrayRef2<F>, y: &[f64], seed: u64) -> Result<Tree<F>> {
         let (n, d) = x.dim();
         let xt = builder::to_columns(x);
-        let data = Columns::column_major(&xt, n, d);
+        let bins = self.bins(x, None)?;
+        let data = Columns::column_major(&xt, n, d).maybe_with_bins(bins.as_ref());
         let mut tree = self.grow(&data, y, 1, None, &mut TreeRng::from_seed(seed))?;
         if self.ccp_alpha > 0.0 {
             tree = tree.prune(self.ccp_alpha);

@@ -153,6 +153,242 @@ pub(crate) struct Columns<'a, F> {
     pub d: usize,
     row_stride: usize,
     col_stride: usize,
+    /// The histogram split mode's bins (`None`: exact thresholds).
+    bins: Option<&'a TreeBins<F>>,
+}
+
+/// The histogram split mode's inputs: every feature's bin codes and the thresholds between its
+/// bins, in the data's own type. A row is in bin `b` of feature `f` when
+/// `edges[f][b − 1] < x ≤ edges[f][b]`, decided by comparisons in `F`, so the split "bin ≤ b"
+/// is the split `x ≤ edges[f][b]` on the training rows exactly, and a tree of such thresholds
+/// predicts from raw values.
+#[derive(Debug, Clone)]
+pub(crate) struct TreeBins<F> {
+    /// `codes[f·n + i]`.
+    codes: Vec<u8>,
+    /// The thresholds of feature `f`, increasing.
+    edges: Vec<Vec<F>>,
+    n: usize,
+}
+
+impl<F: Float> TreeBins<F> {
+    /// Quantile bins of `x` (scikit-learn's bin thresholds, [`crate::BinMapper`], at most
+    /// `max_bins` per feature, fitted on the rows of positive weight), rounded to `F`.
+    ///
+    /// # Errors
+    /// `max_bins` outside `2..=255`, infinite values.
+    pub(crate) fn fit(
+        x: &ndarray::ArrayRef2<F>,
+        weights: Option<&[f64]>,
+        max_bins: usize,
+    ) -> ndlearn_core::Result<Self> {
+        let (n, d) = x.dim();
+        let mapper = crate::BinMapper {
+            max_bins,
+            ..crate::BinMapper::default()
+        };
+        let kept;
+        let rows: &ndarray::ArrayRef2<F> = match weights {
+            Some(w) if w.contains(&0.0) => {
+                let keep: Vec<usize> = (0..n).filter(|&i| w[i] != 0.0).collect();
+                kept = x.select(ndarray::Axis(0), &keep);
+                &kept
+            }
+            _ => x,
+        };
+        let fitted = mapper.fit(rows)?;
+        let edges: Vec<Vec<F>> = (0..d)
+            .map(|f| {
+                let mut e: Vec<F> = fitted.thresholds(f).iter().map(|&t| F::cast(t)).collect();
+                e.dedup();
+                e
+            })
+            .collect();
+        let mut codes = vec![0u8; n * d];
+        if n > 0 {
+            codes.par_chunks_mut(n).enumerate().for_each(|(f, col)| {
+                let e = &edges[f];
+                for (c, &v) in col.iter_mut().zip(x.column(f)) {
+                    *c = e.partition_point(|&t| t < v) as u8;
+                }
+            });
+        }
+        Ok(TreeBins { codes, edges, n })
+    }
+
+    /// Feature `f`'s codes.
+    #[inline]
+    fn column(&self, f: usize) -> &[u8] {
+        &self.codes[f * self.n..(f + 1) * self.n]
+    }
+}
+
+/// The histogram mode's per-search buffers.
+#[derive(Default)]
+struct HistScratch {
+    rows: Vec<usize>,
+    codes: Vec<u8>,
+    hist: Vec<f64>,
+    left: Vec<f64>,
+}
+
+/// The histogram mode's best threshold of feature `f` over `rows` (a node): `None` when every
+/// row is in one bin (a constant feature here), else the sweep's `(proxy, threshold, position)`
+/// if any split is allowed. Large nodes of criteria with additive statistics accumulate one
+/// histogram (one pass over the rows, then a sweep over at most 255 bins); the others bucket
+/// the rows by bin and sweep them ([`bin_sort`], [`sweep_bins`]).
+fn hist_search<F: Float, C: Criterion>(
+    crit: &mut C,
+    bins: &TreeBins<F>,
+    f: usize,
+    rows: &[usize],
+    sc: &mut HistScratch,
+    cfg: &Config,
+) -> Option<Option<(f64, F, usize)>> {
+    let col = bins.column(f);
+    let edge = |b: u8| bins.edges[f][usize::from(b)];
+    let width = match crit.hist_width() {
+        Some(w) if rows.len() >= SMALL_NODE => w,
+        _ => {
+            if !bin_sort(col, rows, &mut sc.rows, &mut sc.codes) {
+                return None;
+            }
+            return Some(
+                sweep_bins(crit, &sc.rows, &sc.codes, cfg)
+                    .map(|(proxy, b, pos)| (proxy, edge(b), pos)),
+            );
+        }
+    };
+    let n_bins = bins.edges[f].len() + 1;
+    sc.hist.clear();
+    sc.hist.resize(n_bins * width, 0.0);
+    let mut counts = [0usize; 256];
+    for &i in rows {
+        let b = usize::from(col[i]);
+        counts[b] += 1;
+        crit.hist_add(i, &mut sc.hist[b * width..(b + 1) * width]);
+    }
+    let n = rows.len();
+    if counts[..n_bins].contains(&n) {
+        return None;
+    }
+    let (min_leaf, min_w) = (cfg.min_samples_leaf, cfg.min_weight_leaf);
+    sc.left.clear();
+    sc.left.resize(width, 0.0);
+    let mut n_left = 0usize;
+    let mut best: Option<(f64, F, usize)> = None;
+    let mut best_proxy = f64::NEG_INFINITY;
+    for (b, &count) in counts[..n_bins].iter().enumerate() {
+        if count == 0 {
+            continue;
+        }
+        n_left += count;
+        for (l, &h) in sc.left.iter_mut().zip(&sc.hist[b * width..(b + 1) * width]) {
+            *l += h;
+        }
+        if n_left >= n {
+            break;
+        }
+        if n_left < min_leaf || n - n_left < min_leaf {
+            continue;
+        }
+        crit.hist_set_left(&sc.left);
+        let wl = crit.weighted_left();
+        if wl < min_w || crit.weighted_n() - wl < min_w {
+            continue;
+        }
+        let proxy = crit.proxy(rows, n_left);
+        if proxy > best_proxy {
+            best_proxy = proxy;
+            best = Some((proxy, edge(b as u8), n_left));
+        }
+    }
+    Some(best)
+}
+
+/// Below this many rows a node's bin sort is an insertion sort.
+const SMALL_NODE: usize = 64;
+
+/// Counting sort of `rows` by their codes `col[i]` into `out_rows` / `out_codes` (stable);
+/// `false`, leaving the outputs untouched, when every row is in one bin.
+fn bin_sort(
+    col: &[u8],
+    rows: &[usize],
+    out_rows: &mut Vec<usize>,
+    out_codes: &mut Vec<u8>,
+) -> bool {
+    if rows.len() < SMALL_NODE {
+        // Small nodes (most nodes of a deep tree): a stable insertion sort beats clearing and
+        // summing 257 counters.
+        out_rows.clear();
+        out_codes.clear();
+        for &i in rows {
+            let c = col[i];
+            let mut at = out_codes.len();
+            while at > 0 && out_codes[at - 1] > c {
+                at -= 1;
+            }
+            out_codes.insert(at, c);
+            out_rows.insert(at, i);
+        }
+        return out_codes.first() != out_codes.last();
+    }
+    let mut start = [0usize; 257];
+    for &i in rows {
+        start[usize::from(col[i]) + 1] += 1;
+    }
+    if start.contains(&rows.len()) {
+        return false;
+    }
+    for b in 1..257 {
+        start[b] += start[b - 1];
+    }
+    out_rows.resize(rows.len(), 0);
+    out_codes.resize(rows.len(), 0);
+    for &i in rows {
+        let c = col[i];
+        let at = &mut start[usize::from(c)];
+        out_rows[*at] = i;
+        out_codes[*at] = c;
+        *at += 1;
+    }
+    true
+}
+
+/// [`sweep`] over rows sorted by bin: candidate splits only between bins. Returns
+/// `(proxy, bin, position)`: the left child is the rows of bins `≤ bin`.
+fn sweep_bins<C: Criterion>(
+    crit: &mut C,
+    rows: &[usize],
+    codes: &[u8],
+    cfg: &Config,
+) -> Option<(f64, u8, usize)> {
+    let n = rows.len();
+    let (min_leaf, min_w) = (cfg.min_samples_leaf, cfg.min_weight_leaf);
+    let mut best: Option<(f64, u8, usize)> = None;
+    let mut best_proxy = f64::NEG_INFINITY;
+    crit.reset();
+    let mut p = 0;
+    while p < n {
+        let b = codes[p];
+        while p < n && codes[p] == b {
+            p += 1;
+        }
+        if p >= n || p < min_leaf || n - p < min_leaf {
+            continue;
+        }
+        crit.update(rows, p);
+        let wl = crit.weighted_left();
+        if wl < min_w || crit.weighted_n() - wl < min_w {
+            continue;
+        }
+        let proxy = crit.proxy(rows, p);
+        if proxy > best_proxy {
+            best_proxy = proxy;
+            best = Some((proxy, b, p));
+        }
+    }
+    best
 }
 
 impl<'a, F: Float> Columns<'a, F> {
@@ -165,7 +401,16 @@ impl<'a, F: Float> Columns<'a, F> {
             d,
             row_stride: 1,
             col_stride: n,
+            bins: None,
         }
+    }
+
+    /// The same columns split in the histogram mode over `bins` (fitted on these rows) when
+    /// given.
+    pub(crate) fn maybe_with_bins(mut self, bins: Option<&'a TreeBins<F>>) -> Self {
+        debug_assert!(bins.is_none_or(|b| b.n == self.n));
+        self.bins = bins;
+        self
     }
 
     /// Over `x`'s own memory when it is contiguous (row- or column-major), else over a
@@ -186,6 +431,7 @@ impl<'a, F: Float> Columns<'a, F> {
                 d,
                 row_stride,
                 col_stride,
+                bins: None,
             };
         }
         *copy = to_columns(x);
@@ -349,6 +595,8 @@ struct Splitter<'a, F, C> {
     total_weight: f64,
     rng: &'a mut TreeRng,
     presort: Option<Presort<F>>,
+    /// The histogram mode's buffers.
+    hist: HistScratch,
 }
 
 impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
@@ -493,15 +741,26 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 continue;
             }
             if parallel {
-                // Constant test by the range; the sweep runs after the loop, in parallel, in
-                // this order.
-                let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
-                for &i in &self.samples[start..end] {
-                    let v = self.data.get(f, i);
-                    lo = lo.min(v);
-                    hi = hi.max(v);
-                }
-                if within_threshold(lo, hi) {
+                // Constant test by the range (of the bins in the histogram mode); the sweep
+                // runs after the loop, in parallel, in this order.
+                let constant = if let Some(bins) = self.data.bins {
+                    let col = bins.column(f);
+                    let (mut lo, mut hi) = (u8::MAX, 0u8);
+                    for &i in &self.samples[start..end] {
+                        lo = lo.min(col[i]);
+                        hi = hi.max(col[i]);
+                    }
+                    lo == hi
+                } else {
+                    let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
+                    for &i in &self.samples[start..end] {
+                        let v = self.data.get(f, i);
+                        lo = lo.min(v);
+                        hi = hi.max(v);
+                    }
+                    within_threshold(lo, hi)
+                };
+                if constant {
                     self.features.swap(f_j, n_total_constants);
                     n_found_constants += 1;
                     n_total_constants += 1;
@@ -512,7 +771,26 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 }
                 continue;
             }
-            let found = if let Some(p) = &self.presort {
+            let found = if let Some(bins) = self.data.bins {
+                // Histogram mode: candidate thresholds between bins only; `samples` keeps its
+                // order.
+                let Some(found) = hist_search(
+                    &mut self.crit,
+                    bins,
+                    f,
+                    &self.samples[start..end],
+                    &mut self.hist,
+                    &self.cfg,
+                ) else {
+                    self.features.swap(f_j, n_total_constants);
+                    n_found_constants += 1;
+                    n_total_constants += 1;
+                    continue;
+                };
+                f_i -= 1;
+                self.features.swap(f_i, f_j);
+                found
+            } else if let Some(p) = &self.presort {
                 // Sweep the presorted block in place; the rows are copied once, after the loop.
                 let at = f * p.m;
                 let (rows, xf) = (&p.rows[at + start..at + end], &p.vals[at + start..at + end]);
@@ -557,6 +835,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             }
         }
         if (parallel || self.presort.is_some())
+            && self.data.bins.is_none()
             && let Some(lf) = last_feature
         {
             // The rows as the sequential loop leaves them: sorted by the last feature drawn.
@@ -572,6 +851,10 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 .par_iter()
                 .map(|&f| {
                     let mut c = crit.clone();
+                    if let Some(bins) = data.bins {
+                        let mut sc = HistScratch::default();
+                        return hist_search(&mut c, bins, f, &node, &mut sc, &cfg).flatten();
+                    }
                     if let Some(p) = presort {
                         let at = f * p.m;
                         let rows = &p.rows[at + start..at + end];
@@ -671,6 +954,7 @@ pub(crate) fn build<F: Float, C: Criterion>(
     };
     let n_samples = samples.len();
     let presort = (cfg.presort
+        && data.bins.is_none()
         && !cfg.random_splits
         && cfg.max_features >= data.d
         && n_samples > 1
@@ -688,6 +972,7 @@ pub(crate) fn build<F: Float, C: Criterion>(
         total_weight,
         rng,
         presort,
+        hist: HistScratch::default(),
     };
     let mut tree = Tree::new(data.d, n_outputs, max_n_classes);
     let mut value = vec![0.0; n_outputs * max_n_classes];
@@ -989,6 +1274,61 @@ mod tests {
         expect.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("ordered").then(a.1.cmp(&b.1)));
         sort_pairs(&mut big);
         assert_eq!(big, expect);
+    }
+
+    #[test]
+    fn histogram_mode_is_exact_on_the_training_rows_and_parallel_safe() {
+        // 3,000 rows: two continuous features (more distinct values than bins), one coarse,
+        // one constant; f64 and f32. Thresholds are bin edges, every training row lands in the
+        // leaf that counted it, and the parallel sweeps give the sequential tree.
+        let (n, d) = (3000usize, 4usize);
+        let mut s = 99u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let x = ndarray::Array2::from_shape_fn((n, d), |(_, f)| match f {
+            0 | 1 => next() * 10.0 - 3.0,
+            2 => (next() * 5.0).floor(),
+            _ => 2.5,
+        });
+        let yc: Vec<usize> = x
+            .rows()
+            .into_iter()
+            .map(|r| usize::from(r[0] + r[2] > 4.0) + usize::from(r[1] > 5.5))
+            .collect();
+        fn check<F: Float>(x: &ndarray::Array2<F>, yc: &[usize]) {
+            let (n, d) = x.dim();
+            let bins = TreeBins::fit(x, None, 16).expect("bins");
+            assert!(bins.edges[0].len() <= 15 && bins.edges[3].is_empty());
+            let xt = to_columns(x);
+            let data = Columns::column_major(&xt, n, d).maybe_with_bins(Some(&bins));
+            let grow = |par: usize, mf: usize| {
+                let mut rng = TreeRng::from_seed(3);
+                let crit = ClassCrit::new(yc, None, 3, ClassCriterion::Gini);
+                build(&data, None, crit, config(par, mf), &mut rng, 1, 3)
+            };
+            for mf in [d, 2] {
+                let tree = grow(usize::MAX, mf);
+                assert_eq!(tree, grow(64, mf), "max_features {mf}");
+                for (node, &f) in tree.feature().iter().enumerate() {
+                    if let Ok(f) = usize::try_from(f) {
+                        assert!(bins.edges[f].contains(&tree.threshold()[node]));
+                    }
+                }
+                let leaves = tree.apply(x).expect("apply");
+                let mut counts = vec![0usize; tree.node_count()];
+                leaves.iter().for_each(|&l| counts[l] += 1);
+                for node in (0..tree.node_count()).filter(|&i| tree.is_leaf(i)) {
+                    assert_eq!(counts[node], tree.n_node_samples()[node]);
+                }
+                assert!(tree.n_leaves() > 4);
+            }
+        }
+        check(&x, &yc);
+        check(&x.mapv(|v| v as f32), &yc);
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub(crate) struct Growth {
     pub max_leaf_nodes: Option<usize>,
     pub min_impurity_decrease: f64,
     pub ccp_alpha: f64,
+    /// Histogram split mode with at most this many bins per feature (`None`: exact).
+    pub max_bins: Option<usize>,
 }
 
 impl Growth {
@@ -51,6 +53,20 @@ impl Growth {
         }
         validate::check_non_negative("min_impurity_decrease", self.min_impurity_decrease)?;
         validate::check_non_negative("ccp_alpha", self.ccp_alpha)?;
+        if let Some(b) = self.max_bins {
+            if !(2..=crate::binning::MAX_BINS).contains(&b) {
+                return Err(Error::invalid_param(
+                    "max_bins",
+                    format!("must lie in 2..=255 (or None for exact thresholds); got {b}"),
+                ));
+            }
+            if self.splitter != SplitterKind::Best {
+                return Err(Error::invalid_param(
+                    "max_bins",
+                    "the histogram split mode needs splitter = best",
+                ));
+            }
+        }
         Ok(())
     }
 

@@ -31,6 +31,16 @@ pub(crate) trait Criterion: Clone + Send + Sync {
     fn proxy(&self, samples: &[usize], pos: usize) -> f64;
     /// Impurities of `samples[..pos]` and `samples[pos..]` (the current partition).
     fn children_impurity(&self, samples: &[usize], pos: usize) -> (f64, f64);
+    /// Values per bin of this criterion's histogram statistics (the histogram split mode);
+    /// `None` when it can only sweep rows (absolute error's medians).
+    fn hist_width(&self) -> Option<usize> {
+        None
+    }
+    /// Adds row `i`'s statistics to one bin's `hist_width` values (weight first).
+    fn hist_add(&self, _i: usize, _bin: &mut [f64]) {}
+    /// Sets the left child to the rows whose statistics sum to `left` (as [`update`](Self::update)
+    /// would after them), for [`proxy`](Self::proxy).
+    fn hist_set_left(&mut self, _left: &[f64]) {}
     /// The weighted impurity decrease `(w/W)·(imp − (w_R/w)·imp_R − (w_L/w)·imp_L)`.
     fn improvement(&self, parent: f64, left: f64, right: f64, total_weight: f64) -> f64 {
         let wn = self.weighted_n();
@@ -208,6 +218,22 @@ impl Criterion for ClassCrit<'_> {
 
     fn children_impurity(&self, _samples: &[usize], _pos: usize) -> (f64, f64) {
         self.left_right()
+    }
+
+    fn hist_width(&self) -> Option<usize> {
+        Some(1 + self.total.len())
+    }
+
+    #[inline]
+    fn hist_add(&self, i: usize, bin: &mut [f64]) {
+        let (w, c) = self.yw[i];
+        bin[0] += w;
+        bin[1 + c] += w;
+    }
+
+    fn hist_set_left(&mut self, left: &[f64]) {
+        self.wl = left[0];
+        self.left.copy_from_slice(&left[1..]);
     }
 }
 
@@ -420,6 +446,27 @@ impl Criterion for RegCrit<'_> {
             ir -= mr * mr;
         }
         (il / self.k as f64, ir / self.k as f64)
+    }
+
+    fn hist_width(&self) -> Option<usize> {
+        Some(1 + self.k)
+    }
+
+    #[inline]
+    fn hist_add(&self, i: usize, bin: &mut [f64]) {
+        let w = weight(self.w, i);
+        bin[0] += w;
+        for (s, &yi) in bin[1..]
+            .iter_mut()
+            .zip(&self.y[i * self.k..(i + 1) * self.k])
+        {
+            *s += w * yi;
+        }
+    }
+
+    fn hist_set_left(&mut self, left: &[f64]) {
+        self.wl = left[0];
+        self.sum_left.copy_from_slice(&left[1..]);
     }
 
     fn improvement(&self, parent: f64, left: f64, right: f64, total_weight: f64) -> f64 {

@@ -987,6 +987,7 @@ fn growth(
         max_leaf_nodes,
         min_impurity_decrease,
         ccp_alpha,
+        max_bins: None,
     }
 }
 

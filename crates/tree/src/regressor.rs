@@ -16,7 +16,8 @@
 //! scores splits by Friedman's `w_L w_R (ȳ_L − ȳ_R)² / w` instead. Leaves predict the mean
 //! (median for `absolute_error`). The weighted median is scikit-learn's: the first value whose
 //! cumulative weight reaches half the total, averaged with the next one on an exact half.
-//! Stopping rules, best-first growth, feature sampling and pruning are the classifier's.
+//! Stopping rules, best-first growth, feature sampling, pruning and the histogram split mode
+//! (`max_bins`) are the classifier's.
 //!
 //! # Hyperparameters
 //!
@@ -60,7 +61,7 @@ use ndlearn_core::{
     Predict, PredictMultiOutput, Result, validate,
 };
 
-use crate::builder::{self, Columns};
+use crate::builder::{self, Columns, TreeBins};
 use crate::common::{Growth, check_x_and_weights};
 use crate::criterion::{MaeCrit, RegCrit};
 use crate::params::{MaxFeatures, RegCriterion, SampleCount, SplitterKind};
@@ -96,6 +97,9 @@ pub struct DecisionTreeRegressor {
     pub min_impurity_decrease: f64,
     /// Cost-complexity pruning strength (default 0).
     pub ccp_alpha: f64,
+    /// Histogram split mode: thresholds only between at most this many quantile bins per
+    /// feature, `2..=255` (default `None`: exact thresholds; see the [module docs](self)).
+    pub max_bins: Option<usize>,
 }
 
 impl Default for DecisionTreeRegressor {
@@ -112,6 +116,7 @@ impl Default for DecisionTreeRegressor {
             max_leaf_nodes: None,
             min_impurity_decrease: 0.0,
             ccp_alpha: 0.0,
+            max_bins: None,
         }
     }
 }
@@ -130,6 +135,7 @@ impl DecisionTreeRegressor {
         max_leaf_nodes: Option<usize>,
         min_impurity_decrease: f64,
         ccp_alpha: f64,
+        max_bins: Option<usize>,
     }
 
     pub(crate) fn growth(&self) -> Growth {
@@ -143,6 +149,7 @@ impl DecisionTreeRegressor {
             max_leaf_nodes: self.max_leaf_nodes,
             min_impurity_decrease: self.min_impurity_decrease,
             ccp_alpha: self.ccp_alpha,
+            max_bins: self.max_bins,
         }
     }
 
@@ -171,6 +178,17 @@ impl DecisionTreeRegressor {
                 1,
             ),
         })
+    }
+
+    /// The histogram mode's bins of `x` (`None` in the exact mode).
+    pub(crate) fn bins<F: Float>(
+        &self,
+        x: &ArrayRef2<F>,
+        weights: Option<&[f64]>,
+    ) -> Result<Option<TreeBins<F>>> {
+        self.max_bins
+            .map(|b| TreeBins::fit(x, weights, b))
+            .transpose()
     }
 
     /// Checks a Poisson target: no negative value, positive sum.
@@ -214,7 +232,8 @@ impl DecisionTreeRegressor {
         let ys: Vec<f64> = y.iter().map(|v| v.to_f64_lossless()).collect();
         self.check_target(&ys)?;
         let xt = builder::to_columns(x);
-        let data = Columns::column_major(&xt, x.nrows(), x.ncols());
+        let bins = self.bins(x, w.as_deref())?;
+        let data = Columns::column_major(&xt, x.nrows(), x.ncols()).maybe_with_bins(bins.as_ref());
         let mut rng = crate::sk_random::TreeRng::from_seed(self.seed);
         let mut tree = self.grow(&data, &ys, k, w.as_deref(), &mut rng)?;
         if self.ccp_alpha > 0.0 {
@@ -516,6 +535,50 @@ impl<F: Float> CheckModel for FittedDecisionTreeRegressor<F> {
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn histogram_mode_with_a_bin_per_value_partitions_as_the_exact_tree() {
+        // 400 rows, three independent features of at most 40 distinct values each, a smooth
+        // target with noise: with 255 bins the candidate splits are the exact splitter's
+        // (depth 4, leaves of 10 rows or more: no two features cut a node into the same rows).
+        let mut s = 7u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let x = ndarray::Array2::from_shape_fn((400, 3), |_| (next() * 40.0).floor() / 4.0);
+        let y: Array1<f64> = x
+            .rows()
+            .into_iter()
+            .map(|r| r[0] * 1.37 + (r[1] - 5.0).powi(2) * 0.31 - r[2] * 0.57 + next())
+            .collect();
+        for c in [RegCriterion::SquaredError, RegCriterion::AbsoluteError] {
+            let est = DecisionTreeRegressor::default()
+                .criterion(c)
+                .max_depth(Some(4))
+                .min_samples_leaf(SampleCount::Count(10));
+            let exact = est.fit(&x, &y).expect("fit");
+            let hist = est.clone().max_bins(Some(255)).fit(&x, &y).expect("fit");
+            assert_eq!(hist.tree().n_node_samples(), exact.tree().n_node_samples());
+            // Same leaves; their means summed in another row order (last bits).
+            let (ph, pe) = (
+                hist.predict(&x).expect("ok"),
+                exact.predict(&x).expect("ok"),
+            );
+            assert!(
+                ph.iter().zip(&pe).all(|(a, b)| (a - b).abs() <= 1e-12),
+                "{c:?}"
+            );
+            // Few bins: a coarser tree, still a good fit of the training rows.
+            let coarse = est.clone().max_bins(Some(4)).fit(&x, &y).expect("fit");
+            let p = coarse.predict(&x).expect("ok");
+            let mean = y.mean().expect("rows");
+            let r2 = 1.0 - (&p - &y).mapv(|e| e * e).sum() / y.mapv(|v| (v - mean).powi(2)).sum();
+            assert!(r2 > 0.5, "{c:?}: R² {r2}");
+        }
+    }
 
     #[test]
     fn step_function_is_recovered() {
