@@ -495,6 +495,14 @@ def classify_suite(repeat, quick):
         x, y = shared_classes("bayes", shifted(rng, 200_000 // scale, 50, 5))
         case("gaussian_nb", GaussianNB, x, y, x, y)
         case("lda", LinearDiscriminantAnalysis, x, y, x, y)
+        from sklearn.datasets import make_classification
+
+        n = 150_000 // scale
+        x, y = shared("lda_redundant", n, 50,
+                      *make_classification(n, 50, n_informative=10, n_redundant=10,
+                                           random_state=37))
+        y = np.asarray(y).astype(np.int64)
+        case("lda_redundant", LinearDiscriminantAnalysis, x, y, x, y)
         from sklearn.cluster import DBSCAN, KMeans
 
         for n, d, eps in ((200_000, 2, 0.05), (50_000, 16, 3.0)):

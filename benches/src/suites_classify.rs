@@ -7,6 +7,7 @@
 //! | `knn_k5` | 50,000 × 64 train, 10,000 queries | the same | the same |
 //! | `gaussian_nb` | 200,000 × 50 (5 classes) | `GaussianNB` | `GaussianNB` |
 //! | `lda` | 200,000 × 50 (5 classes) | `LinearDiscriminantAnalysis` (svd) | `LinearDiscriminantAnalysis` (svd) |
+//! | `lda_redundant` | 150,000 × 50, `make_classification` (10 informative, 10 redundant: a singular within-class covariance) | the same | the same |
 //! | `dbscan` | 200,000 × 2 (`eps = 0.05`) and 50,000 × 16 (`eps = 3`), `min_samples = 5` | `Dbscan` (k-d tree / brute) | `DBSCAN` (auto) |
 //! | `kmeans_k8_5seeds` | 200,000 × 16 (8 classes) | `KMeans(8)` (k-means++, `n_init = 1`) for seeds 0..4 | `KMeans(8, n_init=1, random_state=s)`, s = 0..4 |
 //!
@@ -148,6 +149,16 @@ pub fn classify_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
     )?);
     out.push(case(
         "lda",
+        &LinearDiscriminantAnalysis::default(),
+        (&x, &y),
+        (&x, &y),
+        r,
+    )?);
+    // Redundant features (exact linear combinations): the svd solver's rank cut decides.
+    let (x, y, _, _) =
+        crate::suites::classification_split("lda_redundant", (150_000 / scale, 0, 50, 2, 37))?;
+    out.push(case(
+        "lda_redundant",
         &LinearDiscriminantAnalysis::default(),
         (&x, &y),
         (&x, &y),

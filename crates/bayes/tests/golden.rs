@@ -382,3 +382,62 @@ fn qda_matches_sklearn() {
         }
     }
 }
+
+/// The svd solver on rank-deficient data (`datasets/golden/bayes/lda_redundant.json`, written by
+/// `scripts/golden/bayes_lda_redundant.py`): make_classification's redundant features (exact
+/// linear combinations of the informative ones) and repeated columns make the pooled
+/// within-class covariance singular; the rank cut at `tol = 1e-4` keeps the same subspace on
+/// both sides (ndlearn through the Gram matrix's eigenvectors, scikit-learn through the SVD of
+/// the data). The kept singular values are well separated from the cut ones (`≥ 1e-2` against
+/// `~1e-15`) and their condition number is below 1e2, so both computations agree to
+/// `~ε κ² ≈ 1e-12` relative: the tolerances of the other LDA cases hold.
+#[test]
+fn lda_svd_on_redundant_features_matches_sklearn() {
+    let g = Golden::load("bayes", "lda_redundant");
+    for case in g.cases() {
+        let name = case.name();
+        let (x, y, xq) = (case.matrix("x"), case.labels("y"), case.matrix("xq"));
+        let m = LinearDiscriminantAnalysis::default()
+            .fit(&x, &y)
+            .expect("fit");
+        assert_close(
+            &m.coef(),
+            &case.matrix("coef"),
+            1e-8,
+            1e-9,
+            &format!("{name}: coef"),
+        );
+        assert_close(
+            &m.intercept(),
+            &case.vector("intercept"),
+            1e-8,
+            1e-9,
+            &format!("{name}: intercept"),
+        );
+        assert_close(
+            m.explained_variance_ratio(),
+            &case.vector("explained_variance_ratio"),
+            1e-10,
+            1e-10,
+            &format!("{name}: explained_variance_ratio"),
+        );
+        assert_close(
+            &m.predict_proba(&xq).expect("proba"),
+            &case.matrix("proba"),
+            0.0,
+            1e-10,
+            &format!("{name}: proba"),
+        );
+        assert_eq!(
+            m.predict(&xq).expect("predict"),
+            case.labels("pred"),
+            "{name}"
+        );
+        assert_close_up_to_sign(
+            &m.transform(&xq).expect("transform"),
+            &case.matrix("transform"),
+            1e-8,
+            name,
+        );
+    }
+}
