@@ -101,7 +101,7 @@ use crate::common::{check_x_and_weights, r2, validate_max_samples};
 use crate::params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::regressor::DecisionTreeRegressor;
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::{PackedNode, Tree, check_trees, packed_leaf};
+use crate::tree::{LOCKSTEP, PackedTree, Tree, check_trees, packed_leaves};
 
 /// `np.iinfo(np.int32).max`: the bound of scikit-learn's per-tree seeds.
 const MAX_INT: u64 = 0x7FFF_FFFF;
@@ -306,7 +306,7 @@ fn sum_over_trees<F: Float>(
     width: usize,
     normalize: bool,
 ) -> Array2<f64> {
-    let packed: Vec<Vec<PackedNode<F>>> = trees.iter().map(Tree::packed).collect();
+    let packed: Vec<PackedTree<F>> = trees.iter().map(Tree::packed).collect();
     let d = x.ncols();
     let parts = par::map_row_chunks(x, 1024, |_, chunk| {
         // The chunk as one contiguous row-major block, so a row is a plain slice.
@@ -315,9 +315,14 @@ fn sum_over_trees<F: Float>(
             None => chunk.iter().copied().collect(),
         };
         let mut acc = Array2::<f64>::zeros((chunk.nrows(), width));
+        let d = d.max(1);
+        let mut leaves = vec![0usize; chunk.nrows()];
         for (t, nodes) in trees.iter().zip(&packed) {
-            for (r, mut out) in flat.chunks_exact(d.max(1)).zip(acc.rows_mut()) {
-                let v = t.node_value(packed_leaf(nodes, r));
+            for (block, out) in flat.chunks(LOCKSTEP * d).zip(leaves.chunks_mut(LOCKSTEP)) {
+                packed_leaves(nodes, block, d, out);
+            }
+            for (&leaf, mut out) in leaves.iter().zip(acc.rows_mut()) {
+                let v = t.node_value(leaf);
                 if normalize {
                     let s = ndarray::ArrayView1::from(v).sum();
                     if s > 0.0 {
