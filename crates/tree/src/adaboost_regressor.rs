@@ -228,6 +228,15 @@ impl<E> AdaBoostRegressor<E> {
             }
             let member = self.estimator.fit_round(&xb, &yb, round_seed)?;
             let pred = E::predict_member(&member, x)?;
+            if pred.iter().any(|v| !v.is_finite()) {
+                // (trees cannot; a base such as an ill-conditioned least squares can)
+                return Err(Error::NonFiniteResult {
+                    context: CONTEXT,
+                    reason: format!(
+                        "the base learner of round {m} predicted NaN or infinity on the training rows"
+                    ),
+                });
+            }
             let mut max_err = 0.0f64;
             for (i, ei) in e.iter_mut().enumerate() {
                 *ei = (pred[i] - ys[i]).abs();
@@ -489,6 +498,42 @@ impl<F: Float> CheckModel for FittedAdaBoostRegressor<F> {
 mod tests {
     use super::*;
     use ndarray::array;
+
+    /// A regressor predicting NaN: its fit error must reach the caller as a typed error.
+    #[derive(Debug, Clone, Default)]
+    struct NanRegressor;
+
+    #[derive(Debug, Clone)]
+    struct NanModel;
+
+    impl Estimator for NanRegressor {
+        fn validate(&self) -> Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Fit<f64> for NanRegressor {
+        type Target = ArrayRef1<f64>;
+        type Model = NanModel;
+        fn fit(&self, _x: &ArrayRef2<f64>, _y: &ArrayRef1<f64>) -> Result<NanModel> {
+            Ok(NanModel)
+        }
+    }
+
+    impl Predict<f64> for NanModel {
+        type Output = Array1<f64>;
+        fn predict(&self, x: &ArrayRef2<f64>) -> Result<Array1<f64>> {
+            Ok(Array1::from_elem(x.nrows(), f64::NAN))
+        }
+    }
+
+    #[test]
+    fn a_base_predicting_nan_is_a_typed_error() {
+        let x = array![[0.0], [1.0], [2.0], [3.0]];
+        let y = array![0.0, 1.0, 0.5, 2.0];
+        let err = AdaBoostRegressor::new(crate::AnyBase(NanRegressor)).fit(&x, &y);
+        assert!(matches!(err, Err(Error::NonFiniteResult { .. })), "{err:?}");
+    }
 
     #[test]
     fn lower_weighted_median_by_hand() {
