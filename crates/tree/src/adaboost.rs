@@ -190,7 +190,7 @@ impl<E> AdaBoostClassifier<E> {
         let mut w: Vec<f64> = w0.unwrap_or_else(|| vec![1.0 / n as f64; n]);
         let s = numpy_sum(&w);
         w.iter_mut().for_each(|v| *v /= s);
-        let prepared = self.estimator.prepare(x)?;
+        let prepared = self.estimator.prepare(x, y)?;
         let mut seeds = RandomState::new(self.seed);
         let kf = k as f64;
         let mut trees = Vec::new();

@@ -98,11 +98,12 @@ pub trait BoostClassifierBase<F: Float>: Estimator + Clone {
     /// Whether every round draws a seed for the base from the ensemble's stream.
     const DRAWS_SEED: bool;
 
-    /// Prepares the training data (and checks the base's settings against its shape).
+    /// Prepares the training data and labels (and checks the base's settings against the
+    /// data's shape).
     ///
     /// # Errors
     /// Settings that do not fit the data.
-    fn prepare(&self, x: &ArrayRef2<F>) -> Result<Self::Prepared>;
+    fn prepare(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<Self::Prepared>;
 
     /// Fits one round with `weights` (one per row, not all 0) on labels in `0..n_classes`;
     /// `seed` is the round's draw when [`DRAWS_SEED`](Self::DRAWS_SEED), else 0.
@@ -155,14 +156,15 @@ pub trait BoostRegressorBase<F: Float>: Estimator + Clone {
     fn predict_member(member: &Self::Member, x: &ArrayRef2<F>) -> Result<Array1<f64>>;
 }
 
-/// The training matrix as column-major values, the layout the trees' split sweeps read; built
-/// once per AdaBoost fit.
+/// The training matrix as column-major values (the layout the trees' split sweeps read), its
+/// bins in the histogram mode, and the labels; built once per AdaBoost fit.
 #[derive(Debug, Clone)]
 pub struct TreeColumns<F> {
     xt: Vec<F>,
     n: usize,
     d: usize,
     bins: Option<TreeBins<F>>,
+    ys: Vec<usize>,
 }
 
 impl<F: Float> BoostClassifierBase<F> for DecisionTreeClassifier {
@@ -170,14 +172,15 @@ impl<F: Float> BoostClassifierBase<F> for DecisionTreeClassifier {
     type Prepared = TreeColumns<F>;
     const DRAWS_SEED: bool = true;
 
-    fn prepare(&self, x: &ArrayRef2<F>) -> Result<TreeColumns<F>> {
+    fn prepare(&self, x: &ArrayRef2<F>, y: &ArrayRef1<usize>) -> Result<TreeColumns<F>> {
         let (n, d) = x.dim();
         self.growth().resolve(n, d, 1.0)?;
         Ok(TreeColumns {
             xt: builder::to_columns(x),
             n,
             d,
-            bins: self.bins(x, None)?,
+            bins: TreeBins::fit_if(x, None, self.max_bins)?,
+            ys: y.iter().copied().collect(),
         })
     }
 
@@ -192,7 +195,6 @@ impl<F: Float> BoostClassifierBase<F> for DecisionTreeClassifier {
     ) -> Result<Tree<F>> {
         let data = Columns::column_major(&prepared.xt, prepared.n, prepared.d)
             .maybe_with_bins(prepared.bins.as_ref());
-        let ys: Vec<usize> = y.iter().copied().collect();
         let cw = DecisionTreeClassifier::combined_weights(
             &self.class_weight,
             y,
@@ -200,7 +202,7 @@ impl<F: Float> BoostClassifierBase<F> for DecisionTreeClassifier {
         )?;
         let mut tree = self.grow(
             &data,
-            &ys,
+            &prepared.ys,
             n_classes,
             cw.as_deref(),
             &mut TreeRng::from_seed(seed),
@@ -228,7 +230,7 @@ impl<F: Float> BoostRegressorBase<F> for DecisionTreeRegressor {
     fn fit_round(&self, x: &ArrayRef2<F>, y: &[f64], seed: u64) -> Result<Tree<F>> {
         let (n, d) = x.dim();
         let xt = builder::to_columns(x);
-        let bins = self.bins(x, None)?;
+        let bins = TreeBins::fit_if(x, None, self.max_bins)?;
         let data = Columns::column_major(&xt, n, d).maybe_with_bins(bins.as_ref());
         let mut tree = self.grow(&data, y, 1, None, &mut TreeRng::from_seed(seed))?;
         if self.ccp_alpha > 0.0 {
@@ -252,7 +254,7 @@ where
     type Prepared = ();
     const DRAWS_SEED: bool = false;
 
-    fn prepare(&self, _x: &ArrayRef2<F>) -> Result<()> {
+    fn prepare(&self, _x: &ArrayRef2<F>, _y: &ArrayRef1<usize>) -> Result<()> {
         Ok(())
     }
 

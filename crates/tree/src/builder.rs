@@ -107,15 +107,42 @@ fn sweep<F: Float, C: Criterion>(
     xf: &[F],
     cfg: &Config,
 ) -> Option<(f64, F, usize)> {
+    sweep_runs(
+        crit,
+        rows,
+        cfg,
+        |p| within_threshold(xf[p], xf[p + 1]),
+        |last, first| {
+            let (a, b) = (xf[last], xf[first]);
+            let two = F::cast(2.0);
+            let t = a / two + b / two;
+            if t >= b || !t.is_finite() { a } else { t }
+        },
+    )
+}
+
+/// The sweep both split modes share: `rows` come in runs that cannot be separated (`same(p)`:
+/// rows `p` and `p + 1` are in one run); every boundary between runs that leaves
+/// `min_samples_leaf` rows and `min_weight_leaf` weight on each side is a candidate, scored by
+/// the criterion's proxy. Returns `(proxy, threshold(last left, first right), position)` of
+/// the first best candidate.
+#[inline]
+fn sweep_runs<C: Criterion, T>(
+    crit: &mut C,
+    rows: &[usize],
+    cfg: &Config,
+    same: impl Fn(usize) -> bool,
+    threshold: impl Fn(usize, usize) -> T,
+) -> Option<(f64, T, usize)> {
     let n = rows.len();
     let (min_leaf, min_w) = (cfg.min_samples_leaf, cfg.min_weight_leaf);
-    let mut best: Option<(f64, F, usize)> = None;
+    let mut best = None;
     let mut best_proxy = f64::NEG_INFINITY;
     crit.reset();
     let mut p = 0;
     while p < n {
-        // Skip to the last of a run of (nearly) equal values.
-        while p + 1 < n && within_threshold(xf[p], xf[p + 1]) {
+        // Skip to the last row of the run.
+        while p + 1 < n && same(p) {
             p += 1;
         }
         let p_prev = p;
@@ -131,13 +158,7 @@ fn sweep<F: Float, C: Criterion>(
         let proxy = crit.proxy(rows, p);
         if proxy > best_proxy {
             best_proxy = proxy;
-            let (a, b) = (xf[p_prev], xf[p]);
-            let two = F::cast(2.0);
-            let mut t = a / two + b / two;
-            if t >= b || !t.is_finite() {
-                t = a;
-            }
-            best = Some((proxy, t, p));
+            best = Some((proxy, threshold(p_prev, p), p));
         }
     }
     best
@@ -214,6 +235,18 @@ impl<F: Float> TreeBins<F> {
             });
         }
         Ok(TreeBins { codes, edges, n })
+    }
+
+    /// [`fit`](Self::fit) when the histogram mode is on (`max_bins` given), else `None`.
+    ///
+    /// # Errors
+    /// As [`fit`](Self::fit).
+    pub(crate) fn fit_if(
+        x: &ndarray::ArrayRef2<F>,
+        weights: Option<&[f64]>,
+        max_bins: Option<usize>,
+    ) -> ndlearn_core::Result<Option<Self>> {
+        max_bins.map(|b| Self::fit(x, weights, b)).transpose()
     }
 
     /// Feature `f`'s codes.
@@ -363,32 +396,13 @@ fn sweep_bins<C: Criterion>(
     codes: &[u8],
     cfg: &Config,
 ) -> Option<(f64, u8, usize)> {
-    let n = rows.len();
-    let (min_leaf, min_w) = (cfg.min_samples_leaf, cfg.min_weight_leaf);
-    let mut best: Option<(f64, u8, usize)> = None;
-    let mut best_proxy = f64::NEG_INFINITY;
-    crit.reset();
-    let mut p = 0;
-    while p < n {
-        let b = codes[p];
-        while p < n && codes[p] == b {
-            p += 1;
-        }
-        if p >= n || p < min_leaf || n - p < min_leaf {
-            continue;
-        }
-        crit.update(rows, p);
-        let wl = crit.weighted_left();
-        if wl < min_w || crit.weighted_n() - wl < min_w {
-            continue;
-        }
-        let proxy = crit.proxy(rows, p);
-        if proxy > best_proxy {
-            best_proxy = proxy;
-            best = Some((proxy, b, p));
-        }
-    }
-    best
+    sweep_runs(
+        crit,
+        rows,
+        cfg,
+        |p| codes[p] == codes[p + 1],
+        |last, _| codes[last],
+    )
 }
 
 impl<'a, F: Float> Columns<'a, F> {

@@ -221,17 +221,6 @@ impl DecisionTreeClassifier {
         Ok(builder::build(data, weights, crit, cfg, rng, 1, n_classes))
     }
 
-    /// The histogram mode's bins of `x` (`None` in the exact mode).
-    pub(crate) fn bins<F: Float>(
-        &self,
-        x: &ArrayRef2<F>,
-        weights: Option<&[f64]>,
-    ) -> Result<Option<TreeBins<F>>> {
-        self.max_bins
-            .map(|b| TreeBins::fit(x, weights, b))
-            .transpose()
-    }
-
     /// The combined per-sample weights (sample weights × class weights), `None` if all 1.
     pub(crate) fn combined_weights(
         class_weight: &ClassWeight,
@@ -268,7 +257,7 @@ impl DecisionTreeClassifier {
             ));
         }
         let xt = builder::to_columns(x);
-        let bins = self.bins(x, w.as_deref())?;
+        let bins = TreeBins::fit_if(x, w.as_deref(), self.max_bins)?;
         let data = Columns::column_major(&xt, x.nrows(), x.ncols()).maybe_with_bins(bins.as_ref());
         let ys: Vec<usize> = y.iter().copied().collect();
         let mut rng = crate::sk_random::TreeRng::from_seed(self.seed);

@@ -95,7 +95,7 @@ use ndlearn_core::{
     PredictProba, Result, par, validate,
 };
 
-use crate::builder::Columns;
+use crate::builder::{Columns, TreeBins};
 use crate::classifier::{DecisionTreeClassifier, argmax_rows};
 use crate::common::{check_x_and_weights, r2, validate_max_samples};
 use crate::params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
@@ -538,7 +538,7 @@ macro_rules! forest_classifier {
                 tree_est.growth().resolve(n, d, 1.0)?;
                 // The caller's matrix when contiguous, else a column-major copy.
                 let mut copy = Vec::new();
-                let bins = tree_est.bins(x, None)?;
+                let bins = TreeBins::fit_if(x, None, self.max_bins)?;
                 let data = Columns::borrowed(x, &mut copy).maybe_with_bins(bins.as_ref());
                 let ys: Vec<usize> = y.iter().copied().collect();
                 let seeds = tree_seeds(self.seed, self.n_estimators);
@@ -949,7 +949,7 @@ macro_rules! forest_regressor {
                 tree_est.growth().resolve(n, d, 1.0)?;
                 // The caller's matrix when contiguous, else a column-major copy.
                 let mut copy = Vec::new();
-                let bins = tree_est.bins(x, None)?;
+                let bins = TreeBins::fit_if(x, None, self.max_bins)?;
                 let data = Columns::borrowed(x, &mut copy).maybe_with_bins(bins.as_ref());
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();

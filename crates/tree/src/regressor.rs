@@ -180,17 +180,6 @@ impl DecisionTreeRegressor {
         })
     }
 
-    /// The histogram mode's bins of `x` (`None` in the exact mode).
-    pub(crate) fn bins<F: Float>(
-        &self,
-        x: &ArrayRef2<F>,
-        weights: Option<&[f64]>,
-    ) -> Result<Option<TreeBins<F>>> {
-        self.max_bins
-            .map(|b| TreeBins::fit(x, weights, b))
-            .transpose()
-    }
-
     /// Checks a Poisson target: no negative value, positive sum.
     pub(crate) fn check_target(&self, y: &[f64]) -> Result<()> {
         if self.criterion == RegCriterion::Poisson {
@@ -232,7 +221,7 @@ impl DecisionTreeRegressor {
         let ys: Vec<f64> = y.iter().map(|v| v.to_f64_lossless()).collect();
         self.check_target(&ys)?;
         let xt = builder::to_columns(x);
-        let bins = self.bins(x, w.as_deref())?;
+        let bins = TreeBins::fit_if(x, w.as_deref(), self.max_bins)?;
         let data = Columns::column_major(&xt, x.nrows(), x.ncols()).maybe_with_bins(bins.as_ref());
         let mut rng = crate::sk_random::TreeRng::from_seed(self.seed);
         let mut tree = self.grow(&data, &ys, k, w.as_deref(), &mut rng)?;
