@@ -4,8 +4,8 @@
 
 use ndarray::{Array1, Array2, Axis};
 use ndlearn_bayes::{
-    BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, LdaSolver, LinearDiscriminantAnalysis,
-    MultinomialNB, QuadraticDiscriminantAnalysis, Shrinkage,
+    BernoulliNB, CategoricalNB, ComplementNB, FittedLinearDiscriminantAnalysis, GaussianNB,
+    LdaSolver, LinearDiscriminantAnalysis, MultinomialNB, QuadraticDiscriminantAnalysis, Shrinkage,
 };
 use ndlearn_core::DecisionFunction;
 use ndlearn_core::Fit;
@@ -258,6 +258,25 @@ fn assert_close_up_to_sign(a: &Array2<f64>, b: &Array2<f64>, tol: f64, what: &st
     }
 }
 
+/// An LDA's `coef_` and `intercept_` against scikit-learn's (the tolerances of every LDA case).
+fn check_coef_intercept(m: &FittedLinearDiscriminantAnalysis<f64>, case: &Case) {
+    let name = case.name();
+    assert_close(
+        &m.coef(),
+        &case.matrix("coef"),
+        1e-8,
+        1e-9,
+        &format!("{name}: coef"),
+    );
+    assert_close(
+        &m.intercept(),
+        &case.vector("intercept"),
+        1e-8,
+        1e-9,
+        &format!("{name}: intercept"),
+    );
+}
+
 #[test]
 fn lda_matches_sklearn() {
     let g = Golden::load("bayes", "discriminant");
@@ -290,20 +309,7 @@ fn lda_matches_sklearn() {
             est = est.priors(Some(case.vector("priors_given").to_vec()));
         }
         let m = est.fit(&s.x, &s.y).expect("fit");
-        assert_close(
-            &m.coef(),
-            &case.matrix("coef"),
-            1e-8,
-            1e-9,
-            &format!("{name}: coef"),
-        );
-        assert_close(
-            &m.intercept(),
-            &case.vector("intercept"),
-            1e-8,
-            1e-9,
-            &format!("{name}: intercept"),
-        );
+        check_coef_intercept(&m, case);
         assert_close(
             m.means(),
             &case.matrix("means"),
@@ -400,20 +406,7 @@ fn lda_svd_on_redundant_features_matches_sklearn() {
         let m = LinearDiscriminantAnalysis::default()
             .fit(&x, &y)
             .expect("fit");
-        assert_close(
-            &m.coef(),
-            &case.matrix("coef"),
-            1e-8,
-            1e-9,
-            &format!("{name}: coef"),
-        );
-        assert_close(
-            &m.intercept(),
-            &case.vector("intercept"),
-            1e-8,
-            1e-9,
-            &format!("{name}: intercept"),
-        );
+        check_coef_intercept(&m, case);
         assert_close(
             m.explained_variance_ratio(),
             &case.vector("explained_variance_ratio"),
