@@ -187,6 +187,36 @@ def core_suite(repeat, quick):
     rec = record("rbf_gram", "synthetic", (n, 30), t, None, "mean_value", k.mean(), "scikit-learn")
     rec.update(suite="core")
     out.append(rec)
+    del k, x
+    # The GEMM shapes of decision 0029 and two factorisations, through numpy (its bundled
+    # OpenBLAS): `X.T @ X` (numpy calls syrk), `X @ W`, Cholesky and eigh.
+    half = min(scale, 2)
+    for algo, (n, d), m, gram in (
+        ("gemm_xtx", (375_000 // scale, 100), 100, True),
+        ("gemm_xw", (100_000 // scale, 100), 100, False),
+        ("gemm_square", (2_000 // half, 2_000 // half), 2_000 // half, False),
+        ("gemm_xw784", (20_000 // scale, 784), 100, False),
+    ):
+        x = rng.standard_normal((n, d))
+        w = rng.standard_normal((d, m))
+        t, p = time_median(r, (lambda: x.T @ x) if gram else (lambda: x @ w))
+        rec = record(algo, "synthetic", (n, d), t, 2.0 * n * d * m, "sum", p.sum())
+        rec.update(suite="core")
+        out.append(rec)
+        del p, x, w
+    n = 2_000 // half
+    g = rng.standard_normal((n, n))
+    spd = g.T @ g / n + np.eye(n)
+    t, low = time_median(r, lambda: np.linalg.cholesky(spd))
+    rec = record("cholesky", "synthetic", (n, n), t, n ** 3 / 3.0, "logdet", 2.0 * np.log(np.diag(low)).sum())
+    rec.update(suite="core")
+    out.append(rec)
+    n = 1_000 // half
+    sub = spd[:n, :n].copy()
+    t, (vals, _) = time_median(r, lambda: np.linalg.eigh(sub))
+    rec = record("eigh", "synthetic", (n, n), t, None, "sum_eigenvalues", vals.sum())
+    rec.update(suite="core")
+    out.append(rec)
     return out
 
 

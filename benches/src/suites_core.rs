@@ -2,10 +2,18 @@
 //! sizes the core-toolkit issue is judged on (5-NN of 10,000 queries against 200,000 × 16 with
 //! the k-d tree and 100,000 × 64 by brute force; Euclidean distances 20,000 × 20,000 × 64; RBF
 //! Gram 10,000 × 10,000 × 30). `--quick` divides the sizes by about 5.
+//!
+//! Then the products and factorisations the GEMM-bound estimators spend their time in, at the
+//! shapes the BLAS decision (0029) was measured on: `XᵀX` of 375,000 × 100 (PCA, LDA, linear
+//! models), `X W` of 100,000 × 100 by 100 × 100 and 20,000 × 784 by 784 × 100 (a dense layer),
+//! a square 2,000 product, Cholesky of 2,000 and the symmetric eigen-decomposition of 1,000.
+//! Each product runs through the portable GEMM (`gemm_*`) and the linked BLAS
+//! (`gemm_*_blas`); scikit-learn's side times numpy's `@`, `cholesky` and `eigh`.
 
 use ndarray::{Array2, Axis};
 use ndlearn_core::distance::{Metric, pairwise_distances};
 use ndlearn_core::kernel::Kernel;
+use ndlearn_core::linalg::{self, GemmBackend};
 use ndlearn_core::neighbors::{Algorithm, NeighborIndex};
 use ndlearn_core::random;
 
@@ -90,7 +98,7 @@ pub fn core_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         mean,
     ));
     // The bare gemm of the same shape, for the "within 1.5x of gemm" check.
-    let (t, g) = time_median(r, || x.dot(&x.t()));
+    let (t, g) = time_median(r, || linalg::matmul(&x, &x.t()));
     let tr = g.diag().sum();
     drop(g);
     out.push(record(
@@ -120,5 +128,76 @@ pub fn core_suite(opts: SuiteOptions) -> ndlearn_core::Result<Vec<Record>> {
         "mean_value",
         mean,
     ));
+    drop(k);
+    drop(x);
+    products(r, scale, &mut out)?;
     Ok(out)
+}
+
+/// The GEMM shapes of decision 0029, through both backends, and two LAPACK factorisations.
+fn products(r: usize, scale: usize, out: &mut Vec<Record>) -> ndlearn_core::Result<()> {
+    let cases: [(&str, (usize, usize), usize, bool); 4] = [
+        ("gemm_xtx", (375_000 / scale, 100), 100, true),
+        ("gemm_xw", (100_000 / scale, 100), 100, false),
+        (
+            "gemm_square",
+            (2_000 / scale.min(2), 2_000 / scale.min(2)),
+            2_000 / scale.min(2),
+            false,
+        ),
+        ("gemm_xw784", (20_000 / scale, 784), 100, false),
+    ];
+    for (algo, (n, d), m, gram) in cases {
+        let x = gaussian(n, d, 15);
+        let w = gaussian(d, m, 16);
+        let flops = 2.0 * (n * d * m) as f64;
+        for (backend, suffix) in [(GemmBackend::Portable, ""), (GemmBackend::Blas, "_blas")] {
+            let (t, p) = time_median(r, || {
+                if gram {
+                    linalg::gram_with(backend, &x)
+                } else {
+                    linalg::matmul_with(backend, &x, &w)
+                }
+            });
+            let tr = p.sum();
+            drop(p);
+            out.push(record(
+                &format!("{algo}{suffix}"),
+                (n, d),
+                t,
+                0.0,
+                Some(flops),
+                "sum",
+                tr,
+            ));
+        }
+    }
+    let n = 2_000 / scale.min(2);
+    let g = gaussian(n, n, 17);
+    let spd = linalg::gram(&g) / n as f64 + Array2::<f64>::eye(n);
+    let (t, l) = time_median(r, || linalg::cholesky(&spd));
+    let logdet = l?.diag().iter().map(|v| 2.0 * v.ln()).sum::<f64>();
+    out.push(record(
+        "cholesky",
+        (n, n),
+        t,
+        0.0,
+        Some((n * n * n) as f64 / 3.0),
+        "logdet",
+        logdet,
+    ));
+    let n = 1_000 / scale.min(2);
+    let spd = spd.slice(ndarray::s![..n, ..n]).to_owned();
+    let (t, e) = time_median(r, || linalg::eigh(&spd));
+    let (vals, _) = e?;
+    out.push(record(
+        "eigh",
+        (n, n),
+        t,
+        0.0,
+        None,
+        "sum_eigenvalues",
+        vals.sum(),
+    ));
+    Ok(())
 }

@@ -80,8 +80,8 @@ pub fn ledoit_wolf_shrinkage<F: Float>(x: &ArrayRef2<F>) -> Result<f64> {
     let x2 = xc.mapv(|v| v * v);
     let emp_trace = x2.sum_axis(Axis(0)) / nf;
     let mu = emp_trace.sum() / d as f64;
-    let beta_raw = x2.t().dot(&x2).sum();
-    let g = xc.t().dot(&xc);
+    let beta_raw = ndlearn_core::linalg::gram(&x2).sum();
+    let g = ndlearn_core::linalg::gram(&xc);
     let delta_raw = g.mapv(|v| v * v).sum() / (nf * nf);
     let beta = (beta_raw / nf - delta_raw) / (d as f64 * nf);
     let delta = (delta_raw - 2.0 * mu * emp_trace.sum() + d as f64 * mu * mu) / d as f64;

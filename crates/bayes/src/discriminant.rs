@@ -67,7 +67,8 @@ use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
 use ndlearn_core::stats::symmetrize;
 use ndlearn_core::validate::{
-    CheckModel, ModelCheck, check_classification_input, check_predict_input,
+    CheckModel, ModelCheck, check_classification_input, check_finite_through, check_n_features,
+    check_predict_input,
 };
 use ndlearn_core::{Error, Fit, Float, Labels, Result, Transform};
 
@@ -223,8 +224,7 @@ fn gram_whitening<F: Float>(z: &Array2<F>, tol: F) -> Option<(Array1<F>, Array2<
     if n < d {
         return None;
     }
-    let mut g = z.t().dot(z);
-    symmetrize(&mut g);
+    let g = linalg::gram(z);
     let (lam, v) = linalg::eigh_descending(&g).ok()?;
     let hi = lam[0];
     let delta = F::cast(d as f64) * F::epsilon() * hi;
@@ -543,12 +543,14 @@ impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
     }
 
     fn scores(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        check_predict_input(
-            x,
+        check_n_features(
+            x.ncols(),
             self.means.ncols(),
             "LinearDiscriminantAnalysis: number of features",
         )?;
-        let mut s = x.dot(&self.beta.t());
+        // one pass over x: its finiteness is checked through the product
+        let mut s = linalg::matmul(x, &self.beta.t());
+        check_finite_through(x, &s, "X")?;
         s += &self.gamma;
         Ok(s)
     }
@@ -1002,7 +1004,7 @@ impl<F: Float> Fit<F> for FisherDiscriminant {
         for (mut row, &c) in xc.rows_mut().into_iter().zip(y.iter()) {
             row -= &means.row(c);
         }
-        let mut sw = xc.t().dot(&xc);
+        let mut sw = linalg::gram(&xc);
         for i in 0..d {
             sw[[i, i]] += F::cast(self.reg);
         }

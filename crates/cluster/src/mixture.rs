@@ -372,7 +372,7 @@ fn m_step<F: Float>(
     let k = resp.ncols();
     let eps10 = F::epsilon() * F::cast(10.0);
     let nk: Array1<F> = resp.sum_axis(Axis(0)).mapv(|v| v + eps10);
-    let mut means = resp.t().dot(x);
+    let mut means = ndlearn_core::linalg::matmul(&resp.t(), x);
     for (mut row, &w) in means.rows_mut().into_iter().zip(&nk) {
         row /= w;
     }

@@ -13,7 +13,7 @@ use std::fmt::{Debug, Display, LowerExp};
 use std::iter::Sum;
 use std::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
 
-use ndarray::{Array, ArrayView, ArrayViewMut, Dimension, NdFloat};
+use ndarray::{Array, ArrayView, ArrayView2, ArrayViewMut, ArrayViewMut2, Dimension, NdFloat};
 use num_traits::{AsPrimitive, FromPrimitive, Signed, ToPrimitive};
 
 mod sealed {
@@ -122,6 +122,18 @@ pub trait Float:
         b: &mut [Self],
         nrhs: usize,
     ) -> std::result::Result<(), i32>;
+    /// `C ← α A B + β C` by matrixmultiply's portable kernels (runtime AVX2/FMA detection), in
+    /// the calling thread; with `β = 0`, `C` is overwritten without being read (NaN in `C`
+    /// does not propagate). Returns `false`, computing nothing, when the shapes do not agree.
+    /// Used by [`crate::linalg::gemm`], which splits large products over rayon.
+    #[doc(hidden)]
+    fn gemm_block(
+        alpha: Self,
+        a: ArrayView2<'_, Self>,
+        b: ArrayView2<'_, Self>,
+        beta: Self,
+        c: ArrayViewMut2<'_, Self>,
+    ) -> bool;
 }
 
 /// `Float::as_f64_view` of `f64`: the view itself.
@@ -135,7 +147,16 @@ fn no_f64_view<A, D: Dimension>(_: ArrayView<'_, A, D>) -> Option<ArrayView<'_, 
 }
 
 macro_rules! impl_float {
-    ($t:ty, $name:expr, $as_f64:ident, $syevd:ident, $syevr:ident, $potrf:ident, $potrs:ident) => {
+    (
+        $t:ty,
+        $name:expr,
+        $as_f64:ident,
+        $syevd:ident,
+        $syevr:ident,
+        $potrf:ident,
+        $potrs:ident,
+        $gemm:ident
+    ) => {
         impl Float for $t {
             type Lapack = $t;
             const NAME: &'static str = $name;
@@ -368,12 +389,70 @@ macro_rules! impl_float {
                 }
                 if info == 0 { Ok(()) } else { Err(info) }
             }
+            // Decision 0029: the portable GEMM. matrixmultiply takes raw pointers and element
+            // strides, which is what makes it usable on any ndarray view.
+            #[allow(unsafe_code)]
+            fn gemm_block(
+                alpha: $t,
+                a: ArrayView2<'_, $t>,
+                b: ArrayView2<'_, $t>,
+                beta: $t,
+                mut c: ArrayViewMut2<'_, $t>,
+            ) -> bool {
+                let ((m, k), (k2, n)) = (a.dim(), b.dim());
+                if k != k2 || c.dim() != (m, n) {
+                    return false;
+                }
+                if m == 0 || n == 0 {
+                    return true;
+                }
+                let (sa, sb) = (a.strides(), b.strides());
+                let sc = [c.strides()[0], c.strides()[1]];
+                // A mutable view never aliases its own elements (ndarray's invariant), so
+                // C's strides meet matrixmultiply's only requirement; a length-1 axis may carry
+                // any stride, which matrixmultiply never steps along.
+                // SAFETY: `a` is m × k, `b` k × n and `c` m × n (checked above), each pointer
+                // addresses its view's first element and the strides are the views' own, so
+                // every element matrixmultiply touches lies inside a live view; `c` is borrowed
+                // mutably for the call and does not overlap `a` or `b` (a `&mut` borrow
+                // excludes that).
+                unsafe {
+                    matrixmultiply::$gemm(
+                        m,
+                        k,
+                        n,
+                        alpha,
+                        a.as_ptr(),
+                        sa[0],
+                        sa[1],
+                        b.as_ptr(),
+                        sb[0],
+                        sb[1],
+                        beta,
+                        c.as_mut_ptr(),
+                        sc[0],
+                        sc[1],
+                    );
+                }
+                true
+            }
         }
     };
 }
 
-impl_float!(f32, "f32", no_f64_view, ssyevd_, ssyevr_, spotrf_, spotrs_);
-impl_float!(f64, "f64", same_view, dsyevd_, dsyevr_, dpotrf_, dpotrs_);
+impl_float!(
+    f32,
+    "f32",
+    no_f64_view,
+    ssyevd_,
+    ssyevr_,
+    spotrf_,
+    spotrs_,
+    sgemm
+);
+impl_float!(
+    f64, "f64", same_view, dsyevd_, dsyevr_, dpotrf_, dpotrs_, dgemm
+);
 
 #[cfg(test)]
 mod tests {

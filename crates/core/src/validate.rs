@@ -131,6 +131,38 @@ pub fn check_predict_input<F: Float>(
     check_finite_2d(x, "X")
 }
 
+/// The finiteness check of a linear map's input, done on its output: `out = X A (+ b)` with
+/// finite `A` and `b` is finite whenever `X` is, and any NaN or ±∞ in `X` reaches `out` (a
+/// product with ∞ or NaN is ∞ or NaN, even by 0), so only a non-finite `out` sends the scan back
+/// to `X` for [`check_finite_2d`]'s error. Saves a pass over a large `X` at `transform`
+/// (memory-bound for a narrow `A`). An `out` that overflowed from finite `X` passes, as it
+/// would have after an up-front check. With zero columns on either side `X` is scanned.
+///
+/// ```
+/// use ndlearn_core::validate::check_finite_through;
+/// use ndlearn_core::ndarray::array;
+///
+/// let x = array![[1.0, f64::INFINITY]];
+/// let a = array![[1.0], [0.0]];
+/// let out = x.dot(&a);
+/// assert!(check_finite_through(&x, &out, "X").is_err());
+/// ```
+pub fn check_finite_through<F: Float>(
+    x: &ArrayRef2<F>,
+    out: &ArrayRef2<F>,
+    context: &'static str,
+) -> Result<()> {
+    let clean = x.ncols() > 0
+        && out.ncols() > 0
+        && out
+            .as_slice_memory_order()
+            .map_or_else(|| out.iter().all(|v| v.is_finite()), all_finite);
+    if clean {
+        return Ok(());
+    }
+    check_finite_2d(x, context)
+}
+
 /// Requires `found == expected` features.
 pub fn check_n_features(found: usize, expected: usize, context: &'static str) -> Result<()> {
     if found != expected {

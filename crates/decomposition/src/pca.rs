@@ -65,7 +65,8 @@ use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
 use ndlearn_core::validate::{
-    CheckModel, ModelCheck, check_finite_2d, check_fit_shape, check_predict_input,
+    CheckModel, ModelCheck, check_finite_2d, check_finite_through, check_fit_shape,
+    check_n_features, check_predict_input,
 };
 use ndlearn_core::{Error, FitUnsupervised, Float, InverseTransform, Result, Transform};
 
@@ -310,7 +311,7 @@ const SCATTER_ROWS: usize = 4096;
 fn centred_scatter<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
     let (n, d) = x.dim();
     let nf = F::cast(n as f64);
-    let mut direct = x.t().dot(x);
+    let mut direct = linalg::gram(x);
     let mut trace = F::zero();
     for i in 0..d {
         for j in 0..d {
@@ -326,7 +327,7 @@ fn centred_scatter<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
     for block in x.axis_chunks_iter(Axis(0), SCATTER_ROWS) {
         let mut b = block.to_owned();
         b -= mean;
-        ndarray::linalg::general_mat_mul(F::one(), &b.t(), &b, F::one(), &mut acc);
+        linalg::gemm(F::one(), &b.t(), &b, F::one(), &mut acc);
     }
     acc
 }
@@ -582,12 +583,11 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 spectrum_from_eigh(vals, vecs, nm1)
             }
             (PcaSolver::Gram, Some(xc), _) => {
-                let g = xc.dot(&xc.t());
-                let g = (&g + &g.t()) * F::cast(0.5);
+                let g = linalg::gram(&xc.t());
                 let (vals, u) = linalg::eigh_descending(&g)?;
                 // σ_i = √λ_i, v_i = X̃ᵀ u_i / σ_i (directions of zero variance are dropped to 0)
                 let s = vals.mapv(|l| l.max(F::zero()).sqrt());
-                let mut vt = u.t().dot(xc);
+                let mut vt = linalg::matmul(&u.t(), xc);
                 for (mut row, &si) in vt.rows_mut().into_iter().zip(&s) {
                     if si > F::epsilon() * s[0] {
                         row /= si;
@@ -802,16 +802,18 @@ impl<F: Float> FittedPca<F> {
 impl<F: Float> Transform<F> for FittedPca<F> {
     /// Scores `(x − μ) Vᵀ` (divided by `√λ` with `whiten`), `n × k`.
     fn transform(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
-        check_predict_input(x, self.mean.len(), "Pca: number of features")?;
+        check_n_features(x.ncols(), self.mean.len(), "Pca: number of features")?;
         // x Wᵀ − μ Wᵀ with W = V (divided column-wise by σ with scale): one GEMM, no centred
-        // copy of x (as scikit-learn)
+        // copy of x (as scikit-learn); x's finiteness is checked through the product (one
+        // pass over x instead of two)
         let mut w = self.components.clone();
         if let Some(sd) = &self.std {
             for mut row in w.rows_mut() {
                 row /= sd;
             }
         }
-        let mut z = x.dot(&w.t());
+        let mut z = linalg::matmul(x, &w.t());
+        check_finite_through(x, &z, "X")?;
         let shift = self.mean.dot(&w.t());
         z -= &shift;
         if self.params.whiten {

@@ -22,8 +22,8 @@
 //!
 //! This is an implementation choice, not from the course notes (which centre explicitly).
 
-use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, ShapeBuilder, s};
+use ndlearn_core::linalg::{gemm, matmul};
 use ndlearn_core::validate::{check_finite_2d, check_min_samples};
 use ndlearn_core::{Error, Float, Result, par};
 
@@ -124,7 +124,7 @@ pub(crate) fn column_sums_and_xty<F: Float>(
     } else {
         let sums = x.sum_axis(Axis(0));
         let xty = if sums.iter().all(|v| v.is_finite()) {
-            x.t().dot(&yc)
+            matmul(&x.t(), &yc)
         } else {
             Array2::zeros((d, k))
         };
@@ -191,7 +191,7 @@ fn fused_pass<F: Float>(x: &ArrayRef2<F>, yc: &Array2<F>) -> (Array1<F>, Array2<
 /// recomputed exactly from centred blocks when the correction would cancel too many digits
 /// (see the module docs).
 pub(crate) fn gram<F: Float>(x: &ArrayRef2<F>, m: &Moments<F>) -> Array2<F> {
-    let mut g = x.t().dot(x);
+    let mut g = ndlearn_core::linalg::gram(x);
     if m.centred {
         let raw_diag = g.diag().to_owned();
         let nf = F::cast(m.n);
@@ -226,7 +226,7 @@ fn centred_gram_exact<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F>
         let mut b = buf.slice_mut(s![..end - start, ..]);
         b.assign(&x.slice(s![start..end, ..]));
         b -= mean;
-        general_mat_mul(F::one(), &b.t(), &b, F::one(), &mut g);
+        gemm(F::one(), &b.t(), &b, F::one(), &mut g);
         start = end;
     }
     g
@@ -248,7 +248,7 @@ pub(crate) fn centred_dot<F: Float>(
         let mut blk = buf.slice_mut(s![..end - start, ..]);
         blk.assign(&x.slice(s![start..end, ..]));
         blk -= mean;
-        general_mat_mul(
+        gemm(
             F::one(),
             &blk,
             b,

@@ -407,7 +407,7 @@ fn dual_cholesky<F: Float>(
 ) -> Result<Option<Array2<F>>> {
     let xc = design::centred_copy(x, &m.x_mean);
     let yc = design::centred_targets(y, &m.y_mean);
-    let mut k = xc.dot(&xc.t());
+    let mut k = ndlearn_core::linalg::matmul(&xc, &xc.t());
     design::symmetrize(&mut k);
     let mut w = Array2::zeros(m.xty.raw_dim());
     for (alpha, ts) in alpha_groups(alphas) {
@@ -415,7 +415,7 @@ fn dual_cholesky<F: Float>(
             return Ok(None);
         };
         let dual = chol.solve_many(&yc.select(Axis(1), &ts))?;
-        let sol = xc.t().dot(&dual);
+        let sol = ndlearn_core::linalg::matmul(&xc.t(), &dual);
         for (j, &t) in ts.iter().enumerate() {
             w.column_mut(t).assign(&sol.column(j));
         }

@@ -37,12 +37,13 @@
 //!
 //! # Computation and determinism
 //!
-//! Every layer processes whole mini-batches with BLAS gemms (`ndarray`'s `dot` /
-//! `general_mat_mul`, single calls at the top level, no per-sample loops and no rayon tasks
-//! around them), in `f32` or `f64`. Initial weights, shuffles and the validation split come from
+//! Every layer processes whole mini-batches with one GEMM per product
+//! ([`ndlearn_core::linalg::gemm`]: portable kernels split over rayon, the same bits for any
+//! thread count; decision 0029), no per-sample loops and no rayon tasks around them, in `f32`
+//! or `f64`. Initial weights, shuffles and the validation split come from
 //! [`ndlearn_core::random::stream`] with fixed task indices, so a seed gives the same model
-//! for any rayon thread count; the BLAS library's own threading may round gemm sums
-//! differently across thread counts only where the BLAS itself is not deterministic.
+//! for any rayon thread count. `NDLEARN_GEMM=blas` runs the products on the linked BLAS
+//! instead, whose threading may round sums differently across thread counts.
 //!
 //! # Features
 //!

@@ -48,9 +48,8 @@
 //! [`LossValue::reported`] gives scikit-learn's number, [`LossValue::objective`] the value
 //! whose gradient is computed (they agree for `k = 1` and for every other loss).
 
-use ndarray::{
-    Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, Zip, linalg::general_mat_mul,
-};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, Zip};
+use ndlearn_core::linalg::{gemm, matmul};
 use ndlearn_core::loss::Loss;
 use ndlearn_core::numeric::{log_sum_exp_rows, log1pexp};
 use ndlearn_core::random::{self, Rng};
@@ -693,7 +692,7 @@ impl<F: Float> Network<F> {
 
     fn affine(&self, l: usize, a: &ArrayView2<'_, F>) -> Array2<F> {
         let layer = &self.layers[l];
-        let mut z = a.dot(&layer.weights);
+        let mut z = matmul(a, &layer.weights);
         z += &layer.bias;
         if let Some(bn) = &layer.batch_norm {
             bn.apply_running(&mut z);
@@ -790,11 +789,11 @@ impl<F: Float> Network<F> {
             let layer = &self.layers[l];
             let z = &mut ws.z[l];
             if l == 0 {
-                general_mat_mul(F::one(), x, &layer.weights, F::zero(), z);
+                gemm(F::one(), x, &layer.weights, F::zero(), z);
             } else if dropping {
-                general_mat_mul(F::one(), &ws.dropped[l - 1], &layer.weights, F::zero(), z);
+                gemm(F::one(), &ws.dropped[l - 1], &layer.weights, F::zero(), z);
             } else {
-                general_mat_mul(F::one(), &ws.a[l - 1], &layer.weights, F::zero(), z);
+                gemm(F::one(), &ws.a[l - 1], &layer.weights, F::zero(), z);
             }
             *z += &layer.bias;
             if let Some(bn) = &layer.batch_norm {
@@ -974,9 +973,9 @@ impl<F: Float> Network<F> {
             {
                 let gw = &mut ws.grad_w[l];
                 if l == 0 {
-                    general_mat_mul(F::one(), &x.t(), &ws.delta[0], F::zero(), gw);
+                    gemm(F::one(), &x.t(), &ws.delta[0], F::zero(), gw);
                 } else if dropping {
-                    general_mat_mul(
+                    gemm(
                         F::one(),
                         &ws.dropped[l - 1].t(),
                         &ws.delta[l],
@@ -984,7 +983,7 @@ impl<F: Float> Network<F> {
                         gw,
                     );
                 } else {
-                    general_mat_mul(F::one(), &ws.a[l - 1].t(), &ws.delta[l], F::zero(), gw);
+                    gemm(F::one(), &ws.a[l - 1].t(), &ws.delta[l], F::zero(), gw);
                 }
                 gw.scaled_add(alpha, &layer.weights);
                 gw.mapv_inplace(|g| g / s_sum);
@@ -994,7 +993,7 @@ impl<F: Float> Network<F> {
             }
             if l > 0 {
                 let (lo, hi) = ws.delta.split_at_mut(l);
-                general_mat_mul(
+                gemm(
                     F::one(),
                     &hi[0],
                     &layer.weights.t(),
@@ -1058,7 +1057,7 @@ impl<F: Float> Network<F> {
     ) -> Array2<F> {
         self.loss_gradient_impl(x, y, sample_weight, F::zero(), None, ws);
         let s_sum = sample_weight.map_or_else(|| F::cast(x.nrows()), |w| w.sum());
-        let mut g = ws.delta[0].dot(&self.layers[0].weights.t());
+        let mut g = matmul(&ws.delta[0], &self.layers[0].weights.t());
         g.mapv_inplace(|v| v / s_sum);
         g
     }

@@ -26,7 +26,7 @@
 //! computed independently, so the result is bitwise identical for any number of rayon threads.
 //! Cost `O(n m d)` (`O(n m d²)` for Mahalanobis); the output `n × m` dominates memory.
 
-use ndarray::linalg::general_mat_mul;
+use crate::linalg::gemm;
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use rayon::prelude::*;
 
@@ -80,7 +80,7 @@ pub fn pairwise_distances<F: Float>(
 /// [`Error::ShapeMismatch`] if the column counts differ.
 pub fn pairwise_dot<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Result<Array2<F>> {
     check_cols(x, y, "pairwise_dot")?;
-    Ok(x.dot(&y.t()))
+    Ok(crate::linalg::matmul(x, &y.t()))
 }
 
 fn check_cols<F>(x: &ArrayRef2<F>, y: &ArrayRef2<F>, context: &'static str) -> Result<()> {
@@ -229,7 +229,7 @@ where
         let r1 = (r0 + rows).min(n);
         {
             let mut ob = out.slice_mut(s![r0..r1, r0..]);
-            general_mat_mul(
+            gemm(
                 F::one(),
                 &a.slice(s![r0..r1, ..]),
                 &a.slice(s![r0.., ..]).t(),
@@ -323,7 +323,7 @@ where
     for r0 in (0..n).step_by(rows) {
         let r1 = (r0 + rows).min(n);
         let mut ob = out.slice_mut(s![r0..r1, ..]);
-        general_mat_mul(
+        gemm(
             F::one(),
             &a.slice(s![r0..r1, ..]),
             &b.t(),

@@ -28,7 +28,7 @@ pub fn pairwise_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Re
     }
     let xn = row_sq_norms(x);
     let yn = row_sq_norms(y);
-    let mut d = x.dot(&y.t());
+    let mut d = super::matmul(x, &y.t());
     let two = F::cast(2.0);
     // The elementwise pass is memory-bound: run it over fixed row chunks in parallel (each
     // entry is independent, so the result does not depend on the thread count).
@@ -54,7 +54,7 @@ pub fn pairwise_sq_euclidean<F: Float>(x: &ArrayRef2<F>, y: &ArrayRef2<F>) -> Re
 pub fn pairwise_sq_euclidean_self<F: Float>(x: &ArrayRef2<F>) -> Array2<F> {
     let n = x.nrows();
     let xn = row_sq_norms(x);
-    let g = x.dot(&x.t());
+    let g = super::matmul(x, &x.t());
     let two = F::cast(2.0);
     let mut d = Array2::zeros((n, n));
     for i in 0..n {

@@ -190,7 +190,13 @@ pub fn randomized_svd<F: Float>(
     opts: RandomizedSvdOptions,
 ) -> Result<Svd<F>> {
     check_finite_2d(a, "matrix")?;
-    randomized_svd_op(a.dim(), k, opts, |m| a.dot(m), |nn| a.t().dot(nn))
+    randomized_svd_op(
+        a.dim(),
+        k,
+        opts,
+        |m| super::matmul(a, m),
+        |nn| super::matmul(&a.t(), nn),
+    )
 }
 
 /// [`randomized_svd`] of the centred (and optionally scaled) matrix
@@ -237,14 +243,14 @@ pub fn randomized_svd_centred<F: Float>(
             }
         }
         let shift = mean.dot(&ms);
-        let mut out = a.dot(&ms);
+        let mut out = super::matmul(a, &ms);
         out -= &shift;
         out
     };
     // A_cᵀ N = D⁻¹ (Aᵀ N − μ (1ᵀ N))
     let apply_t = |nn: &Array2<F>| {
         let colsum = nn.sum_axis(ndarray::Axis(0));
-        let mut out = a.t().dot(nn);
+        let mut out = super::matmul(&a.t(), nn);
         for (mut row, &mu) in out.rows_mut().into_iter().zip(mean) {
             row.scaled_add(-mu, &colsum);
         }
@@ -264,8 +270,7 @@ pub fn randomized_svd_centred<F: Float>(
 /// pivot below `√ε · 100` of the largest, i.e. `κ(y)` beyond about `1e6` in f64).
 fn orthonormal_basis<F: Float>(y: &Array2<F>) -> Result<Array2<F>> {
     let chol_qr = |y: &Array2<F>| -> Option<Array2<F>> {
-        let g = y.t().dot(y);
-        let g = (&g + &g.t()) * F::cast(0.5);
+        let g = super::gram(y);
         let l = super::cholesky(&g).ok()?;
         let diag = l.diag();
         let mx = diag.iter().fold(F::zero(), |m, &v| m.max(v));
@@ -274,7 +279,7 @@ fn orthonormal_basis<F: Float>(y: &Array2<F>) -> Result<Array2<F>> {
             return None;
         }
         let linv = super::inv(&l).ok()?;
-        Some(y.dot(&linv.t()))
+        Some(super::matmul(y, &linv.t()))
     };
     if y.nrows() >= 4 * y.ncols()
         && let Some(q1) = chol_qr(y)

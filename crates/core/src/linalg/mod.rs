@@ -3,7 +3,9 @@
 //! Every function takes `&ArrayRef2<F>` (any owned array or view), checks shapes and finiteness
 //! first (LAPACK given NaN can loop or return garbage; given a wrong shape, `ndarray-linalg`
 //! panics), and maps LAPACK failures to [`Error::Linalg`] naming the operation and what failed.
-//! Matrix products go through ndarray's `dot`, which calls BLAS gemm.
+//! The hot matrix products of the estimators go through [`gemm`], [`matmul`] and [`gram`]: a
+//! portable GEMM split over rayon, deterministic for any thread count, or the linked BLAS with
+//! `NDLEARN_GEMM=blas` (decision 0029); other products use ndarray's `dot` (BLAS gemm).
 //!
 //! | function | LAPACK / BLAS | notes |
 //! |---|---|---|
@@ -16,6 +18,7 @@
 //! | [`eigh`], [`eigh_descending`], [`eigvalsh`], [`eigh_generalized`] | `syevd` / `sygv` | ascending unless stated |
 //! | [`eigh_range`], [`eigh_largest`] | `syevr` (MRRR) | only the eigenpairs asked for; `O(n)` workspace |
 //! | [`power_iteration`], [`rayleigh_quotient`] | gemv | top-k by deflation |
+//! | [`gemm`], [`matmul`], [`gram`] | matrixmultiply (or `?gemm`) | blocks of `C` over rayon; `XᵀX` exactly symmetric |
 //! | [`pairwise_sq_euclidean`] | gemm | Gram trick `‖x‖² + ‖y‖² − 2xᵀy`, clamped at 0 |
 //! | [`gram_schmidt`], [`projection_matrix`], [`residual_maker`], [`project_onto`] | BLAS-1/3 | modified Gram–Schmidt; hat matrix `UUᵀ` |
 //!
@@ -23,10 +26,14 @@
 //! `rcond · σ_max` with default `rcond = max(m, n) · ε`.
 
 mod distance;
+mod gemm;
 mod iterative;
 mod projection;
 
 pub use distance::{pairwise_sq_euclidean, pairwise_sq_euclidean_self, row_sq_norms};
+pub use gemm::{
+    GemmBackend, K_CHUNK, gemm, gemm_backend, gemm_with, gram, gram_with, matmul, matmul_with,
+};
 pub use iterative::{
     PowerIteration, RandomizedSvdOptions, TopEigen, eigsh_top, power_iteration, randomized_svd,
     randomized_svd_centred, rayleigh_quotient,
