@@ -209,8 +209,12 @@ fn portable<F: Float>(
     });
 }
 
+/// Chunks whose partial products are held at once (a fixed number, so the memory is bounded
+/// by `K_BATCH` copies of `C` and the summation order does not depend on the thread count).
+const K_BATCH: usize = 16;
+
 /// `C ← α Σ_chunks A_c B_c + β C` with `k` cut into chunks of [`K_CHUNK`], computed in
-/// parallel and added in chunk order.
+/// parallel in batches of [`K_BATCH`] and added in chunk order.
 fn k_chunks<F: Float>(
     alpha: F,
     a: ArrayView2<'_, F>,
@@ -220,24 +224,26 @@ fn k_chunks<F: Float>(
 ) {
     let k = a.ncols();
     let n_chunks = k.div_ceil(K_CHUNK);
-    let partials: Vec<Array2<F>> = (0..n_chunks)
-        .into_par_iter()
-        .map(|i| {
-            let r = i * K_CHUNK..((i + 1) * K_CHUNK).min(k);
-            let mut p = Array2::zeros(c.dim());
-            block(
-                F::one(),
-                a.slice(s![.., r.clone()]),
-                b.slice(s![r, ..]),
-                F::zero(),
-                p.view_mut(),
-            );
-            p
-        })
-        .collect();
     let mut total = Array2::zeros(c.dim());
-    for p in &partials {
-        total += p;
+    for first in (0..n_chunks).step_by(K_BATCH) {
+        let partials: Vec<Array2<F>> = (first..(first + K_BATCH).min(n_chunks))
+            .into_par_iter()
+            .map(|i| {
+                let r = i * K_CHUNK..((i + 1) * K_CHUNK).min(k);
+                let mut p = Array2::zeros(c.dim());
+                block(
+                    F::one(),
+                    a.slice(s![.., r.clone()]),
+                    b.slice(s![r, ..]),
+                    F::zero(),
+                    p.view_mut(),
+                );
+                p
+            })
+            .collect();
+        for p in &partials {
+            total += p;
+        }
     }
     if beta == F::zero() {
         c.zip_mut_with(&total, |ci, &t| *ci = alpha * t);
@@ -290,6 +296,8 @@ mod tests {
             (700, 60, 90),
             (40, 80, 900),
             (8, 2 * K_CHUNK + 17, 6),
+            // more chunks than one batch
+            (3, (K_BATCH + 1) * K_CHUNK + 3, 2),
         ] {
             let a = gaussian(m, k, 1);
             let b = gaussian(k, n, 2);
@@ -342,8 +350,8 @@ mod tests {
             (gaussian(1000, 70, 10), gaussian(70, 300, 11)),
             (gaussian(90, 120, 12), gaussian(120, 1500, 13)),
             (
-                gaussian(20, 3 * K_CHUNK + 5, 14),
-                gaussian(3 * K_CHUNK + 5, 30, 15),
+                gaussian(20, (K_BATCH + 2) * K_CHUNK + 5, 14),
+                gaussian((K_BATCH + 2) * K_CHUNK + 5, 30, 15),
             ),
         ];
         for (a, b) in &cases {
