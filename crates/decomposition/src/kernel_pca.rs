@@ -376,7 +376,7 @@ impl<F: Float> Transform<F> for FittedKernelPca<F> {
         for (mut row, &rm) in kx.rows_mut().into_iter().zip(&row_means) {
             row.zip_mut_with(&self.col_means, |v, &c| *v = *v - c - rm + self.all_mean);
         }
-        Ok(kx.dot(&self.scaled_alphas))
+        Ok(ndlearn_core::linalg::matmul(&kx, &self.scaled_alphas))
     }
 }
 
