@@ -146,7 +146,7 @@ pub fn matmul_with<F: Float>(
 }
 
 /// The Gram matrix `XᵀX` (d × d for `X` n × d) with the process's backend, exactly symmetric
-/// (the upper triangle mirrored).
+/// (averaged with its transpose by [`crate::stats::symmetrize`]).
 ///
 /// ```
 /// use ndlearn_core::linalg::gram;
@@ -162,12 +162,7 @@ pub fn gram<F: Float>(x: &ArrayRef2<F>) -> Array2<F> {
 /// [`gram`] with an explicit backend.
 pub fn gram_with<F: Float>(backend: GemmBackend, x: &ArrayRef2<F>) -> Array2<F> {
     let mut g = matmul_with(backend, &x.t(), x);
-    let d = g.nrows();
-    for i in 0..d {
-        for j in 0..i {
-            g[[i, j]] = g[[j, i]];
-        }
-    }
+    crate::stats::symmetrize(&mut g);
     g
 }
 
