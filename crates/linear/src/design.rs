@@ -266,17 +266,7 @@ pub(crate) fn below<F: Float>(a: F, b: F) -> bool {
 }
 
 /// Replaces `A` by `(A + Aᵀ)/2` so that no solver depends on which triangle it reads.
-pub(crate) fn symmetrize<F: Float>(a: &mut Array2<F>) {
-    let n = a.nrows();
-    let half = F::cast(0.5);
-    for i in 0..n {
-        for j in i + 1..n {
-            let v = (a[[i, j]] + a[[j, i]]) * half;
-            a[[i, j]] = v;
-            a[[j, i]] = v;
-        }
-    }
-}
+pub(crate) use ndlearn_core::stats::symmetrize;
 
 /// A centred copy `X − 1 x̄ᵀ` in row-major order.
 pub(crate) fn centred_copy<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
