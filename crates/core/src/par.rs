@@ -9,12 +9,16 @@
 //! All helpers run on the caller's rayon pool; wrap a call in [`with_threads`] (or your own
 //! `ThreadPool::install`) to limit it. Do not call multithreaded BLAS from inside these closures
 //! for large products: do the big products at the top level, keep small kernels inside tasks.
+//! The helpers enforce it for the linked BLAS: while their tasks run, OpenBLAS is held
+//! single-threaded ([`crate::linalg::SingleThreadedBlas`], decision 0030), so a BLAS call inside
+//! a task runs on its worker only instead of waking threads that compete with the other tasks.
 
 use std::ops::Range;
 
 use ndarray::{ArrayRef2, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 
+use crate::linalg::SingleThreadedBlas;
 use crate::{Error, Result};
 
 /// Default number of rows per chunk for row-parallel loops.
@@ -36,7 +40,9 @@ where
     T: Send,
     G: Fn(Range<usize>) -> T + Sync + Send,
 {
-    chunk_ranges(n, chunk).into_par_iter().map(f).collect()
+    let ranges = chunk_ranges(n, chunk);
+    let _blas = SingleThreadedBlas::for_tasks(ranges.len());
+    ranges.into_par_iter().map(f).collect()
 }
 
 /// Runs `f(i)` for every task index `0..n_tasks` in parallel; results in index order.
@@ -48,6 +54,7 @@ where
     T: Send,
     G: Fn(usize) -> T + Sync + Send,
 {
+    let _blas = SingleThreadedBlas::for_tasks(n_tasks);
     (0..n_tasks).into_par_iter().map(f).collect()
 }
 
@@ -95,6 +102,7 @@ where
     G: Fn(Range<usize>, ArrayViewMut2<'_, A>) + Sync + Send,
 {
     let chunk = chunk.max(1);
+    let _blas = SingleThreadedBlas::for_tasks(out.nrows().div_ceil(chunk));
     out.axis_chunks_iter_mut(Axis(0), chunk)
         .into_par_iter()
         .enumerate()

@@ -25,11 +25,13 @@
 //! Tolerances follow numpy: rank and pseudo-inverse cut singular values below
 //! `rcond · σ_max` with default `rcond = max(m, n) · ε`.
 
+mod blas_threads;
 mod distance;
 mod gemm;
 mod iterative;
 mod projection;
 
+pub use blas_threads::{SingleThreadedBlas, blas_num_threads};
 pub use distance::{pairwise_sq_euclidean, pairwise_sq_euclidean_self, row_sq_norms};
 pub use gemm::{
     GemmBackend, K_CHUNK, gemm, gemm_backend, gemm_with, gram, gram_with, matmul, matmul_with,
