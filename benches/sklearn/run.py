@@ -1164,13 +1164,19 @@ def serve_one(req):
         y = y.astype(int) if kind == "clusterer" else y
     note = differing_defaults(ctor(**kwargs), req.get("ours"))
     repeat, single = int(req.get("repeat", 3)), float(req.get("single_shot_s", 0.5))
+    min_total, max_calls = float(req.get("min_total_s", 0.0)), int(req.get("max_calls", 1))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             first = measure_once(kind, lambda: ctor(**kwargs), x, y)
             runs = [first]
             if first[0] + first[1] <= single:
-                runs = [measure_once(kind, lambda: ctor(**kwargs), x, y) for _ in range(max(repeat, 1))]
+                # as the Rust side: `repeat` calls, more until they add up to min_total_s
+                runs, total = [], 0.0
+                while len(runs) < max(repeat, 1) or (total < min_total and len(runs) < max_calls):
+                    r = measure_once(kind, lambda: ctor(**kwargs), x, y)
+                    total += r[0] + r[1]
+                    runs.append(r)
         except Exception as e:  # the reference refused the data: reported, not fatal
             msg = str(e).splitlines()[0][:120] if str(e) else type(e).__name__
             runs = [(0.0, 0.0, f"error: {msg}", float("nan"))]

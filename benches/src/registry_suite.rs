@@ -21,7 +21,9 @@
 //!
 //! Timing policy, identical on both sides: one call; if it took more than
 //! [`SINGLE_SHOT_S`] seconds it is the measurement, otherwise it was the warm-up and the median
-//! of `repeat` further calls is reported.
+//! of `repeat` further calls is reported, the calls repeated beyond `repeat` until they add up
+//! to [`MIN_TOTAL_S`] seconds (at most [`MAX_CALLS`]), so rows of microseconds are medians of
+//! hundreds of calls rather than of a handful.
 
 use std::io::{BufRead, BufReader, Write as _};
 use std::path::{Path, PathBuf};
@@ -38,6 +40,12 @@ use crate::Record;
 
 /// Seconds above which a single call is the measurement (no warm-up, no repeats).
 pub const SINGLE_SHOT_S: f64 = 0.5;
+
+/// Seconds the timed calls (after the warm-up) add up to at least, on each side.
+pub const MIN_TOTAL_S: f64 = 0.2;
+
+/// Most timed calls of one case (the repetitions [`MIN_TOTAL_S`] asks for stop there).
+pub const MAX_CALLS: usize = 5_000;
 
 /// Rows above which a heavy entry ([`Entry::is_heavy`]: quadratic memory or worse than
 /// quadratic time) is left out of the `full` suite's generated sets.
@@ -276,8 +284,11 @@ pub fn timed<E>(
         return Ok(first);
     }
     let mut runs = Vec::with_capacity(repeat.max(1));
-    for _ in 0..repeat.max(1) {
-        runs.push(f()?);
+    let mut total = 0.0;
+    while runs.len() < repeat.max(1) || (total < MIN_TOTAL_S && runs.len() < MAX_CALLS) {
+        let m = f()?;
+        total += m.fit_s + m.predict_s;
+        runs.push(m);
     }
     let mut fits: Vec<f64> = runs.iter().map(|m| m.fit_s).collect();
     let mut preds: Vec<f64> = runs.iter().map(|m| m.predict_s).collect();
@@ -404,6 +415,8 @@ impl Reference {
             "ours": ours,
             "repeat": repeat,
             "single_shot_s": SINGLE_SHOT_S,
+            "min_total_s": MIN_TOTAL_S,
+            "max_calls": MAX_CALLS,
         });
         writeln!(self.stdin, "{request}").map_err(|e| format!("writing to run.py: {e}"))?;
         self.stdin

@@ -13,6 +13,10 @@
 //! Run it through `cargo xtask bench` (release build, OpenBLAS tuning variables unset for both
 //! sides).
 
+/// The allocator of the `ndlearn` binary (decision 0031), so the suites time what the CLI runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write as _;

@@ -169,8 +169,8 @@ impl Data {
     /// The same values in `precision`.
     pub fn with_precision(&self, precision: Precision) -> Data {
         match precision {
-            Precision::F64 => Data::F64(cast_data(self)),
-            Precision::F32 => Data::F32(cast_data(self)),
+            Precision::F64 => Data::F64(cast_data(self).into_owned()),
+            Precision::F32 => Data::F32(cast_data(self).into_owned()),
         }
     }
 }
@@ -245,8 +245,8 @@ impl Output {
     /// Whether every real value is finite (always `true` for labels).
     pub fn is_finite(&self) -> bool {
         match self {
-            Output::Values(v) => v.iter().all(|x| x.is_finite()),
-            Output::Matrix(m) => m.iter().all(|x| x.is_finite()),
+            Output::Values(v) => slice_finite(v),
+            Output::Matrix(m) => slice_finite(m),
             _ => true,
         }
     }
@@ -460,10 +460,19 @@ fn to_f64_1<F: Float>(a: Array1<F>) -> Array1<f64> {
     a.mapv(|v| v.to_f64_lossless())
 }
 
-fn cast_data<F: Float>(x: &Data) -> Array2<F> {
+/// The data in precision `F`: borrowed when it already is (no copy of the input on every
+/// predict), converted otherwise.
+fn cast_data<F: Float>(x: &Data) -> ndarray::CowArray<'_, F, ndarray::Ix2> {
+    use std::any::Any;
     match x {
-        Data::F64(a) => a.mapv(F::cast),
-        Data::F32(a) => a.mapv(F::cast),
+        Data::F64(a) => match (a as &dyn Any).downcast_ref::<Array2<F>>() {
+            Some(same) => same.view().into(),
+            None => a.mapv(F::cast).into(),
+        },
+        Data::F32(a) => match (a as &dyn Any).downcast_ref::<Array2<F>>() {
+            Some(same) => same.view().into(),
+            None => a.mapv(F::cast).into(),
+        },
     }
 }
 
@@ -549,6 +558,15 @@ macro_rules! dispatch_matrix {
     };
 }
 
+/// Whether every entry is finite: the vectorised scan of [`crate::validate::all_finite`] over
+/// contiguous memory, an element walk otherwise.
+fn slice_finite<D: ndarray::Dimension>(a: &ndarray::ArrayRef<f64, D>) -> bool {
+    match a.as_slice_memory_order() {
+        Some(s) => crate::validate::all_finite(s),
+        None => a.iter().all(|v| v.is_finite()),
+    }
+}
+
 /// `Ok(a)` when every entry is finite, [`Error::NonFiniteResult`] otherwise: a model behind
 /// the registry never returns NaN or infinity without an error.
 fn finite_result<D: ndarray::Dimension>(
@@ -556,7 +574,7 @@ fn finite_result<D: ndarray::Dimension>(
     method: &str,
     a: ndarray::Array<f64, D>,
 ) -> Result<ndarray::Array<f64, D>> {
-    if a.iter().all(|v| v.is_finite()) {
+    if slice_finite(&a) {
         Ok(a)
     } else {
         Err(Error::NonFiniteResult {
