@@ -13,9 +13,11 @@
 //!    * or a given affinity matrix ([`SpectralClustering::fit_precomputed`]).
 //! 2. **Laplacian** `L = D − W` (the course notes'), or the normalised `L_sym` / `L_rw`
 //!    ([`LaplacianKind`], from core, shared with the decomposition crate's spectral embedding).
-//! 3. **Embedding**: the eigenvectors of the smallest eigenvalues (LAPACK's MRRR `syevr` on the
-//!    dense `L`, computing only the embedding's pairs and [`EIGENVALUES_BEYOND`] more after the
-//!    tridiagonal reduction; `L_rw`'s from `L_sym`'s as `D^{−½} v`); by default `v₂ … v_K`
+//! 3. **Embedding**: the eigenvectors of the smallest eigenvalues, the embedding's pairs and
+//!    [`EIGENVALUES_BEYOND`] more: from [`SHIFT_INVERT_MIN_ROWS`] rows by shift-invert block
+//!    Krylov on `(L + σI)⁻¹` (one Cholesky factor of `L + σI`, a few tens of block solves;
+//!    [`linalg::eigsh_smallest_psd`]), below that or when it does not converge by LAPACK's MRRR
+//!    `syevr` on the dense `L`; `L_rw`'s from `L_sym`'s as `D^{−½} v`); by default `v₂ … v_K`
 //!    (the constant `v₁` is skipped, as in the course notes), `n_components` to choose how many. With `L_sym` the rows
 //!    are scaled to unit length (Ng, Jordan & Weiss). Eigenvector signs follow scikit-learn's
 //!    `svd_flip` rule (largest entry positive), so results are reproducible.
@@ -59,6 +61,43 @@ use crate::kmeans::KMeans;
 /// How many Laplacian eigenvalues beyond the embedding's (and at least `n_clusters`)
 /// [`FittedSpectralClustering::eigenvalues`] keeps: the eigengap heuristic reads `λ_{k+1} − λ_k`.
 pub const EIGENVALUES_BEYOND: usize = 10;
+
+/// Rows from which the Laplacian's smallest eigenpairs come from shift-invert block Krylov
+/// ([`linalg::eigsh_smallest_psd`]) instead of LAPACK's MRRR (`eigh_range`); below, the dense
+/// solver is as fast and computes exactly the pairs asked for.
+pub const SHIFT_INVERT_MIN_ROWS: usize = 500;
+
+/// The `want` smallest eigenpairs of the Laplacian `l` (ascending): shift-invert from
+/// [`SHIFT_INVERT_MIN_ROWS`] rows, with `σ = 10⁻³ · mean(diag L)` (mean degree for `D − W`, 1
+/// for `L_sym`) below the wanted eigenvalues, accepted when the iteration converged and every
+/// residual `‖L v − λ v‖` is at most `10⁻⁹ · ‖L‖_∞` (Gershgorin bound on `‖L‖₂`); otherwise,
+/// and for smaller graphs, MRRR on the dense `L`.
+fn smallest_pairs<F: Float>(
+    l: &Array2<F>,
+    want: usize,
+    seed: u64,
+) -> Result<(Array1<F>, Array2<F>)> {
+    let n = l.nrows();
+    let want = want.min(n);
+    if n >= SHIFT_INVERT_MIN_ROWS {
+        let mean_diag = l.diag().sum() / F::cast(n as f64);
+        let norm_inf = l
+            .rows()
+            .into_iter()
+            .map(|r| r.iter().fold(F::zero(), |acc, v| acc + v.abs()))
+            .fold(F::zero(), F::max);
+        if mean_diag > F::zero() {
+            let sigma = mean_diag * F::cast(1e-3);
+            let found = linalg::eigsh_smallest_psd(l, want, sigma, F::cast(1e-10), 100, seed);
+            if let Ok(r) = found {
+                if r.converged && r.max_residual <= F::cast(1e-9) * norm_inf {
+                    return Ok((r.values, r.vectors));
+                }
+            }
+        }
+    }
+    linalg::eigh_range(l, 0..want)
+}
 
 /// The similarity graph of [`SpectralClustering`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -293,7 +332,7 @@ impl SpectralClustering {
         // the embedding's pairs and EIGENVALUES_BEYOND more eigenvalues (for an eigengap look);
         // MRRR computes only these vectors
         let want = (first + m).max(self.n_clusters).max(2) + EIGENVALUES_BEYOND;
-        let (vals, mut vecs) = linalg::eigh_range(&l, 0..want.min(n))?;
+        let (vals, mut vecs) = smallest_pairs(&l, want, self.seed)?;
         // The Laplacian's null vector is known exactly (1, or D^{½}1 for L_sym). On a nearly
         // disconnected graph λ₁ ≈ λ₂ ≈ 0 and the solver may return any rotation of the two
         // vectors; putting the exact null vector first and the others orthogonal to it picks

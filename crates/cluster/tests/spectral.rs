@@ -211,3 +211,43 @@ fn spectral_clustering_conforms() {
         }))
         .assert_ok();
 }
+
+#[test]
+fn shift_invert_path_matches_the_dense_solver() {
+    // 600 rows (≥ SHIFT_INVERT_MIN_ROWS): the Laplacian's smallest pairs come from
+    // shift-invert block Krylov; they must be the dense MRRR solver's
+    let (x, y) = moons(300);
+    assert!(x.nrows() >= ndlearn_cluster::spectral::SHIFT_INVERT_MIN_ROWS);
+    let d2 = linalg::pairwise_sq_euclidean_self(&x);
+    let mut w = d2.mapv(|v| (-v.max(0.0) / 0.02).exp());
+    for i in 0..w.nrows() {
+        w[[i, i]] = 0.0;
+    }
+    for kind in [LaplacianKind::Unnormalized, LaplacianKind::Symmetric] {
+        let m = SpectralClustering::new(2)
+            .laplacian(kind)
+            .fit_precomputed(&w)
+            .expect("fit");
+        assert!(
+            same_partition(
+                m.labels().as_slice().expect("labels"),
+                y.as_slice().expect("y")
+            ),
+            "{kind:?}"
+        );
+        let l = laplacian(&w, kind).expect("laplacian");
+        let want = m.eigenvalues().len();
+        let (vals, vecs) = linalg::eigh_range(&l, 0..want).expect("dense");
+        let scale = l.diag().iter().fold(0.0f64, |a, &v| a.max(v));
+        for (j, (a, b)) in m.eigenvalues().iter().zip(&vals).enumerate() {
+            assert!((a - b).abs() < 1e-9 * scale, "{kind:?} λ_{j}: {a} vs {b}");
+        }
+        // the Fiedler vector (column 0 of the embedding; unit rows for L_sym aside)
+        if kind == LaplacianKind::Unnormalized {
+            let f = m.embedding().column(0).to_owned();
+            let g = vecs.column(1);
+            let dot = f.dot(&g).abs() / (f.dot(&f).sqrt() * g.dot(&g).sqrt());
+            assert!((dot - 1.0).abs() < 1e-8, "Fiedler vector: {dot}");
+        }
+    }
+}

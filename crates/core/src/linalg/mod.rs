@@ -18,6 +18,8 @@
 //! | [`eigh`], [`eigh_descending`], [`eigvalsh`], [`eigh_generalized`] | `syevd` / `sygv` | ascending unless stated |
 //! | [`eigh_range`], [`eigh_largest`] | `syevr` (MRRR) | only the eigenpairs asked for; `O(n)` workspace |
 //! | [`power_iteration`], [`rayleigh_quotient`] | gemv | top-k by deflation |
+//! | [`eigsh_top`], [`eigsh_top_op`] | gemm / any block product | top-k by restarted block Krylov |
+//! | [`eigsh_smallest_psd`] | `potrf` + `potrs` | bottom-k of a PSD matrix by shift-invert block Krylov |
 //! | [`gemm`], [`matmul`], [`gram`] | matrixmultiply (or `?gemm`) | blocks of `C` over rayon; `XᵀX` exactly symmetric |
 //! | [`pairwise_sq_euclidean`] | gemm | Gram trick `‖x‖² + ‖y‖² − 2xᵀy`, clamped at 0 |
 //! | [`gram_schmidt`], [`projection_matrix`], [`residual_maker`], [`project_onto`] | BLAS-1/3 | modified Gram–Schmidt; hat matrix `UUᵀ` |
@@ -37,8 +39,8 @@ pub use gemm::{
     GemmBackend, K_CHUNK, gemm, gemm_backend, gemm_with, gram, gram_with, matmul, matmul_with,
 };
 pub use iterative::{
-    PowerIteration, RandomizedSvdOptions, TopEigen, eigsh_top, power_iteration, randomized_svd,
-    randomized_svd_centred, rayleigh_quotient,
+    PowerIteration, RandomizedSvdOptions, SmallestEigen, TopEigen, eigsh_smallest_psd, eigsh_top,
+    eigsh_top_op, power_iteration, randomized_svd, randomized_svd_centred, rayleigh_quotient,
 };
 mod refine;
 pub use projection::{gram_schmidt, project_onto, projection_matrix, residual_maker};

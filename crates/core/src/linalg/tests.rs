@@ -348,6 +348,69 @@ fn eigsh_top_matches_the_dense_solver() {
 }
 
 #[test]
+fn eigsh_smallest_psd_matches_the_dense_solver_on_a_graph_laplacian() {
+    // the Laplacian of a ring of 400 nodes with chords: PSD, singular (λ₁ = 0), eigenvalues
+    // near zero close together (the case a plain Krylov iteration on L converges slowly on)
+    let n = 400;
+    let mut l = Array2::<f64>::zeros((n, n));
+    for i in 0..n {
+        for (j, w) in [
+            ((i + 1) % n, 1.0),
+            ((i + 37) % n, 0.25 + (i % 5) as f64 * 0.1),
+        ] {
+            l[[i, j]] -= w;
+            l[[j, i]] -= w;
+            l[[i, i]] += w;
+            l[[j, j]] += w;
+        }
+    }
+    let (w, v) = eigh(&l).expect("dense");
+    let k = 8;
+    let r = eigsh_smallest_psd(&l, k, 1e-3, 1e-12, 100, 3).expect("shift-invert");
+    assert!(r.converged && r.n_iter > 0);
+    assert!(r.max_residual < 1e-9, "residual {}", r.max_residual);
+    for j in 0..k {
+        assert!(
+            (r.values[j] - w[j]).abs() < 1e-10,
+            "λ_{j}: {} vs {}",
+            r.values[j],
+            w[j]
+        );
+        // eigenvectors of simple eigenvalues (the ring leaves some pairs nearly degenerate,
+        // whose vectors are any basis of their plane)
+        let gap = (if j == 0 { f64::INFINITY } else { w[j] - w[j - 1] }).min(w[j + 1] - w[j]);
+        if gap > 1e-6 {
+            let dot = r.vectors.column(j).dot(&v.column(j)).abs();
+            assert!((dot - 1.0).abs() < 1e-8, "eigenvector {j}: {dot}");
+        }
+    }
+    let gram = r.vectors.t().dot(&r.vectors);
+    assert!(max_abs_diff(&gram, &Array2::eye(k)) < 1e-10);
+    // the same seed, the same bits
+    let again = eigsh_smallest_psd(&l, k, 1e-3, 1e-12, 100, 3).expect("again");
+    assert_eq!(again.vectors, r.vectors);
+    // bad settings and a matrix that is not PSD
+    assert!(eigsh_smallest_psd(&l, 0, 1e-3, 1e-12, 10, 0).is_err());
+    assert!(eigsh_smallest_psd(&l, k, 0.0, 1e-12, 10, 0).is_err());
+    assert!(eigsh_smallest_psd(&l, k, f64::NAN, 1e-12, 10, 0).is_err());
+    let neg = l.mapv(|x| -x);
+    assert!(matches!(
+        eigsh_smallest_psd(&neg, k, 1e-3, 1e-12, 10, 0),
+        Err(Error::Linalg { .. })
+    ));
+}
+
+#[test]
+fn eigsh_top_op_with_a_closure_equals_eigsh_top() {
+    let g = Array2::from_shape_fn((200, 30), |(i, j)| ((i * 5 + j * 11) as f64 * 0.29).cos());
+    let a = g.dot(&g.t());
+    let dense = eigsh_top(&a, 5, 1e-12, 200, 1).expect("dense");
+    let op = eigsh_top_op(200, |q| Ok(a.dot(q)), 5, 1e-12, 200, 1).expect("op");
+    assert_eq!(dense.values, op.values);
+    assert_eq!(dense.vectors, op.vectors);
+}
+
+#[test]
 fn pairwise_distances_by_hand() {
     let x: Array2<f64> = array![[0.0, 0.0], [3.0, 4.0]];
     let y: Array2<f64> = array![[0.0, 0.0], [1.0, 1.0], [3.0, 4.0]];
