@@ -364,7 +364,7 @@ impl<F: Float> JointLogLikelihood<F> for FittedMultinomialNB<F> {
 fn linear_jll<F: Float>(x: &ArrayRef2<F>, w: &Array2<F>, b: Option<&Array1<F>>) -> Array2<F> {
     let finite = w.iter().all(|v| v.is_finite());
     let mut out = if finite {
-        x.dot(&w.t())
+        ndlearn_core::linalg::matmul(x, &w.t())
     } else {
         let mut o = Array2::zeros((x.nrows(), w.nrows()));
         for (xr, mut orow) in x.rows().into_iter().zip(o.rows_mut()) {
@@ -736,8 +736,26 @@ impl<F: Float> JointLogLikelihood<F> for FittedBernoulliNB<F> {
             "BernoulliNB: number of features",
         )?;
         let xb = self.params.binary(x)?;
-        // Σ_j x_j log p + (1 − x_j) log(1 − p), summed directly so that 0 · log 0 = 0 when α = 0
         let (k, _) = self.feature_log_prob.dim();
+        let finite = self.feature_log_prob.iter().all(|v| v.is_finite())
+            && self.neg_log_prob.iter().all(|v| v.is_finite());
+        if finite {
+            // log P(c) + Σ_j log(1 − p_cj) + Σ_j x_j (log p_cj − log(1 − p_cj)): one GEMM
+            let diff = &self.feature_log_prob - &self.neg_log_prob;
+            let mut out = ndlearn_core::linalg::matmul(&xb, &diff.t());
+            let base: Array1<F> = self
+                .neg_log_prob
+                .rows()
+                .into_iter()
+                .zip(&self.class_log_prior)
+                .map(|(r, &p)| p + r.sum())
+                .collect();
+            for mut o in out.rows_mut() {
+                o += &base;
+            }
+            return Ok(out);
+        }
+        // Σ_j x_j log p + (1 − x_j) log(1 − p), summed directly so that 0 · log 0 = 0 when α = 0
         let mut out = Array2::zeros((xb.nrows(), k));
         for (xr, mut orow) in xb.rows().into_iter().zip(out.rows_mut()) {
             for (c, o) in orow.iter_mut().enumerate() {

@@ -625,17 +625,10 @@ impl<F: Float> ndlearn_core::DecisionFunction<F> for FittedPerceptron<F> {
             self.coef.ncols(),
             "decision_function: number of features",
         )?;
-        let k = self.coef.nrows();
-        let mut out = Array2::zeros((x.nrows(), k));
-        for (row, mut o) in x.rows().into_iter().zip(out.rows_mut()) {
-            for c in 0..k {
-                let w = self.coef.row(c);
-                let mut s = F::zero();
-                for (&wj, &xj) in w.iter().zip(row.iter()) {
-                    s += wj * xj;
-                }
-                o[c] = s + self.intercept[c];
-            }
+        // X Wᵀ through the portable GEMM, then the intercepts
+        let mut out = ndlearn_core::linalg::matmul(x, &self.coef.t());
+        for mut o in out.rows_mut() {
+            o += &self.intercept;
         }
         Ok(out)
     }

@@ -378,7 +378,12 @@ fn eigsh_smallest_psd_matches_the_dense_solver_on_a_graph_laplacian() {
         );
         // eigenvectors of simple eigenvalues (the ring leaves some pairs nearly degenerate,
         // whose vectors are any basis of their plane)
-        let gap = (if j == 0 { f64::INFINITY } else { w[j] - w[j - 1] }).min(w[j + 1] - w[j]);
+        let gap = (if j == 0 {
+            f64::INFINITY
+        } else {
+            w[j] - w[j - 1]
+        })
+        .min(w[j + 1] - w[j]);
         if gap > 1e-6 {
             let dot = r.vectors.column(j).dot(&v.column(j)).abs();
             assert!((dot - 1.0).abs() < 1e-8, "eigenvector {j}: {dot}");
