@@ -453,6 +453,43 @@ impl Drop for Reference {
 mod tests {
     use super::*;
 
+    /// `timed` over fake calls of `seconds` each: the number of calls it made and its answer.
+    fn count_calls(repeat: usize, seconds: &[f64]) -> (usize, Measurement) {
+        let mut calls = 0usize;
+        let m = timed(repeat, || -> Result<Measurement, ()> {
+            let s = seconds[calls.min(seconds.len() - 1)];
+            calls += 1;
+            Ok(Measurement {
+                fit_s: s,
+                predict_s: 0.0,
+                metric: "accuracy",
+                value: calls as f64,
+            })
+        })
+        .expect("timed");
+        (calls, m)
+    }
+
+    #[test]
+    fn timing_repeats_short_calls_until_min_total_and_takes_long_ones_once() {
+        // a long first call is the measurement
+        let (calls, m) = count_calls(5, &[0.6]);
+        assert_eq!((calls, m.fit_s), (1, 0.6));
+        // calls of 0.1 s: the warm-up and `repeat` calls (0.5 s ≥ MIN_TOTAL_S)
+        let (calls, _) = count_calls(5, &[0.1]);
+        assert_eq!(calls, 6);
+        // calls of 1 ms: repeated until they add up to MIN_TOTAL_S (about 200 after the warm-up)
+        let (calls, m) = count_calls(5, &[0.001]);
+        assert!((200..=202).contains(&(calls - 1)), "{calls} calls");
+        assert_eq!(m.fit_s, 0.001);
+        // calls of no measurable time stop at MAX_CALLS
+        let (calls, _) = count_calls(5, &[0.0]);
+        assert_eq!(calls, MAX_CALLS + 1);
+        // the median of the timed calls, not of the warm-up
+        let (_, m) = count_calls(3, &[0.4, 0.1, 0.3, 0.2]);
+        assert_eq!(m.fit_s, 0.2);
+    }
+
     #[test]
     fn quick_plan_covers_every_entry_on_a_data_set_of_its_kind() -> Result<(), String> {
         let entries = ndlearn_cli::entries();
@@ -483,33 +520,5 @@ mod tests {
         }
         assert!(entries.iter().filter(|e| e.is_heavy()).count() >= 10);
         Ok(())
-    }
-
-    #[test]
-    fn timing_policy_takes_medians_of_fast_calls_and_single_slow_calls() {
-        let mut calls = 0;
-        let m = timed::<()>(3, || {
-            calls += 1;
-            Ok(Measurement {
-                fit_s: calls as f64 * 1e-3,
-                predict_s: 0.0,
-                metric: "r2",
-                value: 1.0,
-            })
-        });
-        assert_eq!(calls, 4);
-        assert_eq!(m.map(|m| m.fit_s), Ok(3e-3));
-        let mut calls = 0;
-        let m = timed::<()>(3, || {
-            calls += 1;
-            Ok(Measurement {
-                fit_s: 2.0,
-                predict_s: 0.0,
-                metric: "r2",
-                value: 1.0,
-            })
-        });
-        assert_eq!(calls, 1);
-        assert_eq!(m.map(|m| m.fit_s), Ok(2.0));
     }
 }

@@ -157,7 +157,8 @@ pub struct SpectralClustering {
     pub assign: SpectralAssign,
     /// k-means restarts (default 10).
     pub n_init: usize,
-    /// Random seed of the k-means step (default 0).
+    /// Random seed of the k-means step and of the shift-invert eigensolver's start block
+    /// (default 0).
     #[cfg_attr(feature = "serde", serde(rename = "random_state", alias = "seed"))]
     pub seed: u64,
 }
