@@ -3,7 +3,7 @@
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
 
-use super::{Svd, check_symmetric, qr, svd_thin};
+use super::{Svd, check_k, check_symmetric, qr, svd_thin};
 use crate::random::{standard_normal, stream};
 use crate::validate::check_finite_2d;
 use crate::{Error, Float, Result};
@@ -57,12 +57,7 @@ pub fn power_iteration<F: Float>(
 ) -> Result<PowerIteration<F>> {
     check_symmetric(a, "power_iteration")?;
     let n = a.nrows();
-    if k == 0 || k > n {
-        return Err(Error::invalid_param(
-            "k",
-            format!("must lie in 1..={n}, got {k}"),
-        ));
-    }
+    check_k(k, n)?;
     if max_iter == 0 {
         return Err(Error::invalid_param("max_iter", "must be >= 1"));
     }
@@ -398,12 +393,7 @@ pub fn eigsh_top<F: Float>(
 ) -> Result<TopEigen<F>> {
     check_symmetric(a, "eigsh_top")?;
     let n = a.nrows();
-    if k == 0 || k > n {
-        return Err(Error::invalid_param(
-            "k",
-            format!("must lie in 1..={n}, got {k}"),
-        ));
-    }
+    check_k(k, n)?;
     check_finite_2d(a, "matrix")?;
     eigsh_top_op(n, |q| Ok(a.dot(q)), k, tol, max_iter, seed)
 }
@@ -428,12 +418,7 @@ pub fn eigsh_top_op<F: Float, G>(
 where
     G: FnMut(&Array2<F>) -> Result<Array2<F>>,
 {
-    if k == 0 || k > n {
-        return Err(Error::invalid_param(
-            "k",
-            format!("must lie in 1..={n}, got {k}"),
-        ));
-    }
+    check_k(k, n)?;
     let b = (k + 10).min(n);
     let max_cols = (8 * b).max(160).min(n);
     if 2 * b > max_cols {
@@ -565,12 +550,7 @@ pub fn eigsh_smallest_psd<F: Float>(
     check_symmetric(a, "eigsh_smallest_psd")?;
     check_finite_2d(a, "matrix")?;
     let n = a.nrows();
-    if k == 0 || k > n {
-        return Err(Error::invalid_param(
-            "k",
-            format!("must lie in 1..={n}, got {k}"),
-        ));
-    }
+    check_k(k, n)?;
     if !(sigma > F::zero() && sigma.is_finite()) {
         return Err(Error::invalid_param(
             "sigma",

@@ -773,16 +773,23 @@ pub fn eigh_range<F: Float>(
     ))
 }
 
-/// The `k` largest eigenpairs of a symmetric matrix, **descending** (largest first), by
-/// [`eigh_range`]: eigenvectors as the columns of an `n × k` matrix.
-pub fn eigh_largest<F: Float>(a: &ArrayRef2<F>, k: usize) -> Result<(Array1<F>, Array2<F>)> {
-    let n = a.nrows();
+/// [`Error::InvalidParam`] unless `1 ≤ k ≤ n` (the number of eigenpairs asked of an `n × n`
+/// problem).
+pub(crate) fn check_k(k: usize, n: usize) -> Result<()> {
     if k == 0 || k > n {
         return Err(Error::invalid_param(
             "k",
             format!("must lie in 1..={n}, got {k}"),
         ));
     }
+    Ok(())
+}
+
+/// The `k` largest eigenpairs of a symmetric matrix, **descending** (largest first), by
+/// [`eigh_range`]: eigenvectors as the columns of an `n × k` matrix.
+pub fn eigh_largest<F: Float>(a: &ArrayRef2<F>, k: usize) -> Result<(Array1<F>, Array2<F>)> {
+    let n = a.nrows();
+    check_k(k, n)?;
     let (w, v) = eigh_range(a, n - k..n)?;
     let w_desc = Array1::from_shape_fn(k, |i| w[k - 1 - i]);
     let v_desc = Array2::from_shape_fn((n, k), |(r, c)| v[[r, k - 1 - c]]);

@@ -463,16 +463,15 @@ fn to_f64_1<F: Float>(a: Array1<F>) -> Array1<f64> {
 /// The data in precision `F`: borrowed when it already is (no copy of the input on every
 /// predict), converted otherwise.
 fn cast_data<F: Float>(x: &Data) -> ndarray::CowArray<'_, F, ndarray::Ix2> {
-    use std::any::Any;
+    fn borrow_or_cast<S: Float, F: Float>(a: &Array2<S>) -> ndarray::CowArray<'_, F, ndarray::Ix2> {
+        match (a as &dyn std::any::Any).downcast_ref::<Array2<F>>() {
+            Some(same) => same.view().into(),
+            None => a.mapv(F::cast).into(),
+        }
+    }
     match x {
-        Data::F64(a) => match (a as &dyn Any).downcast_ref::<Array2<F>>() {
-            Some(same) => same.view().into(),
-            None => a.mapv(F::cast).into(),
-        },
-        Data::F32(a) => match (a as &dyn Any).downcast_ref::<Array2<F>>() {
-            Some(same) => same.view().into(),
-            None => a.mapv(F::cast).into(),
-        },
+        Data::F64(a) => borrow_or_cast(a),
+        Data::F32(a) => borrow_or_cast(a),
     }
 }
 
