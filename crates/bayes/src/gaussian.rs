@@ -36,6 +36,7 @@
 //! ```
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2};
+use ndlearn_core::stats::mergeable::ClassMoments;
 use ndlearn_core::validate::{
     CheckModel, ModelCheck, check_classification_input, check_fit_input, check_predict_input,
     check_sample_weight,
@@ -43,9 +44,6 @@ use ndlearn_core::validate::{
 use ndlearn_core::{Error, Estimator, Fit, FitWeighted, Float, Labels, PartialFit, Result, par};
 
 use crate::framework::{JointLogLikelihood, bayes_predict, check_priors, stream_classes};
-
-/// Rows per parallel task of the statistics passes (fixed: results do not depend on threads).
-const CHUNK: usize = 4096;
 
 /// Gaussian naive Bayes. See the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
@@ -81,6 +79,53 @@ impl GaussianNB {
         n_classes: Option<usize>,
     }
 
+    /// Fits from merged sufficient statistics (per-class weighted counts, means and squared
+    /// deviations, overall variances): the model [`fit_weighted`](FitWeighted::fit_weighted)
+    /// returns on the rows those statistics were read from, wherever they were read (row
+    /// blocks on threads, partitions of a table on other machines). A fit computes through the
+    /// same statistics.
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// use ndlearn_bayes::GaussianNB;
+    /// use ndlearn_core::stats::mergeable::{ClassMoments, ClassSpec, Mergeable, RowBlock};
+    /// use ndlearn_core::Fit;
+    ///
+    /// let x = array![[1.0f64, 2.0], [1.5, 1.8], [0.8, 2.6], [4.0, 5.0], [4.5, 4.2], [3.7, 4.9]];
+    /// let y = array![0usize, 0, 1, 1, 1, 0];
+    /// let spec = ClassSpec { n_classes: 2, n_features: 2 };
+    /// let mut stats = ClassMoments::zero(&spec);
+    /// for r in [0..4, 4..6] {
+    ///     let part = ClassMoments::of(&spec, &RowBlock::new(x.slice(s![r.clone(), ..])).labels(y.slice(s![r])))?;
+    ///     stats.merge(&part)?; // as a driver merges its executors' partial results
+    /// }
+    /// let merged = GaussianNB::default().fit_moments(&stats)?;
+    /// let direct = GaussianNB::default().fit(&x, &y)?;
+    /// assert!((merged.theta() - direct.theta()).iter().all(|v| v.abs() < 1e-12));
+    /// # Ok::<(), ndlearn_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As a fit: invalid hyperparameters, no rows, every weight zero, a zero variance with
+    /// `var_smoothing = 0`, overflowing variances.
+    pub fn fit_moments<F: Float>(&self, stats: &ClassMoments<F>) -> Result<FittedGaussianNB<F>> {
+        self.validate()?;
+        if stats.n == 0 {
+            return Err(Error::TooFewSamples {
+                context: "GaussianNB::fit_moments",
+                needed: 1,
+                found: 0,
+            });
+        }
+        if stats.count.sum() <= F::zero() {
+            return Err(Error::invalid_param(
+                "sample_weight",
+                "the statistics carry no weight (every sample weight is zero)",
+            ));
+        }
+        self.update_with(None, stats)
+    }
+
     /// One streaming step (a fit is one step from nothing).
     fn update<F: Float>(
         &self,
@@ -94,9 +139,21 @@ impl GaussianNB {
         if let Some(w) = w {
             check_sample_weight(w, x.nrows())?;
         }
-        let d = x.ncols();
-        let batch = class_stats(x, y, w, n_classes);
-        let eps = F::cast(self.var_smoothing) * batch.max_overall_var;
+        // the batch's sufficient statistics: core's mergeable per-class moments
+        let batch = ClassMoments::from_rows(x, y, w, n_classes);
+        self.update_with(model, &batch)
+    }
+
+    /// Merges a batch's statistics into `model` (scikit-learn's `partial_fit` update: the
+    /// batch's variance smoothing replaces the previous one).
+    fn update_with<F: Float>(
+        &self,
+        model: Option<FittedGaussianNB<F>>,
+        batch: &ClassMoments<F>,
+    ) -> Result<FittedGaussianNB<F>> {
+        let (n_classes, d) = batch.mean.dim();
+        let batch_var = batch.var();
+        let eps = F::cast(self.var_smoothing) * batch.max_overall_var();
         let mut m = match model {
             Some(m) => {
                 if m.theta.ncols() != d {
@@ -127,12 +184,12 @@ impl GaussianNB {
             let n_past = m.class_count[c];
             if n_past == F::zero() {
                 m.theta.row_mut(c).assign(&batch.mean.row(c));
-                m.var.row_mut(c).assign(&batch.var.row(c));
+                m.var.row_mut(c).assign(&batch_var.row(c));
             } else {
                 let total = n_past + n_new;
                 for j in 0..d {
                     let (mu_old, var_old) = (m.theta[[c, j]], m.var[[c, j]]);
-                    let (mu_new, var_new) = (batch.mean[[c, j]], batch.var[[c, j]]);
+                    let (mu_new, var_new) = (batch.mean[[c, j]], batch_var[[c, j]]);
                     let mu = (n_new * mu_new + n_past * mu_old) / total;
                     let ssd = n_past * var_old
                         + n_new * var_new
@@ -176,112 +233,6 @@ impl GaussianNB {
             }
         };
         Ok(m)
-    }
-}
-
-/// Per-class statistics of one batch.
-struct Stats<F> {
-    count: Array1<F>,
-    mean: Array2<F>,
-    var: Array2<F>,
-    /// The largest (unweighted, biased) overall feature variance of the batch.
-    max_overall_var: F,
-}
-
-/// Per-class (weighted) means and variances in two passes over fixed row chunks, summed in
-/// chunk order (deterministic for any thread count).
-fn class_stats<F: Float>(
-    x: &ArrayRef2<F>,
-    y: &ArrayRef1<usize>,
-    w: Option<&ArrayRef1<F>>,
-    k: usize,
-) -> Stats<F> {
-    let (n, d) = x.dim();
-    let weight = |i: usize| w.map_or(F::one(), |w| w[i]);
-    // pass 1: weighted sums, plus unweighted counts and sums for the overall variance
-    let parts = par::map_chunks(n, CHUNK, |r| {
-        let mut cnt = vec![F::zero(); k];
-        let mut ucnt = vec![0usize; k];
-        let mut sum = Array2::<F>::zeros((k, d));
-        let mut usum = Array2::<F>::zeros((k, d));
-        for i in r {
-            let c = y[i];
-            let wi = weight(i);
-            cnt[c] += wi;
-            ucnt[c] += 1;
-            let row = x.row(i);
-            for ((s, u), &v) in sum.row_mut(c).iter_mut().zip(usum.row_mut(c)).zip(row) {
-                *s += wi * v;
-                *u += v;
-            }
-        }
-        (cnt, ucnt, sum, usum)
-    });
-    let mut count = Array1::<F>::zeros(k);
-    let mut ucount = vec![0usize; k];
-    let mut sum = Array2::<F>::zeros((k, d));
-    let mut usum = Array2::<F>::zeros((k, d));
-    for (c, u, s, us) in parts {
-        for (a, b) in count.iter_mut().zip(c) {
-            *a += b;
-        }
-        for (a, b) in ucount.iter_mut().zip(u) {
-            *a += b;
-        }
-        sum += &s;
-        usum += &us;
-    }
-    let mut mean = sum;
-    for (c, mut row) in mean.rows_mut().into_iter().enumerate() {
-        if count[c] > F::zero() {
-            row.mapv_inplace(|v| v / count[c]);
-        }
-    }
-    let overall_mean: Array1<F> = usum
-        .sum_axis(ndarray::Axis(0))
-        .mapv(|v| v / F::cast(n as f64));
-    // pass 2: weighted squared deviations from the class means, and unweighted ones from the
-    // overall means
-    let parts = par::map_chunks(n, CHUNK, |r| {
-        let mut ssd = Array2::<F>::zeros((k, d));
-        let mut overall = Array1::<F>::zeros(d);
-        for i in r {
-            let c = y[i];
-            let wi = weight(i);
-            let row = x.row(i);
-            for (((s, o), &v), (&m, &om)) in ssd
-                .row_mut(c)
-                .iter_mut()
-                .zip(overall.iter_mut())
-                .zip(row)
-                .zip(mean.row(c).iter().zip(&overall_mean))
-            {
-                *s += wi * (v - m) * (v - m);
-                *o += (v - om) * (v - om);
-            }
-        }
-        (ssd, overall)
-    });
-    let mut var = Array2::<F>::zeros((k, d));
-    let mut overall = Array1::<F>::zeros(d);
-    for (s, o) in parts {
-        var += &s;
-        overall += &o;
-    }
-    for (c, mut row) in var.rows_mut().into_iter().enumerate() {
-        if count[c] > F::zero() {
-            row.mapv_inplace(|v| v / count[c]);
-        }
-    }
-    let max_overall_var = overall
-        .iter()
-        .map(|&v| v / F::cast(n as f64))
-        .fold(F::zero(), F::max);
-    Stats {
-        count,
-        mean,
-        var,
-        max_overall_var,
     }
 }
 
@@ -483,5 +434,57 @@ mod check_tests {
         assert!(m.check_model().is_ok());
         m.var[[1, 0]] = 0.0;
         assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
+
+    #[test]
+    fn fit_from_merged_moments_equals_the_weighted_fit_for_any_partition() {
+        use ndarray::{Array1, Array2, s};
+        use ndlearn_core::stats::mergeable::{ClassSpec, Mergeable, RowBlock};
+        let n = 50;
+        let x = Array2::from_shape_fn((n, 3), |(i, j)| {
+            ((i * 7919 + j * 104_729) % 997) as f64 / 99.7 + 30.0 * j as f64
+        });
+        let y = Array1::from_shape_fn(n, |i| (i * 31 % 7) % 3);
+        let w = Array1::from_shape_fn(n, |i| 0.5 + (i % 4) as f64);
+        let est = GaussianNB::default();
+        let direct = est.fit_weighted(&x, &y, Some(&w)).expect("fit");
+        let spec = ClassSpec {
+            n_classes: 3,
+            n_features: 3,
+        };
+        for parts in [1, 3, 7] {
+            let mut stats = ClassMoments::zero(&spec);
+            for p in 0..parts {
+                let r = p * n / parts..(p + 1) * n / parts;
+                let block = RowBlock::new(x.slice(s![r.clone(), ..]))
+                    .labels(y.slice(s![r.clone()]))
+                    .weights(w.slice(s![r]));
+                stats
+                    .merge(&ClassMoments::of(&spec, &block).expect("block"))
+                    .expect("merge");
+            }
+            let merged = est.fit_moments(&stats).expect("fit");
+            let close =
+                |a: &Array2<f64>, b: &Array2<f64>| (a - b).iter().all(|v| v.abs() <= 1e-12 * 100.0);
+            assert!(close(merged.theta(), direct.theta()), "{parts} parts");
+            assert!(close(merged.var(), direct.var()), "{parts} parts");
+            assert!((merged.epsilon() - direct.epsilon()).abs() < 1e-20);
+            assert!(
+                (merged.class_prior() - direct.class_prior())
+                    .iter()
+                    .all(|v| v.abs() < 1e-15)
+            );
+            if parts == 1 {
+                assert_eq!(
+                    merged, direct,
+                    "one block computes exactly what fit computes"
+                );
+            }
+        }
+        let empty = ClassMoments::<f64>::zero(&spec);
+        assert!(matches!(
+            est.fit_moments(&empty),
+            Err(Error::TooFewSamples { .. })
+        ));
     }
 }

@@ -62,6 +62,12 @@ use ndlearn_core::random::{self, Rng};
 use ndlearn_core::validate::{ModelCheck, check_fit_input, check_predict_input};
 use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, Transform, par};
 
+// The assignment kernels live with core's mergeable k-means statistics, so a distributed round
+// and this one compute the same thing.
+pub(crate) use ndlearn_core::stats::mergeable::kmeans::{
+    Transposed, all_sq, assign, cluster_sums, sq, transposed,
+};
+
 /// Rows per parallel task of the assignment step.
 const CHUNK: usize = 2048;
 
@@ -171,212 +177,6 @@ impl KMeans {
     }
 }
 
-/// Largest `k · d` for which [`assign`] computes the distances directly (the centres stay in
-/// L1 cache; no `n × k` GEMM output is written and read back).
-const DIRECT_MAX: usize = 1024;
-
-/// [`assign`] for small `k · d`: exact squared distances to every centre, row chunks in
-/// parallel, ties to the lower centre.
-fn assign_direct<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
-    let n = xs.len().checked_div(d).unwrap_or(0);
-    let k = centers.nrows();
-    let ct = transposed(centers);
-    let parts = par::map_chunks(n, CHUNK, |r| {
-        let mut lab = Vec::with_capacity(r.len());
-        let mut dist = Vec::with_capacity(r.len());
-        let mut acc = vec![F::zero(); k];
-        for i in r {
-            all_sq(&xs[i * d..(i + 1) * d], &ct, &mut acc);
-            let mut best = (0usize, F::infinity());
-            for (q, &v) in acc.iter().enumerate() {
-                if v < best.1 {
-                    best = (q, v);
-                }
-            }
-            lab.push(best.0);
-            dist.push(best.1);
-        }
-        (lab, dist)
-    });
-    concat_parts(parts)
-}
-
-/// The per-chunk `(labels, distances)` of an assignment pass, joined in chunk order.
-fn concat_parts<F: Copy>(parts: Vec<(Vec<usize>, Vec<F>)>) -> (Vec<usize>, Vec<F>) {
-    let (labels, dists): (Vec<Vec<usize>>, Vec<Vec<F>>) = parts.into_iter().unzip();
-    (labels.concat(), dists.concat())
-}
-
-/// Points stored transposed in blocks of 8 (`d × w`, `w` = `k` rounded up to a multiple of 8, or
-/// 4 for `k ≤ 4`,
-/// row `j` holding coordinate `j` of every point; padding lanes are never reported), so the
-/// squared distances from one row to all of them run as fixed 8-lane loops the compiler turns
-/// into vector instructions.
-pub(crate) struct Transposed<F> {
-    k: usize,
-    w: usize,
-    d: usize,
-    data: Vec<F>,
-}
-
-impl<F: Float> Transposed<F> {
-    /// From the rows of a `k × d` row-major slice (blocks of 4 lanes when `k ≤ 4`, else 8).
-    pub(crate) fn from_rows(rows: &[F], k: usize, d: usize) -> Self {
-        let w = if k <= 4 { 4 } else { k.div_ceil(8) * 8 };
-        let mut data = vec![F::zero(); d * w];
-        for c in 0..k {
-            for j in 0..d {
-                data[j * w + c] = rows[c * d + j];
-            }
-        }
-        Self { k, w, d, data }
-    }
-
-    /// Squared distances from `x` to every point into `out` (length at least `k`).
-    #[inline]
-    pub(crate) fn distances(&self, x: &[F], out: &mut [F]) {
-        if self.w == 4 {
-            self.blocks::<4>(x, out);
-        } else {
-            self.blocks::<8>(x, out);
-        }
-    }
-
-    #[inline]
-    fn blocks<const B: usize>(&self, x: &[F], out: &mut [F]) {
-        for b in 0..self.w / B {
-            let mut acc = [F::zero(); B];
-            for (j, &xj) in x.iter().enumerate().take(self.d) {
-                let off = j * self.w + b * B;
-                let Ok(lane) = <&[F; B]>::try_from(&self.data[off..off + B]) else {
-                    return;
-                };
-                for l in 0..B {
-                    let u = xj - lane[l];
-                    acc[l] += u * u;
-                }
-            }
-            let lo = b * B;
-            for (o, &a) in out[lo..(lo + B).min(self.k)].iter_mut().zip(&acc) {
-                *o = a;
-            }
-        }
-    }
-}
-
-/// The centres of a `k × d` array, transposed (see [`Transposed`]).
-pub(crate) fn transposed<F: Float>(centers: &Array2<F>) -> Transposed<F> {
-    let (k, d) = centers.dim();
-    let c = centers.as_standard_layout();
-    Transposed::from_rows(c.as_slice().unwrap_or(&[]), k, d)
-}
-
-/// Squared distances from `x` to every centre at once (`ct` from [`transposed`]).
-#[inline]
-pub(crate) fn all_sq<F: Float>(x: &[F], ct: &Transposed<F>, acc: &mut [F]) {
-    ct.distances(x, acc);
-}
-
-/// Squared Euclidean distance.
-///
-/// Eight independent partial sums (lanes `j mod 8`), added pairwise at the end: the compiler
-/// vectorises the lanes, where one running sum would be a chain of dependent additions.
-#[inline]
-pub(crate) fn sq<F: Float>(a: &[F], b: &[F]) -> F {
-    let mut acc = [F::zero(); 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (u, v) in ca.zip(cb) {
-        for l in 0..8 {
-            let t = u[l] - v[l];
-            acc[l] += t * t;
-        }
-    }
-    for (l, (&u, &v)) in ra.iter().zip(rb).enumerate() {
-        let t = u - v;
-        acc[l] += t * t;
-    }
-    ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]))
-}
-
-/// Nearest centre of every row and its squared distance.
-///
-/// Centres are ranked as scikit-learn ranks them, by `‖μ_c‖² − 2 xᵀμ_c` (one GEMM `X Mᵀ` for
-/// all rows: the BLAS kernels use the machine's full vector width), ties to the lower centre;
-/// the reported distance of the winner is then computed directly, `Σ_j (x_j − μ_cj)²`, so the
-/// inertia carries no cancellation error.
-pub(crate) fn assign<F: Float>(xs: &[F], d: usize, centers: &Array2<F>) -> (Vec<usize>, Vec<F>) {
-    let n = xs.len().checked_div(d).unwrap_or(0);
-    let k = centers.nrows();
-    if k * d <= DIRECT_MAX {
-        return assign_direct(xs, d, centers);
-    }
-    let Ok(x) = ndarray::ArrayView2::from_shape((n, d), xs) else {
-        return (Vec::new(), Vec::new());
-    };
-    let g = x.dot(&centers.t());
-    let norms: Vec<F> = centers.rows().into_iter().map(|r| r.dot(&r)).collect();
-    let two = F::cast(2.0);
-    let parts = par::map_chunks(n, CHUNK, |r| {
-        let mut lab = Vec::with_capacity(r.len());
-        let mut dist = Vec::with_capacity(r.len());
-        for i in r {
-            let gi = g.row(i);
-            let mut best = (0usize, F::infinity());
-            for c in 0..k {
-                let v = norms[c] - two * gi[c];
-                if v < best.1 {
-                    best = (c, v);
-                }
-            }
-            lab.push(best.0);
-            dist.push(sq(
-                &xs[i * d..(i + 1) * d],
-                centers.row(best.0).as_slice().unwrap_or(&[]),
-            ));
-        }
-        (lab, dist)
-    });
-    concat_parts(parts)
-}
-
-/// Per-cluster sums and counts (fixed chunks, added in order).
-fn cluster_sums<F: Float>(
-    xs: &[F],
-    d: usize,
-    labels: &[usize],
-    k: usize,
-) -> (Array2<F>, Vec<usize>) {
-    let n = labels.len();
-    let parts = par::map_chunks(n, CHUNK * 4, |r| {
-        let mut sums = vec![F::zero(); k * d];
-        let mut counts = vec![0usize; k];
-        for i in r {
-            let c = labels[i];
-            counts[c] += 1;
-            for (s, &v) in sums[c * d..(c + 1) * d]
-                .iter_mut()
-                .zip(&xs[i * d..(i + 1) * d])
-            {
-                *s += v;
-            }
-        }
-        (sums, counts)
-    });
-    let mut sums = vec![F::zero(); k * d];
-    let mut counts = vec![0usize; k];
-    for (s, c) in parts {
-        for (a, b) in sums.iter_mut().zip(s) {
-            *a += b;
-        }
-        for (a, b) in counts.iter_mut().zip(c) {
-            *a += b;
-        }
-    }
-    let sums = Array2::from_shape_vec((k, d), sums).unwrap_or_else(|_| Array2::zeros((k, d)));
-    (sums, counts)
-}
-
 /// Greedy k-means++ seeding.
 ///
 /// Each step samples the candidates from `D(x)²` and evaluates all of them in one parallel pass
@@ -420,7 +220,7 @@ pub(crate) fn plus_plus<F: Float>(
             let len = r.len();
             let mut mins = vec![F::zero(); t * len];
             let mut pots = vec![F::zero(); t];
-            let mut acc = vec![F::zero(); ct.w];
+            let mut acc = vec![F::zero(); ct.width()];
             for (ii, i) in r.enumerate() {
                 ct.distances(&xs[i * d..(i + 1) * d], &mut acc);
                 let ci = closest_ref[i];
@@ -1130,5 +930,39 @@ mod check_tests {
         let mut m = KMeans::new(2).fit(&x).expect("fit");
         m.centers = Array2::zeros((2, 0));
         assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
+
+    #[test]
+    fn a_lloyd_round_equals_merged_kmeans_statistics() {
+        use ndarray::s;
+        use ndlearn_core::stats::mergeable::{KMeansSpec, KMeansStats, Mergeable, RowBlock};
+        let n = 60;
+        let x = Array2::from_shape_fn((n, 2), |(i, j)| {
+            ((i * 7919 + j * 104_729) % 997) as f64 / 99.7 + if i % 3 == 0 { 20.0 } else { 0.0 }
+        });
+        let init = x.slice(s![..3, ..]).to_owned();
+        let fit = KMeans::new(3)
+            .init(KMeansInit::Centers(init.clone()))
+            .algorithm(KMeansAlgorithm::Lloyd)
+            .max_iter(1)
+            .fit(&x)
+            .expect("fit");
+        let spec = KMeansSpec { centers: init };
+        for parts in [1, 4] {
+            let mut st = KMeansStats::zero(&spec);
+            for p in 0..parts {
+                let r = p * n / parts..(p + 1) * n / parts;
+                st.update(&RowBlock::new(x.slice(s![r, ..])))
+                    .expect("block");
+            }
+            let c = st.centers();
+            assert!(
+                (&c - fit.centers()).iter().all(|v| v.abs() < 1e-12),
+                "{parts} parts"
+            );
+            assert_eq!(st.counts.iter().sum::<u64>(), n as u64);
+            // the inertia of the initial centres is the first entry of the fit's history
+            assert!((st.inertia - fit.inertia_history()[0]).abs() < 1e-9);
+        }
     }
 }

@@ -64,6 +64,7 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg::{self, RandomizedSvdOptions};
+use ndlearn_core::stats::mergeable::CrossMoments;
 use ndlearn_core::validate::{
     CheckModel, ModelCheck, check_finite_2d, check_finite_through, check_fit_shape,
     check_n_features, check_predict_input,
@@ -299,39 +300,6 @@ fn too_large() -> Error {
     )
 }
 
-/// Rows per block of [`centred_scatter`].
-const SCATTER_ROWS: usize = 4096;
-
-/// `(X − 1μᵀ)ᵀ(X − 1μᵀ)` accumulated over blocks of [`SCATTER_ROWS`] centred rows (one GEMM per
-/// block), so the centred copy of the whole matrix is never formed.
-///
-/// When the data sit close to their mean relative to its size (`‖μ‖² ≤ 1e4 · tr(X̃ᵀX̃)/n`, the
-/// usual case), one GEMM `XᵀX − n μμᵀ` (scikit-learn's formula) is used instead: the
-/// cancellation then costs at most about 4 of the 16 digits.
-fn centred_scatter<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
-    let (n, d) = x.dim();
-    let nf = F::cast(n as f64);
-    let mut direct = linalg::gram(x);
-    let mut trace = F::zero();
-    for i in 0..d {
-        for j in 0..d {
-            direct[[i, j]] -= nf * mean[i] * mean[j];
-        }
-        trace += direct[[i, i]];
-    }
-    let mu2 = mean.dot(mean);
-    if trace > F::zero() && mu2 <= F::cast(1e4) * trace / nf {
-        return direct;
-    }
-    let mut acc = Array2::<F>::zeros((d, d));
-    for block in x.axis_chunks_iter(Axis(0), SCATTER_ROWS) {
-        let mut b = block.to_owned();
-        b -= mean;
-        linalg::gemm(F::one(), &b.t(), &b, F::one(), &mut acc);
-    }
-    acc
-}
-
 /// Minka's evidence for `rank` components of a spectrum of `d` eigenvalues from `n` rows
 /// (scikit-learn's `_assess_dimension`, term for term).
 fn assess_dimension<F: Float>(spectrum: &[F], rank: usize, n: usize) -> f64 {
@@ -431,15 +399,12 @@ impl Estimator for Pca {
     }
 }
 
-impl<F: Float> FitUnsupervised<F> for Pca {
-    type Model = FittedPca<F>;
-
-    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
-        self.validate()?;
-        check_fit_shape(x, 2, "Pca::fit")?;
-        let (n, d) = x.dim();
+impl Pca {
+    /// The requested count of components, checked against `n × d` (`None` for a variance
+    /// fraction, all, or Minka's MLE).
+    fn component_count(&self, n: usize, d: usize) -> Result<Option<usize>> {
         let m = n.min(d);
-        let count = match self.n_components {
+        Ok(match self.n_components {
             NComponents::Count(k) => {
                 if k == 0 || k > m {
                     return Err(Error::invalid_param(
@@ -468,7 +433,204 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 }
                 None
             }
+        })
+    }
+
+    /// Fits from merged moments of the data (core's mergeable [`CrossMoments`] with no target,
+    /// centred, with the Gram matrix `X_cᵀX_c`), as a driver does after merging its
+    /// executors' partial moments: the covariance solvers (`CovarianceEigh`, which `Auto`
+    /// becomes here, and `PowerIteration`) read nothing else, and the fit on the rows computes
+    /// the same moments. `scale = true` standardises the covariance to the correlation matrix
+    /// as the fit does.
+    ///
+    /// ```
+    /// use ndarray::{Array2, s};
+    /// use ndlearn_core::stats::mergeable::{CrossMoments, CrossSpec, Mergeable, RowBlock};
+    /// use ndlearn_core::FitUnsupervised;
+    /// use ndlearn_decomposition::{Pca, PcaSolver};
+    ///
+    /// let x = Array2::from_shape_fn((200, 4), |(i, j)| ((i * 7919 + j * 104_729) % 997) as f64 * (j + 1) as f64);
+    /// let spec = CrossSpec { n_features: 4, n_targets: 0, centred: true, gram: true };
+    /// let mut m = CrossMoments::zero(&spec);
+    /// for r in [0..50, 50..120, 120..200] {
+    ///     m.update(&RowBlock::new(x.slice(s![r, ..])))?;
+    /// }
+    /// let pca = Pca::new(2).solver(PcaSolver::CovarianceEigh);
+    /// let merged = pca.fit_moments(&m)?;
+    /// let direct = pca.fit(&x)?;
+    /// assert!((merged.components() - direct.components()).iter().all(|v| v.abs() < 1e-9));
+    /// # Ok::<(), ndlearn_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Invalid hyperparameters or a component count out of range for `n × d`;
+    /// [`Error::InvalidParam`] for moments that are not centred, carry no Gram matrix, or for a
+    /// solver that needs the rows (`Full`, `Gram`, `Randomized`); [`Error::TooFewSamples`]
+    /// below 2 rows.
+    pub fn fit_moments<F: Float>(&self, mo: &CrossMoments<F>) -> Result<FittedPca<F>> {
+        self.validate()?;
+        let (n, d) = (mo.n, mo.x_mean.len());
+        if n < 2 {
+            return Err(Error::TooFewSamples {
+                context: "Pca::fit_moments",
+                needed: 2,
+                found: n,
+            });
+        }
+        let Some(scatter) = mo.xtx.as_ref().filter(|_| mo.centred) else {
+            return Err(Error::invalid_param(
+                "moments",
+                "PCA needs centred moments with the Gram matrix (CrossSpec { centred: true, gram: true, .. })",
+            ));
         };
+        let count = self.component_count(n, d)?;
+        let solver = match self.solver {
+            PcaSolver::Auto | PcaSolver::CovarianceEigh => PcaSolver::CovarianceEigh,
+            PcaSolver::PowerIteration if count.is_some() => PcaSolver::PowerIteration,
+            other => {
+                return Err(Error::invalid_param(
+                    "solver",
+                    format!(
+                        "{other:?} needs the rows; fits from moments use CovarianceEigh or \
+                         PowerIteration (with a count of components)"
+                    ),
+                ));
+            }
+        };
+        if scatter.iter().any(|v| !v.is_finite()) {
+            return Err(too_large());
+        }
+        let (cov, std) = self.covariance_of(scatter.clone(), n);
+        let (sing, vt) = self.covariance_spectrum(solver, &cov, count, n)?;
+        let total = cov.diag().sum();
+        Ok(self.finish(
+            solver,
+            mo.x_mean.clone(),
+            std,
+            (sing, vt),
+            total,
+            count,
+            n,
+            d,
+        ))
+    }
+
+    /// The sample covariance `S / (n − 1)` of a centred scatter `S` and, with `scale`, the
+    /// column standard deviations it was standardised by (a zero deviation counts as 1).
+    fn covariance_of<F: Float>(&self, sc: Array2<F>, n: usize) -> (Array2<F>, Option<Array1<F>>) {
+        let d = sc.nrows();
+        let nm1 = F::cast((n - 1) as f64);
+        let sd = sc.diag().mapv(|v| {
+            let sd = (v / nm1).sqrt();
+            if sd > F::zero() { sd } else { F::one() }
+        });
+        let mut c = sc / nm1;
+        let std = if self.scale {
+            for i in 0..d {
+                for j in 0..d {
+                    c[[i, j]] /= sd[i] * sd[j];
+                }
+            }
+            Some(sd)
+        } else {
+            None
+        };
+        (c, std)
+    }
+
+    /// Singular values and right singular vectors of the centred data from its covariance
+    /// (`CovarianceEigh` or `PowerIteration`).
+    fn covariance_spectrum<F: Float>(
+        &self,
+        solver: PcaSolver,
+        cov: &Array2<F>,
+        count: Option<usize>,
+        n: usize,
+    ) -> Result<(Array1<F>, Array2<F>)> {
+        let d = cov.nrows();
+        let nm1 = F::cast((n - 1) as f64);
+        let c = symmetrised(cov);
+        if solver == PcaSolver::PowerIteration {
+            let k = count.unwrap_or(n.min(d));
+            let p = linalg::power_iteration(&c, k, 10_000, F::cast(1e-12), self.seed)?;
+            return Ok(spectrum_from_eigh(p.values, p.vectors, nm1));
+        }
+        // a count of components needs only the top k eigenpairs (MRRR: O(d) workspace and
+        // O(d k) for the vectors); the variance fraction and Minka's MLE read the whole
+        // spectrum. The total variance is the trace either way.
+        let (vals, vecs) = match count {
+            Some(k) if k < d => linalg::eigh_largest(&c, k)?,
+            _ => linalg::eigh_descending(&c)?,
+        };
+        Ok(spectrum_from_eigh(vals, vecs, nm1))
+    }
+
+    /// The fitted model from the spectrum `(σ, Vᵀ)` and the total variance: sign flip, the
+    /// number of components (count, variance fraction, Minka's MLE), explained variances and
+    /// the noise variance.
+    #[allow(clippy::too_many_arguments)]
+    fn finish<F: Float>(
+        &self,
+        solver: PcaSolver,
+        mean: Array1<F>,
+        std: Option<Array1<F>>,
+        (sing, vt): (Array1<F>, Array2<F>),
+        total: F,
+        count: Option<usize>,
+        n: usize,
+        d: usize,
+    ) -> FittedPca<F> {
+        let m = n.min(d);
+        let nm1 = F::cast((n - 1) as f64);
+        let vt = crate::common::flip_rows(vt);
+        let ev_all = sing.mapv(|v| v * v / nm1);
+        let k = match (self.n_components, count) {
+            (_, Some(k)) => k,
+            (NComponents::Mle, None) => minka_mle(&ev_all, n),
+            (NComponents::Variance(t), None) => {
+                let mut acc = F::zero();
+                let mut k = ev_all.len();
+                for (i, &v) in ev_all.iter().enumerate() {
+                    acc += v / total;
+                    if acc > F::cast(t) {
+                        k = i + 1;
+                        break;
+                    }
+                }
+                k
+            }
+            _ => m.min(ev_all.len()),
+        };
+        let k = k.min(vt.nrows());
+        let explained = ev_all.slice(s![..k]).to_owned();
+        let noise = if k < m {
+            ((total - explained.sum()) / F::cast((m - k) as f64)).max(F::zero())
+        } else {
+            F::zero()
+        };
+        FittedPca {
+            params: self.clone(),
+            solver,
+            mean,
+            std,
+            components: vt.slice(s![..k, ..]).to_owned(),
+            explained_variance_ratio: explained.mapv(|v| v / total),
+            singular_values: sing.slice(s![..k]).to_owned(),
+            explained_variance: explained,
+            noise_variance: noise,
+        }
+    }
+}
+
+impl<F: Float> FitUnsupervised<F> for Pca {
+    type Model = FittedPca<F>;
+
+    fn fit(&self, x: &ArrayRef2<F>) -> Result<Self::Model> {
+        self.validate()?;
+        check_fit_shape(x, 2, "Pca::fit")?;
+        let (n, d) = x.dim();
+        let m = n.min(d);
+        let count = self.component_count(n, d)?;
         let solver = self.resolve_solver(n, d, count);
         if matches!(solver, PcaSolver::Randomized | PcaSolver::PowerIteration) && count.is_none() {
             return Err(Error::invalid_param(
@@ -493,9 +655,11 @@ impl<F: Float> FitUnsupervised<F> for Pca {
             solver,
             PcaSolver::CovarianceEigh | PcaSolver::PowerIteration
         );
-        // the covariance solvers never materialise the centred data (see `centred_scatter`)
+        // the covariance solvers never materialise the centred data: core's centred Gram
+        // (one GEMM and a rank-one correction, exact centred blocks when it would cancel), the
+        // scatter of its mergeable `CrossMoments`
         let scatter = if covariance_based {
-            let sc = centred_scatter(x, &mean);
+            let sc = ndlearn_core::stats::mergeable::centred_gram(x, &mean, true);
             if sc.iter().any(|v| !v.is_finite()) {
                 return Err(too_large());
             }
@@ -527,7 +691,8 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 .fold(Array1::<F>::zeros(d), |acc, p| acc + p)
         };
         // the randomized solver centres implicitly unless the data sit so far from their mean
-        // that the rank-one correction would cancel digits (the test of `centred_scatter`)
+        // that the rank-one correction would cancel digits (`‖μ‖² ≤ 1e4 · tr(X̃ᵀX̃)/n`: at most
+        // about 4 of the 16 digits)
         let implicit = if solver == PcaSolver::Randomized && scatter.is_none() {
             let ss = centred_ss(x);
             (mean.dot(&mean) <= F::cast(1e4) * ss.sum() / F::cast(n as f64)).then_some(ss)
@@ -536,18 +701,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
         };
         let (xc, std, cov, implicit_ss) = match scatter {
             Some(sc) => {
-                let mut c = sc / nm1;
-                let std = if self.scale {
-                    let sd = sd_of(&c.diag().mapv(|v| v * nm1));
-                    for i in 0..d {
-                        for j in 0..d {
-                            c[[i, j]] /= sd[i] * sd[j];
-                        }
-                    }
-                    Some(sd)
-                } else {
-                    None
-                };
+                let (c, std) = self.covariance_of(sc, n);
                 (None, std, Some(c), None)
             }
             None if implicit.is_some() => {
@@ -571,16 +725,8 @@ impl<F: Float> FitUnsupervised<F> for Pca {
             }
         };
         let (sing, vt): (Array1<F>, Array2<F>) = match (solver, &xc, &cov) {
-            (PcaSolver::CovarianceEigh, _, Some(c)) => {
-                let c = symmetrised(c);
-                // a count of components needs only the top k eigenpairs (MRRR: O(d) workspace
-                // and O(d k) for the vectors); the variance fraction and Minka's MLE read the
-                // whole spectrum. The total variance is the trace either way.
-                let (vals, vecs) = match count {
-                    Some(k) if k < d => linalg::eigh_largest(&c, k)?,
-                    _ => linalg::eigh_descending(&c)?,
-                };
-                spectrum_from_eigh(vals, vecs, nm1)
+            (PcaSolver::CovarianceEigh | PcaSolver::PowerIteration, _, Some(c)) => {
+                self.covariance_spectrum(solver, c, count, n)?
             }
             (PcaSolver::Gram, Some(xc), _) => {
                 let g = linalg::gram(&xc.t());
@@ -600,12 +746,6 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                     s.slice(s![..k]).to_owned(),
                     vt.slice(s![..k, ..]).to_owned(),
                 )
-            }
-            (PcaSolver::PowerIteration, _, Some(c)) => {
-                let c = symmetrised(c);
-                let k = count.unwrap_or(m);
-                let p = linalg::power_iteration(&c, k, 10_000, F::cast(1e-12), self.seed)?;
-                spectrum_from_eigh(p.values, p.vectors, nm1)
             }
             (PcaSolver::Randomized, xc, _) => {
                 let k = count.unwrap_or(m);
@@ -631,8 +771,6 @@ impl<F: Float> FitUnsupervised<F> for Pca {
                 ));
             }
         };
-        let vt = crate::common::flip_rows(vt);
-        let ev_all = sing.mapv(|v| v * v / nm1);
         // total variance: the trace of the covariance (all of it, whatever the solver kept)
         let total: F = match (&cov, &xc, &implicit_ss) {
             (Some(c), _, _) => c.diag().sum(),
@@ -643,41 +781,7 @@ impl<F: Float> FitUnsupervised<F> for Pca {
             },
             _ => F::zero(),
         };
-        let k = match (self.n_components, count) {
-            (_, Some(k)) => k,
-            (NComponents::Mle, None) => minka_mle(&ev_all, n),
-            (NComponents::Variance(t), None) => {
-                let mut acc = F::zero();
-                let mut k = ev_all.len();
-                for (i, &v) in ev_all.iter().enumerate() {
-                    acc += v / total;
-                    if acc > F::cast(t) {
-                        k = i + 1;
-                        break;
-                    }
-                }
-                k
-            }
-            _ => m.min(ev_all.len()),
-        };
-        let k = k.min(vt.nrows());
-        let explained = ev_all.slice(s![..k]).to_owned();
-        let noise = if k < m {
-            ((total - explained.sum()) / F::cast((m - k) as f64)).max(F::zero())
-        } else {
-            F::zero()
-        };
-        Ok(FittedPca {
-            params: self.clone(),
-            solver,
-            mean,
-            std,
-            components: vt.slice(s![..k, ..]).to_owned(),
-            explained_variance_ratio: explained.mapv(|v| v / total),
-            singular_values: sing.slice(s![..k]).to_owned(),
-            explained_variance: explained,
-            noise_variance: noise,
-        })
+        Ok(self.finish(solver, mean, std, (sing, vt), total, count, n, d))
     }
 }
 
@@ -898,5 +1002,91 @@ mod check_tests {
         assert!(m.check_model().is_ok());
         m.mean = array![0.0, 1.0];
         assert!(matches!(m.check_model(), Err(Error::InvalidModel { .. })));
+    }
+
+    #[test]
+    fn fit_from_merged_moments_equals_the_covariance_fit() {
+        use ndarray::{Array2, s};
+        use ndlearn_core::stats::mergeable::{CrossSpec, Mergeable, RowBlock};
+        let n = 120;
+        let x = Array2::from_shape_fn((n, 5), |(i, j)| {
+            ((i * 7919 + j * 104_729) % 997) as f64 / 99.7 * (1.0 + j as f64)
+                + if j == 1 { 1e3 } else { 0.0 }
+        });
+        let spec = CrossSpec {
+            n_features: 5,
+            n_targets: 0,
+            centred: true,
+            gram: true,
+        };
+        let settings = [
+            (NComponents::Count(2), false, PcaSolver::CovarianceEigh),
+            (NComponents::Variance(0.9), true, PcaSolver::CovarianceEigh),
+            (NComponents::Mle, false, PcaSolver::Auto),
+            (NComponents::All, true, PcaSolver::CovarianceEigh),
+            (NComponents::Count(3), false, PcaSolver::PowerIteration),
+        ];
+        for parts in [1, 3, 7] {
+            let mut mo = CrossMoments::zero(&spec);
+            for p in 0..parts {
+                mo.update(&RowBlock::new(
+                    x.slice(s![p * n / parts..(p + 1) * n / parts, ..]),
+                ))
+                .expect("block");
+            }
+            for (nc, scale, solver) in settings {
+                let pca = Pca {
+                    n_components: nc,
+                    ..Pca::default()
+                }
+                .scale(scale)
+                .solver(solver);
+                let a = pca.fit_moments(&mo).expect("moments");
+                let direct_solver = if solver == PcaSolver::Auto {
+                    PcaSolver::CovarianceEigh
+                } else {
+                    solver
+                };
+                let b = pca.clone().solver(direct_solver).fit(&x).expect("rows");
+                let close = |u: &Array1<f64>, v: &Array1<f64>| {
+                    u.len() == v.len()
+                        && (u - v)
+                            .iter()
+                            .zip(v)
+                            .all(|(e, r)| e.abs() <= 1e-9 * (1.0 + r.abs()))
+                };
+                assert_eq!(a.components().dim(), b.components().dim(), "{nc:?}");
+                assert!(
+                    (a.components() - b.components())
+                        .iter()
+                        .all(|v| v.abs() < 1e-8),
+                    "{nc:?} {parts}"
+                );
+                assert!(close(a.explained_variance(), b.explained_variance()));
+                assert!(close(a.singular_values(), b.singular_values()));
+                assert!(close(&a.mean, &b.mean));
+                assert!(
+                    (a.noise_variance - b.noise_variance).abs() <= 1e-9 * (1.0 + b.noise_variance)
+                );
+            }
+        }
+        let no_gram = CrossMoments::<f64>::zero(&CrossSpec {
+            gram: false,
+            ..spec
+        });
+        assert!(Pca::new(1).fit_moments(&no_gram).is_err());
+        let mut mo = CrossMoments::zero(&spec);
+        mo.update(&RowBlock::new(x.view())).expect("rows");
+        assert!(matches!(
+            Pca::new(1).solver(PcaSolver::Full).fit_moments(&mo),
+            Err(Error::InvalidParam { name: "solver", .. })
+        ));
+        assert!(matches!(
+            Pca::new(6).fit_moments(&mo),
+            Err(Error::InvalidParam {
+                name: "n_components",
+                ..
+            })
+        ));
     }
 }

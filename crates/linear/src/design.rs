@@ -23,16 +23,13 @@
 //! This is an implementation choice, not from the course notes (which centre explicitly).
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, ShapeBuilder, s};
-use ndlearn_core::linalg::{gemm, matmul};
-use ndlearn_core::validate::{check_finite_2d, check_min_samples};
-use ndlearn_core::{Error, Float, Result, par};
+use ndlearn_core::linalg::gemm;
+use ndlearn_core::stats::mergeable::{CrossMoments, centred_gram};
+use ndlearn_core::validate::check_min_samples;
+use ndlearn_core::{Error, Float, Result};
 
-/// Rows per chunk of the fused pass (fixed: results do not depend on the thread count).
-const PASS_CHUNK: usize = 2048;
-/// Rows per block of the exact centred Gram product.
+/// Rows per block of the centred products.
 const GRAM_CHUNK: usize = 2048;
-/// Up to this many targets the fused pass accumulates `Xᵀy` itself; beyond, a gemm does it.
-const FUSED_TARGETS: usize = 8;
 
 /// Checks shapes and the target: at least `min_samples` rows, at least one column, `y` with one
 /// row per sample and finite. The finiteness of `X` is checked by [`column_sums_and_xty`].
@@ -81,22 +78,11 @@ pub(crate) fn as_column<F: Float>(y: &ArrayRef1<F>) -> ArrayView2<'_, F> {
     y.view().insert_axis(Axis(1))
 }
 
-/// The first-pass statistics of a regression problem.
-#[derive(Debug, Clone)]
-pub(crate) struct Moments<F: Float> {
-    /// Number of rows.
-    pub n: usize,
-    /// Column means of `X` (zeros without intercept).
-    pub x_mean: Array1<F>,
-    /// Means of the targets (zeros without intercept).
-    pub y_mean: Array1<F>,
-    /// `X_cᵀ y_c` (`d × k`).
-    pub xty: Array2<F>,
-    /// `‖y_c‖²` per target.
-    pub yty: Array1<F>,
-    /// Whether the intercept is fitted (centring applied).
-    pub centred: bool,
-}
+/// The first-pass statistics of a regression problem: core's mergeable
+/// [`CrossMoments`](ndlearn_core::stats::mergeable::CrossMoments) (count, means, `X_cᵀy_c`,
+/// `‖y_c‖²`), so a fit from merged partial moments and a fit from the rows compute the same
+/// thing.
+pub(crate) type Moments<F> = CrossMoments<F>;
 
 /// Pass 1: target means, column sums of `X` and `Xᵀ(y − ȳ)`; errors with the position of the
 /// first non-finite entry of `X`.
@@ -105,131 +91,55 @@ pub(crate) fn column_sums_and_xty<F: Float>(
     y: &ArrayView2<'_, F>,
     fit_intercept: bool,
 ) -> Result<Moments<F>> {
-    let (n, d) = x.dim();
-    let k = y.ncols();
-    let nf = F::cast(n);
-    let y_mean = if fit_intercept {
-        y.sum_axis(Axis(0)).mapv(|s| s / nf)
-    } else {
-        Array1::zeros(k)
-    };
-    let mut yc = y.to_owned();
-    if fit_intercept {
-        yc -= &y_mean;
-    }
-    let yty = Array1::from_iter(yc.columns().into_iter().map(|c| c.dot(&c)));
-    let fused = k <= FUSED_TARGETS && x.is_standard_layout();
-    let (sums, xty) = if fused {
-        fused_pass(x, &yc)
-    } else {
-        let sums = x.sum_axis(Axis(0));
-        let xty = if sums.iter().all(|v| v.is_finite()) {
-            matmul(&x.t(), &yc)
-        } else {
-            Array2::zeros((d, k))
-        };
-        (sums, xty)
-    };
-    if !sums.iter().all(|v| v.is_finite()) {
-        // A NaN/inf entry, or finite values whose sum overflows (then the solvers report it).
-        check_finite_2d(x, "X")?;
-    }
-    let x_mean = if fit_intercept {
-        sums.mapv(|s| s / nf)
-    } else {
-        Array1::zeros(d)
-    };
-    Ok(Moments {
-        n,
-        x_mean,
-        y_mean,
-        xty,
-        yty,
-        centred: fit_intercept,
-    })
-}
-
-/// Column sums and `Xᵀ yc` in one parallel pass over the rows of a standard-layout `X`.
-fn fused_pass<F: Float>(x: &ArrayRef2<F>, yc: &Array2<F>) -> (Array1<F>, Array2<F>) {
-    let (_, d) = x.dim();
-    let k = yc.ncols();
-    let parts = par::map_row_chunks(x, PASS_CHUNK, |rows, view| {
-        let mut sums = vec![F::zero(); d];
-        let mut sxy = vec![F::zero(); d * k];
-        for (row, i) in view.rows().into_iter().zip(rows) {
-            let Some(r) = row.to_slice() else {
-                continue; // unreachable: rows of a standard-layout matrix are contiguous
-            };
-            for (s, &v) in sums.iter_mut().zip(r) {
-                *s += v;
-            }
-            for t in 0..k {
-                let yv = yc[[i, t]];
-                for (s, &v) in sxy[t * d..(t + 1) * d].iter_mut().zip(r) {
-                    *s += v * yv;
-                }
-            }
-        }
-        (sums, sxy)
-    });
-    let mut sums = Array1::zeros(d);
-    let mut xty = Array2::zeros((d, k));
-    for (ps, pxy) in parts {
-        for (s, v) in sums.iter_mut().zip(ps) {
-            *s += v;
-        }
-        for t in 0..k {
-            for j in 0..d {
-                xty[[j, t]] += pxy[t * d + j];
-            }
-        }
-    }
-    (sums, xty)
+    CrossMoments::from_rows(x, y, fit_intercept, false)
 }
 
 /// `X_cᵀX_c` (or `XᵀX` without intercept), symmetric, by one gemm and a rank-one correction,
 /// recomputed exactly from centred blocks when the correction would cancel too many digits
-/// (see the module docs).
+/// (see the module docs); the moments' own Gram matrix when they carry one.
 pub(crate) fn gram<F: Float>(x: &ArrayRef2<F>, m: &Moments<F>) -> Array2<F> {
-    let mut g = ndlearn_core::linalg::gram(x);
-    if m.centred {
-        let raw_diag = g.diag().to_owned();
-        let nf = F::cast(m.n);
-        for i in 0..g.nrows() {
-            let a = nf * m.x_mean[i];
-            for j in 0..g.ncols() {
-                g[[i, j]] -= a * m.x_mean[j];
-            }
-        }
-        let limit = F::epsilon().sqrt().sqrt();
-        let cancels = g
-            .diag()
-            .iter()
-            .zip(raw_diag.iter())
-            .any(|(&c, &r)| r > F::zero() && below(c, limit * r));
-        if cancels {
-            g = centred_gram_exact(x, &m.x_mean);
-        }
+    match &m.xtx {
+        Some(g) => g.clone(),
+        None => centred_gram(x, &m.x_mean, m.centred),
     }
-    symmetrize(&mut g);
-    g
 }
 
-/// `X_cᵀX_c` from centred blocks of [`GRAM_CHUNK`] rows (one gemm per block).
-fn centred_gram_exact<F: Float>(x: &ArrayRef2<F>, mean: &Array1<F>) -> Array2<F> {
-    let (n, d) = x.dim();
-    let mut g = Array2::zeros((d, d));
-    let mut buf = Array2::zeros((GRAM_CHUNK.min(n), d));
-    let mut start = 0;
-    while start < n {
-        let end = (start + GRAM_CHUNK).min(n);
-        let mut b = buf.slice_mut(s![..end - start, ..]);
-        b.assign(&x.slice(s![start..end, ..]));
-        b -= mean;
-        gemm(F::one(), &b.t(), &b, F::one(), &mut g);
-        start = end;
+/// Checks moments handed to a `fit_moments`: at least one row, a Gram matrix, at least one
+/// target, centred as `fit_intercept` asks. Returns the Gram matrix.
+pub(crate) fn check_moments<'a, F: Float>(
+    m: &'a Moments<F>,
+    fit_intercept: bool,
+    context: &'static str,
+) -> Result<&'a Array2<F>> {
+    if m.n == 0 || (m.centred && m.n < 2) {
+        return Err(Error::TooFewSamples {
+            context,
+            needed: if m.centred { 2 } else { 1 },
+            found: m.n,
+        });
     }
-    g
+    let Some(g) = m.xtx.as_ref() else {
+        return Err(Error::invalid_param(
+            "moments",
+            "the moments carry no Gram matrix: accumulate them with CrossSpec { gram: true, .. }",
+        ));
+    };
+    if m.centred != fit_intercept {
+        return Err(Error::invalid_param(
+            "fit_intercept",
+            format!(
+                "fit_intercept = {fit_intercept} but the moments are {}centred",
+                if m.centred { "" } else { "not " }
+            ),
+        ));
+    }
+    if m.xty.ncols() == 0 {
+        return Err(Error::invalid_param(
+            "moments",
+            "the moments carry no target",
+        ));
+    }
+    Ok(g)
 }
 
 /// `(X − 1x̄ᵀ) B` (`n × m` for `B` of shape `d × m`), computed [`GRAM_CHUNK`] rows at a time so
@@ -381,6 +291,177 @@ mod tests {
         let view = x.slice(s![..7, 3..9]);
         let m = view.mean_axis(Axis(0)).expect("rows");
         assert_eq!(centred_copy_f(&view, &m), centred_copy(&view, &m));
+    }
+
+    /// A well-conditioned problem with an offset column (so centring matters) and two targets.
+    fn merge_problem() -> (Array2<f64>, Array2<f64>) {
+        let x = Array2::from_shape_fn((61, 5), |(i, j)| {
+            let h = ((i * 2_654_435_761 + j * 40_503) % 10_007) as f64 / 10_007.0;
+            (h - 0.5) * (1.0 + j as f64) + if j == 2 { 100.0 } else { 0.0 }
+        });
+        let y = Array2::from_shape_fn((61, 2), |(i, t)| {
+            let r = x.row(i);
+            1.5 * r[0] - 2.0 * r[1]
+                + 0.5 * r[2]
+                + (t as f64) * r[4]
+                + 3.0
+                + (i as f64 * 1.7).cos() * 0.1
+        });
+        (x, y)
+    }
+
+    /// The merged moments of `parts` consecutive row blocks of `(x, y)` (targets `..k`).
+    fn merged(
+        x: &Array2<f64>,
+        y: &Array2<f64>,
+        k: usize,
+        parts: usize,
+        centred: bool,
+    ) -> Moments<f64> {
+        use ndlearn_core::stats::mergeable::{CrossSpec, Mergeable, RowBlock};
+        let spec = CrossSpec {
+            n_features: x.ncols(),
+            n_targets: k,
+            centred,
+            gram: true,
+        };
+        let n = x.nrows();
+        let mut m = Moments::zero(&spec);
+        for p in 0..parts {
+            let r = p * n / parts..(p + 1) * n / parts;
+            let part = Moments::of(
+                &spec,
+                &RowBlock::new(x.slice(s![r.clone(), ..])).targets(y.slice(s![r, ..k])),
+            )
+            .expect("block");
+            m.merge(&part).expect("same spec");
+        }
+        m
+    }
+
+    #[test]
+    fn fits_from_merged_moments_equal_fits_on_the_rows() {
+        use crate::{ElasticNet, Lasso, LinearRegression, OlsSolver, Precompute, Ridge};
+        use ndlearn_core::Fit;
+        let (x, y) = merge_problem();
+        let y0 = y.column(0).to_owned();
+        let close = |a: &Array2<f64>, b: &Array2<f64>, tol: f64| {
+            let scale = b.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+            (a - b).iter().all(|v| v.abs() <= tol * scale)
+        };
+        for parts in [1, 3, 7] {
+            for centred in [true, false] {
+                let m1 = merged(&x, &y, 1, parts, centred);
+                let m2 = merged(&x, &y, 2, parts, centred);
+                let ols = LinearRegression::default().fit_intercept(centred);
+                let (a, b) = (
+                    ols.fit_moments(&m1).expect("ols"),
+                    ols.fit(&x, &y0).expect("ols"),
+                );
+                assert!(
+                    close(&a.lin.coef, &b.lin.coef, 1e-10),
+                    "ols {parts} {centred}"
+                );
+                assert_eq!(a.solver_used(), OlsSolver::Cholesky);
+                assert!((a.lin.intercept[0] - b.lin.intercept[0]).abs() < 1e-8);
+                let multi = ols.fit_moments(&m2).expect("ols");
+                assert!(close(
+                    &multi.lin.coef,
+                    &ols.fit_multi(&x, &y).expect("ols").lin.coef,
+                    1e-10
+                ));
+                let ridge = Ridge::new(0.5).fit_intercept(centred);
+                let (a, b) = (
+                    ridge.fit_moments(&m1).expect("ridge"),
+                    ridge.fit(&x, &y0).expect("ridge"),
+                );
+                assert!(
+                    close(&a.lin.coef, &b.lin.coef, 1e-10),
+                    "ridge {parts} {centred}"
+                );
+                let enet = ElasticNet::new(0.05, 0.7)
+                    .fit_intercept(centred)
+                    .precompute(Precompute::Always)
+                    .tol(1e-12);
+                let (a, b) = (
+                    enet.fit_moments(&m1).expect("enet"),
+                    enet.fit(&x, &y0).expect("enet"),
+                );
+                assert!(
+                    close(&a.lin.coef, &b.lin.coef, 1e-8),
+                    "enet {parts} {centred}"
+                );
+                let lasso = Lasso::new(0.05).fit_intercept(centred).tol(1e-12);
+                let a = lasso.fit_moments(&m2).expect("lasso");
+                let b = lasso.fit_multi(&x, &y).expect("lasso");
+                assert!(
+                    close(&a.lin.coef, &b.lin.coef, 1e-8),
+                    "lasso {parts} {centred}"
+                );
+            }
+        }
+        // collinear columns: Auto falls back to the minimum-norm solution, as on the rows
+        let mut xc = x.clone();
+        let c0 = xc.column(0).to_owned();
+        xc.column_mut(3).assign(&(&c0 * 2.0));
+        let mc = merged(&xc, &y, 1, 3, true);
+        let a = LinearRegression::default().fit_moments(&mc).expect("ols");
+        let b = LinearRegression::default().fit(&xc, &y0).expect("ols");
+        assert_eq!(a.rank(), 4);
+        assert!(close(&a.lin.coef, &b.lin.coef, 1e-6));
+    }
+
+    #[test]
+    fn fits_from_moments_reject_what_they_cannot_use() {
+        use crate::{LinearRegression, OlsSolver, Ridge};
+        use ndlearn_core::stats::mergeable::{CrossSpec, Mergeable};
+        let (x, y) = merge_problem();
+        let m = merged(&x, &y, 1, 2, true);
+        let no_gram =
+            CrossMoments::from_rows(&x, &y.slice(s![.., ..1]), true, false).expect("rows");
+        assert!(matches!(
+            Ridge::new(1.0).fit_moments(&no_gram),
+            Err(Error::InvalidParam { .. })
+        ));
+        assert!(matches!(
+            Ridge::new(1.0).fit_intercept(false).fit_moments(&m),
+            Err(Error::InvalidParam {
+                name: "fit_intercept",
+                ..
+            })
+        ));
+        assert!(matches!(
+            LinearRegression::default()
+                .solver(OlsSolver::Qr)
+                .fit_moments(&m),
+            Err(Error::InvalidParam { name: "solver", .. })
+        ));
+        let empty = Moments::<f64>::zero(&CrossSpec {
+            n_features: 5,
+            n_targets: 1,
+            centred: true,
+            gram: true,
+        });
+        assert!(matches!(
+            LinearRegression::default().fit_moments(&empty),
+            Err(Error::TooFewSamples { .. })
+        ));
+        let no_target = Moments::<f64>::zero(&CrossSpec {
+            n_features: 5,
+            n_targets: 0,
+            centred: true,
+            gram: true,
+        });
+        let mut nt = no_target.clone();
+        nt.merge(&CrossMoments::from_rows(&x, &y.slice(s![.., ..0]), true, true).expect("rows"))
+            .expect("merge");
+        assert!(matches!(
+            Ridge::new(1.0).fit_moments(&nt),
+            Err(Error::InvalidParam {
+                name: "moments",
+                ..
+            })
+        ));
     }
 
     #[test]

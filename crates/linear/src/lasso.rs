@@ -95,10 +95,11 @@ use ndlearn_core::Estimator;
 use ndlearn_core::optim::StepSize;
 use ndlearn_core::{Error, Fit, Float, Result};
 
-pub(crate) use crate::cd::{Prepared, settings};
-use crate::design::{self, as_column, check_xy};
+pub(crate) use crate::cd::{Prepared, cd_gram, settings};
+use crate::design::{self, Moments, as_column, check_xy};
 use crate::enet_first_order::first_order;
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::stats::mergeable::CrossMoments;
 use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// Whether coordinate descent works on the Gram matrix `X_cᵀX_c` or on the data.
@@ -248,6 +249,42 @@ impl ElasticNet {
         let init = coef_init.view().insert_axis(ndarray::Axis(0));
         fit_enet(self, x, as_column(y), Some(init), false).map(FittedElasticNet::from)
     }
+
+    /// Fits from merged moments (count, means, `X_cᵀy_c`, `‖y_c‖²` and the Gram matrix
+    /// `X_cᵀX_c`; core's mergeable [`CrossMoments`], accumulated with `gram: true` and centred
+    /// when `fit_intercept`): the fit the Gram path of [`Fit::fit`] computes from the rows those
+    /// moments were read from (row blocks on threads, partitions of a table on other machines),
+    /// with every solver. One target gives a single-output model, several a multi-output one.
+    ///
+    /// ```
+    /// use ndarray::{Array2, s};
+    /// use ndlearn_core::stats::mergeable::{CrossMoments, CrossSpec, Mergeable, RowBlock};
+    /// use ndlearn_core::{Fit, Predict};
+    /// use ndlearn_linear::{ElasticNet, Precompute};
+    ///
+    /// let x = Array2::from_shape_fn((40, 3), |(i, j)| ((i * 7 + j * 3) % 11) as f64 - 5.0);
+    /// let y = x.column(0).mapv(|v| 2.0 * v) - &x.column(2) + 1.0;
+    /// let spec = CrossSpec { n_features: 3, n_targets: 1, centred: true, gram: true };
+    /// let y2 = y.view().insert_axis(ndarray::Axis(1));
+    /// let mut m = CrossMoments::zero(&spec);
+    /// for r in [0..15, 15..40] {
+    ///     let part = CrossMoments::of(&spec, &RowBlock::new(x.slice(s![r.clone(), ..])).targets(y2.slice(s![r, ..])))?;
+    ///     m.merge(&part)?;
+    /// }
+    /// let est = ElasticNet::new(0.1, 0.5).precompute(Precompute::Always);
+    /// let merged = est.fit_moments(&m)?;
+    /// let direct = est.fit(&x, &y)?;
+    /// assert!((&merged.coef() - &direct.coef()).iter().all(|v| v.abs() < 1e-10));
+    /// # Ok::<(), ndlearn_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Invalid hyperparameters; [`Error::InvalidParam`] for moments without a Gram matrix or
+    /// target, or centred differently from `fit_intercept`; [`Error::TooFewSamples`] for
+    /// moments of no rows.
+    pub fn fit_moments<F: Float>(&self, m: &CrossMoments<F>) -> Result<FittedElasticNet<F>> {
+        enet_from_moments(self, m).map(FittedElasticNet::from)
+    }
 }
 
 impl ndlearn_core::Estimator for ElasticNet {
@@ -391,6 +428,14 @@ impl Lasso {
         let init = coef_init.view().insert_axis(ndarray::Axis(0));
         fit_enet(&self.as_elastic_net(), x, as_column(y), Some(init), false).map(FittedLasso::from)
     }
+
+    /// Fits from merged moments with their Gram matrix (see [`ElasticNet::fit_moments`]).
+    ///
+    /// # Errors
+    /// As [`ElasticNet::fit_moments`].
+    pub fn fit_moments<F: Float>(&self, m: &CrossMoments<F>) -> Result<FittedLasso<F>> {
+        enet_from_moments(&self.as_elastic_net(), m).map(FittedLasso::from)
+    }
 }
 
 impl ndlearn_core::Estimator for Lasso {
@@ -531,35 +576,78 @@ pub(crate) fn fit_enet<F: Float>(
         w.assign(&init.t());
     }
     let m = design::column_sums_and_xty(x, &y, p.fit_intercept)?;
+    if p.solver != EnetSolver::CoordinateDescent || p.precompute.use_gram(n, d) {
+        // the Gram path: everything from the moments (as a fit from merged moments)
+        let g = design::gram(x, &m);
+        return enet_from_gram(p, &m, &g, w, multi_output);
+    }
+    let prep = Prepared::new(x, &m, false);
+    let yc = design::centred_targets(&y, &m.y_mean);
+    let s = settings::<F>(p, p.alpha, n);
+    let mut n_iter = 0;
+    let mut converged = true;
+    let mut gaps = vec![F::zero(); k];
+    for (t, gap) in gaps.iter_mut().enumerate() {
+        let ycol: Vec<F> = yc.column(t).to_vec();
+        let xty: Vec<F> = m.xty.column(t).to_vec();
+        let mut wt: Vec<F> = w.column(t).to_vec();
+        let out = prep.solve(&ycol, &xty, m.yty[t], &mut wt, &s);
+        w.column_mut(t).assign(&Array1::from(wt));
+        n_iter = n_iter.max(out.n_iter);
+        converged &= out.converged;
+        *gap = out.gap / F::cast(n);
+    }
+    enet_result(p, &m, w, n_iter, gaps, converged, multi_output)
+}
+
+/// The elastic net from the moments and their Gram matrix `g` alone, from `w` (`d × k`): every
+/// solver (coordinate descent in its Gram form, subgradient, ISTA, FISTA).
+pub(crate) fn enet_from_gram<F: Float>(
+    p: &ElasticNet,
+    m: &Moments<F>,
+    g: &Array2<F>,
+    mut w: Array2<F>,
+    multi_output: bool,
+) -> Result<EnetFit<F>> {
+    let k = m.xty.ncols();
     let mut n_iter = 0;
     let mut converged = true;
     let mut gaps = vec![F::zero(); k];
     match p.solver {
         EnetSolver::CoordinateDescent => {
-            let prep = Prepared::new(x, &m, p.precompute.use_gram(n, d));
-            let yc = design::centred_targets(&y, &m.y_mean);
-            let s = settings::<F>(p, p.alpha, n);
+            let s = settings::<F>(p, p.alpha, m.n);
             for (t, gap) in gaps.iter_mut().enumerate() {
-                let ycol: Vec<F> = yc.column(t).to_vec();
                 let xty: Vec<F> = m.xty.column(t).to_vec();
                 let mut wt: Vec<F> = w.column(t).to_vec();
-                let out = prep.solve(&ycol, &xty, m.yty[t], &mut wt, &s);
+                let out = cd_gram(g, &xty, m.yty[t], &mut wt, &s);
                 w.column_mut(t).assign(&Array1::from(wt));
                 n_iter = n_iter.max(out.n_iter);
                 converged &= out.converged;
-                *gap = out.gap / F::cast(n);
+                *gap = out.gap / F::cast(m.n);
             }
         }
         solver => {
-            let g = design::gram(x, &m);
             for t in 0..k {
-                let (wt, it, conv) = first_order(p, solver, &g, &m, t, w.column(t).to_owned())?;
+                let (wt, it, conv) = first_order(p, solver, g, m, t, w.column(t).to_owned())?;
                 w.column_mut(t).assign(&wt);
                 n_iter = n_iter.max(it);
                 converged &= conv;
             }
         }
     }
+    enet_result(p, m, w, n_iter, gaps, converged, multi_output)
+}
+
+/// Checks the coefficients and recovers the intercept.
+fn enet_result<F: Float>(
+    p: &ElasticNet,
+    m: &Moments<F>,
+    w: Array2<F>,
+    n_iter: usize,
+    dual_gap: Vec<F>,
+    converged: bool,
+    multi_output: bool,
+) -> Result<EnetFit<F>> {
     if !w.iter().all(|v| v.is_finite()) {
         return Err(Error::NonFinite {
             context: "elastic-net coefficients (the data may be too large; rescale it)",
@@ -571,9 +659,20 @@ pub(crate) fn fit_enet<F: Float>(
         params: *p,
         lin: LinearCoef::from_solution(&w, &m.x_mean, &m.y_mean, multi_output),
         n_iter,
-        dual_gap: gaps,
+        dual_gap,
         converged,
     })
+}
+
+/// The elastic net from merged moments (see [`ElasticNet::fit_moments`]).
+pub(crate) fn enet_from_moments<F: Float>(
+    p: &ElasticNet,
+    m: &CrossMoments<F>,
+) -> Result<EnetFit<F>> {
+    p.validate()?;
+    let g = design::check_moments(m, p.fit_intercept, "ElasticNet::fit_moments")?;
+    let (d, k) = m.xty.dim();
+    enet_from_gram(p, m, g, Array2::zeros((d, k)), k > 1)
 }
 
 #[cfg(test)]

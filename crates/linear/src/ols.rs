@@ -102,6 +102,7 @@ use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result};
 
 use crate::design::{self, Moments, as_column, below, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::stats::mergeable::CrossMoments;
 use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// How [`LinearRegression`] solves the least-squares problem (see the [module docs](self)).
@@ -235,6 +236,84 @@ impl LinearRegression {
             n_iter: sol.n_iter,
             converged: sol.converged,
             n_samples: n,
+        })
+    }
+}
+
+impl LinearRegression {
+    /// Fits from merged moments (count, means, `X_cᵀY_c`, `‖y_c‖²` and the Gram matrix
+    /// `X_cᵀX_c`; core's mergeable [`CrossMoments`], accumulated with `gram: true` and centred
+    /// when `fit_intercept`), as a driver does after merging its executors' partial moments.
+    /// The solver is [`OlsSolver::Auto`]'s first choice, Cholesky on the normal equations (the
+    /// fit on the rows computes the same); when the pivots say the data are ill-conditioned or
+    /// rank-deficient, the minimum-norm solution from the eigendecomposition of the Gram matrix
+    /// (reported as [`OlsSolver::Svd`], singular values `√λ`). Other solvers need the rows.
+    /// One target column gives a single-output model, several a multi-output one.
+    ///
+    /// ```
+    /// use ndarray::{Array2, s};
+    /// use ndlearn_core::stats::mergeable::{CrossMoments, CrossSpec, Mergeable, RowBlock};
+    /// use ndlearn_core::Fit;
+    /// use ndlearn_linear::LinearRegression;
+    ///
+    /// let x = Array2::from_shape_fn((30, 2), |(i, j)| ((i * 5 + j * 7) % 13) as f64);
+    /// let y = (&x.column(0) * 3.0 - &x.column(1) + 2.0).insert_axis(ndarray::Axis(1));
+    /// let spec = CrossSpec { n_features: 2, n_targets: 1, centred: true, gram: true };
+    /// let parts: Vec<_> = [0..10, 10..30]
+    ///     .into_iter()
+    ///     .map(|r| CrossMoments::of(&spec, &RowBlock::new(x.slice(s![r.clone(), ..])).targets(y.slice(s![r, ..]))))
+    ///     .collect::<Result<_, _>>()?;
+    /// let m = CrossMoments::merge_all(&spec, &parts)?;
+    /// let fit = LinearRegression::default().fit_moments(&m)?;
+    /// assert!((fit.coef()[0] - 3.0).abs() < 1e-10 && (fit.intercept() - 2.0).abs() < 1e-9);
+    /// # Ok::<(), ndlearn_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for moments without a Gram matrix or target, centred
+    /// differently from `fit_intercept`, or a solver other than `Auto` / `Cholesky`;
+    /// [`Error::TooFewSamples`] for moments of no rows; `Cholesky` on a singular Gram matrix
+    /// fails as in a fit.
+    pub fn fit_moments<F: Float>(&self, m: &CrossMoments<F>) -> Result<FittedLinearRegression<F>> {
+        self.validate()?;
+        let g = design::check_moments(m, self.fit_intercept, "LinearRegression::fit_moments")?;
+        let (d, k) = m.xty.dim();
+        let n_eff = if m.centred { m.n - 1 } else { m.n };
+        let sol = match self.solver {
+            OlsSolver::Auto => {
+                let chol = if n_eff >= d {
+                    cholesky_from_gram(g.clone(), m, true)?
+                } else {
+                    None
+                };
+                match chol {
+                    Some(s) => s,
+                    None => gram_eigen_solve(g, m)?,
+                }
+            }
+            OlsSolver::Cholesky => {
+                cholesky_from_gram(g.clone(), m, false)?.ok_or_else(|| Error::Linalg {
+                    op: "LinearRegression (Cholesky)",
+                    kind: LinalgErrorKind::NotPositiveDefinite,
+                    detail: Some("the merged Gram matrix is singular; use OlsSolver::Auto".into()),
+                })?
+            }
+            other => {
+                return Err(Error::invalid_param(
+                    "solver",
+                    format!("{other:?} needs the rows; fits from moments use Auto or Cholesky"),
+                ));
+            }
+        };
+        Ok(FittedLinearRegression {
+            params: *self,
+            lin: LinearCoef::from_solution(&sol.w, &m.x_mean, &m.y_mean, k > 1),
+            solver_used: sol.solver,
+            rank: sol.rank,
+            singular_values: sol.singular_values,
+            n_iter: sol.n_iter,
+            converged: sol.converged,
+            n_samples: m.n,
         })
     }
 }
@@ -374,7 +453,15 @@ fn cholesky_solve<F: Float>(
     m: &Moments<F>,
     check_condition: bool,
 ) -> Result<Option<Solution<F>>> {
-    let g = design::gram(x, m);
+    cholesky_from_gram(design::gram(x, m), m, check_condition)
+}
+
+/// [`cholesky_solve`] on the Gram matrix `g` of the moments.
+fn cholesky_from_gram<F: Float>(
+    g: Array2<F>,
+    m: &Moments<F>,
+    check_condition: bool,
+) -> Result<Option<Solution<F>>> {
     let chol = match CholeskyFactor::new(&g) {
         Ok(c) => c,
         Err(Error::Linalg {
@@ -392,6 +479,32 @@ fn cholesky_solve<F: Float>(
     }
     let w = chol.solve_many(&m.xty)?;
     Ok(Some(Solution::closed(w, g.nrows(), OlsSolver::Cholesky)))
+}
+
+/// Minimum-norm solution from the eigendecomposition `G = V Λ Vᵀ` of the Gram matrix alone
+/// (`Λ = Σ²`: the right singular vectors and squared singular values of `X_c`), singular
+/// values below `rcond · σ_max` cut as [`svd_solve`] cuts them. Squares the condition number:
+/// only for fits from moments, when the rows are not at hand.
+fn gram_eigen_solve<F: Float>(g: &Array2<F>, m: &Moments<F>) -> Result<Solution<F>> {
+    let d = g.nrows();
+    let (lam, v) = linalg::eigh_descending(g)?;
+    let s = lam.mapv(|l| l.max(F::zero()).sqrt());
+    let smax = s.first().copied().unwrap_or(F::zero());
+    let cut = linalg::default_rcond::<F>(m.n, d) * smax;
+    let rank = s.iter().filter(|&&v| v > cut && v > F::zero()).count();
+    let mut vty = v.slice(s![.., ..rank]).t().dot(&m.xty);
+    for (mut row, &l) in vty.axis_iter_mut(Axis(0)).zip(lam.iter()) {
+        row.mapv_inplace(|t| t / l);
+    }
+    let w = v.slice(s![.., ..rank]).dot(&vty);
+    Ok(Solution {
+        w,
+        rank,
+        singular_values: Some(s),
+        n_iter: 0,
+        converged: true,
+        solver: OlsSolver::Svd,
+    })
 }
 
 /// Minimum-norm solution from the thin SVD of the centred `X`.

@@ -85,6 +85,7 @@ use ndlearn_core::{Error, Fit, Float, LinalgErrorKind, Result};
 
 use crate::design::{self, Moments, as_column, check_xy};
 use crate::model::{LinearCoef, linear_model_api};
+use ndlearn_core::stats::mergeable::CrossMoments;
 use ndlearn_core::validate::{CheckModel, ModelCheck};
 
 /// How [`Ridge`] solves its problem (see the [module docs](self)).
@@ -202,6 +203,45 @@ impl Ridge {
             ndlearn_core::validate::check_non_negative("alpha", a)?;
         }
         self.fit_targets(x, y.view(), alphas.to_vec(), true)
+    }
+
+    /// Fits from merged moments (count, means, `X_cᵀY_c`, `‖y_c‖²` and the Gram matrix
+    /// `X_cᵀX_c`; core's mergeable [`CrossMoments`], accumulated with `gram: true` and centred
+    /// when `fit_intercept`), as a driver does after merging its executors' partial moments:
+    /// the primal Cholesky solve `(X_cᵀX_c + αI) W = X_cᵀY_c` that [`Fit::fit`] runs on the
+    /// rows when `D ≤ N` (the same code). One target column gives a single-output model,
+    /// several a multi-output one (the same `alpha` for all).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for moments without a Gram matrix or target, centred
+    /// differently from `fit_intercept`, or an SGD solver; [`Error::TooFewSamples`] for
+    /// moments of no rows; [`Error::Linalg`] when `X_cᵀX_c + αI` is not positive definite
+    /// (`alpha = 0` on collinear features: use `alpha > 0`, or
+    /// [`LinearRegression::fit_moments`](crate::LinearRegression::fit_moments)).
+    pub fn fit_moments<F: Float>(&self, m: &CrossMoments<F>) -> Result<FittedRidge<F>> {
+        self.validate()?;
+        if matches!(self.solver, RidgeSolver::Sgd { .. }) {
+            return Err(Error::invalid_param(
+                "solver",
+                "SGD needs the rows; fits from moments solve by Cholesky",
+            ));
+        }
+        let g = design::check_moments(m, self.fit_intercept, "Ridge::fit_moments")?;
+        let k = m.xty.ncols();
+        let alphas = vec![self.alpha; k];
+        let w = primal_from_gram(g, m, &alphas)?.ok_or_else(|| Error::Linalg {
+            op: "Ridge::fit_moments (Cholesky)",
+            kind: LinalgErrorKind::NotPositiveDefinite,
+            detail: Some("X_cᵀX_c + αI is singular: use alpha > 0".into()),
+        })?;
+        Ok(FittedRidge {
+            params: *self,
+            lin: LinearCoef::from_solution(&w, &m.x_mean, &m.y_mean, k > 1),
+            alphas,
+            solver_used: RidgeSolver::Cholesky,
+            n_iter: 0,
+            converged: true,
+        })
     }
 
     fn fit_targets<F: Float>(
@@ -383,10 +423,18 @@ pub(crate) fn primal_cholesky<F: Float>(
     m: &Moments<F>,
     alphas: &[f64],
 ) -> Result<Option<Array2<F>>> {
-    let g = design::gram(x, m);
+    primal_from_gram(&design::gram(x, m), m, alphas)
+}
+
+/// [`primal_cholesky`] on the Gram matrix `g` of the moments.
+fn primal_from_gram<F: Float>(
+    g: &Array2<F>,
+    m: &Moments<F>,
+    alphas: &[f64],
+) -> Result<Option<Array2<F>>> {
     let mut w = Array2::zeros(m.xty.raw_dim());
     for (alpha, ts) in alpha_groups(alphas) {
-        let Some(chol) = factor(&g, alpha)? else {
+        let Some(chol) = factor(g, alpha)? else {
             return Ok(None);
         };
         let rhs = m.xty.select(Axis(1), &ts);

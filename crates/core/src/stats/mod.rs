@@ -8,6 +8,7 @@
 //! | [`information`] | entropy, mutual information (discrete and binned) | CL-034 |
 //! | [`kde`] | kernel density estimation (Gaussian, tophat, box kernels; Scott, Silverman and the course notes' bandwidth rule) | C-15, TV28 |
 //! | [`order`] | quantiles (numpy's linear and averaged-inverted-CDF methods), median, weighted percentiles and weighted median (scikit-learn's `_weighted_percentile`), ranks, Spearman's correlation | — |
+//! | [`mergeable`] | mergeable sufficient statistics (zero, update with a row block, merge, bytes): centred cross moments, per-class moments, k-means rounds, GLM loss/gradient/Hessian | — |
 //! | [`distributions`] | univariate, discrete and multivariate laws: pdf/logpdf/cdf/ppf, moments, seeded sampling | CL-031 |
 //!
 //! The descriptive functions live in `descriptive.rs` and are re-exported here, so
@@ -17,6 +18,7 @@ mod descriptive;
 pub mod distributions;
 pub mod information;
 pub mod kde;
+pub mod mergeable;
 pub mod order;
 pub mod special;
 pub mod tests;

@@ -1,0 +1,237 @@
+//! [`GlmStats`]: value, gradient and (optionally) Hessian of a pointwise loss of the linear
+//! score `f = Xw + b` at given `(w, b)`.
+
+use super::bytes::{Reader, Writer};
+use super::{Mergeable, RowBlock, spec_mismatch};
+use crate::linalg::gemm;
+use crate::loss::Loss;
+use crate::{Error, Float, Result};
+use ndarray::{Array1, Array2, Axis};
+
+/// Byte-form tag.
+const TAG: u8 = 4;
+
+/// Where a [`GlmStats`] is evaluated.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GlmSpec<F: Float> {
+    /// The pointwise loss `ℓ(y, f)` (its targets: one column in the row block).
+    pub loss: Loss,
+    /// The coefficients `w` (`d`).
+    pub coef: Array1<F>,
+    /// The intercept `b`.
+    pub intercept: F,
+    /// Also accumulate the Hessian (`(d + 1)²`, for Newton / IRLS steps).
+    pub hessian: bool,
+}
+
+/// The sums `Σ sᵢ ℓ(yᵢ, fᵢ)`, `Σ sᵢ ℓ'(yᵢ, fᵢ) xᵢ`, `Σ sᵢ ℓ'(yᵢ, fᵢ)` and, when asked,
+/// `Σ sᵢ ℓ''(yᵢ, fᵢ) x̃ᵢx̃ᵢᵀ` with `x̃ = (x, 1)`, at `fᵢ = xᵢᵀw + b` (`sᵢ` the sample weights,
+/// 1 without), and `Σ sᵢ`. An L-BFGS or Newton driver divides by the weight sum and adds its
+/// penalty; every data pass of the fit is one aggregate of these statistics. The point
+/// `(w, b)` and the loss travel with the statistics: statistics at other points do not merge.
+///
+/// In one block: one GEMV for the scores, the loss's pointwise derivatives
+/// ([`Loss::gradients_hessians_into`]), one GEMV `Xᵀg` and one GEMM `(X ∘ h)ᵀX` for the
+/// Hessian.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GlmStats<F: Float> {
+    /// Where the statistics are evaluated.
+    pub at: GlmSpec<F>,
+    /// Number of rows.
+    pub n: u64,
+    /// `Σ sᵢ`.
+    pub weight_sum: F,
+    /// `Σ sᵢ ℓ(yᵢ, fᵢ)`.
+    pub value: F,
+    /// `Σ sᵢ ℓ'(yᵢ, fᵢ) xᵢ` (`d`).
+    pub grad_coef: Array1<F>,
+    /// `Σ sᵢ ℓ'(yᵢ, fᵢ)`.
+    pub grad_intercept: F,
+    /// `Σ sᵢ ℓ''(yᵢ, fᵢ) x̃ᵢx̃ᵢᵀ` (`(d + 1) × (d + 1)`, the intercept last) when the spec asks.
+    pub hessian: Option<Array2<F>>,
+}
+
+impl<F: Float> Mergeable<F> for GlmStats<F> {
+    type Spec = GlmSpec<F>;
+
+    fn zero(spec: &GlmSpec<F>) -> Self {
+        let d = spec.coef.len();
+        Self {
+            at: spec.clone(),
+            n: 0,
+            weight_sum: F::zero(),
+            value: F::zero(),
+            grad_coef: Array1::zeros(d),
+            grad_intercept: F::zero(),
+            hessian: spec.hessian.then(|| Array2::zeros((d + 1, d + 1))),
+        }
+    }
+
+    fn update(&mut self, block: &RowBlock<'_, F>) -> Result<()> {
+        let d = self.at.coef.len();
+        block.check(d, "GlmStats::update")?;
+        if block.nrows() == 0 {
+            return Ok(());
+        }
+        crate::validate::check_finite_2d(&block.x, "X")?;
+        self.at.loss.validate()?;
+        let y = block
+            .require_targets(1, "GlmStats::update")?
+            .column(0)
+            .to_owned();
+        self.at.loss.check_target(&y)?;
+        let loss = self.at.loss;
+        let n = block.nrows();
+        let mut raw = block.x.dot(&self.at.coef);
+        raw += self.at.intercept;
+        let (ys, rs) = (y.as_slice().unwrap_or(&[]), raw.as_slice().unwrap_or(&[]));
+        let w = block.weights.as_ref().map(|w| w.to_owned());
+        let ws = w.as_ref().and_then(|w| w.as_slice());
+        let mut vals = vec![F::zero(); n];
+        loss.values_into(ys, rs, ws, &mut vals);
+        let mut g = vec![F::zero(); n];
+        let mut h = vec![F::zero(); n];
+        loss.gradients_hessians_into(ys, rs, ws, &mut g, &mut h);
+        let g = Array1::from(g);
+        self.value += vals.iter().copied().sum::<F>();
+        self.weight_sum += ws.map_or(F::cast(n as f64), |w| w.iter().copied().sum());
+        self.grad_coef += &block.x.t().dot(&g);
+        self.grad_intercept += g.sum();
+        if let Some(hess) = self.hessian.as_mut() {
+            let h = Array1::from(h);
+            let mut xh = block.x.to_owned();
+            xh *= &h.view().insert_axis(Axis(1));
+            let mut top = hess.slice_mut(ndarray::s![..d, ..d]);
+            gemm(F::one(), &xh.t(), &block.x, F::one(), &mut top);
+            let col = xh.sum_axis(Axis(0));
+            for j in 0..d {
+                hess[[j, d]] += col[j];
+                hess[[d, j]] += col[j];
+            }
+            hess[[d, d]] += h.sum();
+            crate::stats::symmetrize(hess);
+        }
+        self.n += n as u64;
+        if !self.value.is_finite() || self.grad_coef.iter().any(|v| !v.is_finite()) {
+            return Err(Error::NonFiniteResult {
+                context: "GlmStats::update",
+                reason: "the loss or its gradient overflowed at the given coefficients".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn merge(&mut self, other: &Self) -> Result<()> {
+        if self.at != other.at {
+            return Err(spec_mismatch(
+                "GlmStats::merge",
+                "statistics at the same loss and coefficients".into(),
+                "statistics at another point".into(),
+            ));
+        }
+        self.n += other.n;
+        self.weight_sum += other.weight_sum;
+        self.value += other.value;
+        self.grad_coef += &other.grad_coef;
+        self.grad_intercept += other.grad_intercept;
+        if let (Some(a), Some(b)) = (self.hessian.as_mut(), other.hessian.as_ref()) {
+            *a += b;
+        }
+        Ok(())
+    }
+
+    fn n_rows(&self) -> u64 {
+        self.n
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let (code, param) = loss_code(self.at.loss);
+        let mut w = Writer::new(TAG);
+        w.u64(code)
+            .float(param)
+            .array1(&self.at.coef)
+            .float(self.at.intercept)
+            .u64(self.n)
+            .float(self.weight_sum)
+            .float(self.value)
+            .array1(&self.grad_coef)
+            .float(self.grad_intercept)
+            .opt_array2(self.hessian.as_ref());
+        w.finish()
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Self> {
+        let mut r = Reader::new(bytes, TAG, "GlmStats")?;
+        let code = r.u64()?;
+        let param: f64 = r.float()?;
+        let loss = loss_from_code(code, param).ok_or_else(|| r.inconsistent("unknown loss"))?;
+        let coef: Array1<F> = r.array1()?;
+        let intercept = r.float()?;
+        let n = r.u64()?;
+        let weight_sum = r.float()?;
+        let value = r.float()?;
+        let grad_coef: Array1<F> = r.array1()?;
+        let grad_intercept = r.float()?;
+        let hessian: Option<Array2<F>> = r.opt_array2()?;
+        r.end()?;
+        let d = coef.len();
+        if grad_coef.len() != d || hessian.as_ref().is_some_and(|h| h.dim() != (d + 1, d + 1)) {
+            return Err(r.inconsistent("array shapes disagree"));
+        }
+        Ok(Self {
+            at: GlmSpec {
+                loss,
+                coef,
+                intercept,
+                hessian: hessian.is_some(),
+            },
+            n,
+            weight_sum,
+            value,
+            grad_coef,
+            grad_intercept,
+            hessian,
+        })
+    }
+}
+
+/// A loss as `(variant, parameter)` for the byte form.
+fn loss_code(loss: Loss) -> (u64, f64) {
+    match loss {
+        Loss::SquaredError => (0, 0.0),
+        Loss::AbsoluteError => (1, 0.0),
+        Loss::Huber { delta } => (2, delta),
+        Loss::Pinball { quantile } => (3, quantile),
+        Loss::EpsilonInsensitive { epsilon } => (4, epsilon),
+        Loss::SquaredEpsilonInsensitive { epsilon } => (5, epsilon),
+        Loss::Hinge { threshold } => (6, threshold),
+        Loss::SquaredHinge { threshold } => (7, threshold),
+        Loss::ModifiedHuber => (8, 0.0),
+        Loss::LogLoss => (9, 0.0),
+        Loss::Exponential => (10, 0.0),
+        Loss::Poisson => (11, 0.0),
+        Loss::Gamma => (12, 0.0),
+    }
+}
+
+/// The inverse of [`loss_code`].
+fn loss_from_code(code: u64, p: f64) -> Option<Loss> {
+    Some(match code {
+        0 => Loss::SquaredError,
+        1 => Loss::AbsoluteError,
+        2 => Loss::Huber { delta: p },
+        3 => Loss::Pinball { quantile: p },
+        4 => Loss::EpsilonInsensitive { epsilon: p },
+        5 => Loss::SquaredEpsilonInsensitive { epsilon: p },
+        6 => Loss::Hinge { threshold: p },
+        7 => Loss::SquaredHinge { threshold: p },
+        8 => Loss::ModifiedHuber,
+        9 => Loss::LogLoss,
+        10 => Loss::Exponential,
+        11 => Loss::Poisson,
+        12 => Loss::Gamma,
+        _ => return None,
+    })
+}

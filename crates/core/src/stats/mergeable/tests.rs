@@ -1,0 +1,499 @@
+//! Merge laws (identity exact; associativity, commutativity and partition invariance within
+//! rounding; byte round trip exact) for every statistics type, plus each type against a direct
+//! computation and its errors.
+
+use super::*;
+use crate::loss::Loss;
+use ndarray::{Array1, Array2, ArrayView2, Axis, array, s};
+use ndlearn_testkit::strategies::config;
+use proptest::prelude::*;
+
+/// Compares two statistics slot by slot in their byte form: counts and shapes exactly, floats
+/// within `tol` relative to the largest float of either.
+fn close<F: Float, S: Mergeable<F>>(a: &S, b: &S, tol: f64) -> std::result::Result<(), String> {
+    let (ea, eb) = (a.encode(), b.encode());
+    if ea.len() != eb.len() || ea[..6] != eb[..6] {
+        return Err(format!(
+            "layouts differ ({} vs {} bytes)",
+            ea.len(),
+            eb.len()
+        ));
+    }
+    let slots = |e: &[u8]| -> Vec<u64> {
+        e[6..]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect()
+    };
+    let (sa, sb) = (slots(&ea), slots(&eb));
+    // an integer slot (count, length, flag) is a small u64; a float's bits are large unless it
+    // is +0.0
+    let small = |v: u64| v < 1 << 32;
+    let scale = sa
+        .iter()
+        .chain(&sb)
+        .filter(|&&v| !small(v))
+        .map(|&v| f64::from_bits(v).abs())
+        .fold(1.0, f64::max);
+    for (i, (&u, &v)) in sa.iter().zip(&sb).enumerate() {
+        if u == v {
+            continue;
+        }
+        if small(u) && small(v) {
+            return Err(format!("slot {i}: integer {u} vs {v}"));
+        }
+        let (x, y) = (f64::from_bits(u), f64::from_bits(v));
+        if (x - y).abs() > tol * scale {
+            return Err(format!("slot {i}: {x} vs {y} (scale {scale})"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the laws on the statistics of three row blocks and of their union.
+fn laws<F: Float, S: Mergeable<F> + PartialEq + std::fmt::Debug>(
+    spec: &S::Spec,
+    blocks: &[RowBlock<'_, F>; 3],
+    all: &RowBlock<'_, F>,
+    tol: f64,
+) -> std::result::Result<(), String> {
+    let err = |e: crate::Error| e.to_string();
+    let p: Vec<S> = blocks
+        .iter()
+        .map(|b| S::of(spec, b))
+        .collect::<Result<_>>()
+        .map_err(err)?;
+    let zero = S::zero(spec);
+    for q in &p {
+        // identity, exactly
+        let mut l = zero.clone();
+        l.merge(q).map_err(err)?;
+        let mut r = q.clone();
+        r.merge(&zero).map_err(err)?;
+        if &l != q || &r != q {
+            return Err("zero is not an identity".into());
+        }
+        // byte round trip, exactly
+        if &S::decode(&q.encode()).map_err(err)? != q {
+            return Err("decode(encode(s)) != s".into());
+        }
+    }
+    let ab_c = {
+        let mut ab = p[0].clone();
+        ab.merge(&p[1]).map_err(err)?;
+        ab.merge(&p[2]).map_err(err)?;
+        ab
+    };
+    let a_bc = {
+        let mut bc = p[1].clone();
+        bc.merge(&p[2]).map_err(err)?;
+        let mut a = p[0].clone();
+        a.merge(&bc).map_err(err)?;
+        a
+    };
+    let cba = S::merge_all(spec, [&p[2], &p[1], &p[0]]).map_err(err)?;
+    let whole = S::of(spec, all).map_err(err)?;
+    close(&ab_c, &a_bc, tol).map_err(|e| format!("associativity: {e}"))?;
+    close(&ab_c, &cba, tol).map_err(|e| format!("commutativity: {e}"))?;
+    close(&ab_c, &whole, tol).map_err(|e| format!("partition: {e}"))?;
+    if ab_c.n_rows() != all.nrows() as u64 {
+        return Err("row count".into());
+    }
+    Ok(())
+}
+
+/// A data set of `n` rows (`d` features, targets, labels in `0..3`, weights) around `offset`,
+/// and two cut points splitting it into three blocks (possibly empty).
+fn data() -> impl Strategy<
+    Value = (
+        Array2<f64>,
+        Array2<f64>,
+        Array1<usize>,
+        Array1<f64>,
+        usize,
+        usize,
+    ),
+> {
+    (
+        2usize..40,
+        1usize..5,
+        prop_oneof![Just(0.0), Just(1e3), Just(-7.5)],
+    )
+        .prop_flat_map(|(n, d, offset)| {
+            (
+                prop::collection::vec(-3.0f64..3.0, n * d),
+                prop::collection::vec(-2.0f64..2.0, n * 2),
+                prop::collection::vec(0usize..3, n),
+                prop::collection::vec(0.1f64..3.0, n),
+                0..=n,
+                0..=n,
+            )
+                .prop_map(move |(xv, yv, lab, w, c1, c2)| {
+                    let x = Array2::from_shape_vec((n, d), xv)
+                        .unwrap_or_else(|_| Array2::zeros((n, d)))
+                        + offset;
+                    let y = Array2::from_shape_vec((n, 2), yv)
+                        .unwrap_or_else(|_| Array2::zeros((n, 2)));
+                    let (lo, hi) = (c1.min(c2), c1.max(c2));
+                    (x, y, Array1::from(lab), Array1::from(w), lo, hi)
+                })
+        })
+}
+
+/// The three blocks `..lo`, `lo..hi`, `hi..` and the whole, with what `with` attaches.
+fn split<'a>(
+    x: &'a Array2<f64>,
+    lo: usize,
+    hi: usize,
+    with: impl Fn(RowBlock<'a, f64>, std::ops::Range<usize>) -> RowBlock<'a, f64>,
+) -> ([RowBlock<'a, f64>; 3], RowBlock<'a, f64>) {
+    let n = x.nrows();
+    let b = |r: std::ops::Range<usize>| with(RowBlock::new(x.slice(s![r.clone(), ..])), r);
+    ([b(0..lo), b(lo..hi), b(hi..n)], b(0..n))
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    #[test]
+    fn cross_moments_obey_the_laws((x, y, _, _, lo, hi) in data(), centred in any::<bool>(), t in 0usize..3) {
+        let d = x.ncols();
+        let spec = CrossSpec { n_features: d, n_targets: t, centred, gram: true };
+        let (blocks, all) = split(&x, lo, hi, |b, r| {
+            if t == 0 { b } else { b.targets(y.slice(s![r, ..t])) }
+        });
+        prop_assert_eq!(laws::<f64, CrossMoments<f64>>(&spec, &blocks, &all, 1e-12), Ok(()));
+    }
+
+    #[test]
+    fn class_moments_obey_the_laws((x, _, lab, w, lo, hi) in data(), weighted in any::<bool>()) {
+        let spec = ClassSpec { n_classes: 3, n_features: x.ncols() };
+        let (blocks, all) = split(&x, lo, hi, |b, r| {
+            let b = b.labels(lab.slice(s![r.clone()]));
+            if weighted { b.weights(w.slice(s![r])) } else { b }
+        });
+        prop_assert_eq!(laws::<f64, ClassMoments<f64>>(&spec, &blocks, &all, 1e-12), Ok(()));
+    }
+
+    #[test]
+    fn kmeans_stats_obey_the_laws((x, _, _, _, lo, hi) in data(), k in 1usize..5) {
+        // centres: the first rows (repeated when there are fewer rows than centres)
+        let centers = Array2::from_shape_fn((k, x.ncols()), |(c, j)| x[[c % x.nrows(), j]] + 0.25 * c as f64);
+        let spec = KMeansSpec { centers };
+        let (blocks, all) = split(&x, lo, hi, |b, _| b);
+        prop_assert_eq!(laws::<f64, KMeansStats<f64>>(&spec, &blocks, &all, 1e-12), Ok(()));
+    }
+
+    #[test]
+    fn glm_stats_obey_the_laws((x, y, lab, w, lo, hi) in data(), weighted in any::<bool>()) {
+        let d = x.ncols();
+        // binary targets for the log-loss; the data centred so the scores stay moderate
+        let yb = lab.mapv(|l| if l == 1 { 1.0 } else { 0.0 }).insert_axis(Axis(1));
+        let xc = &x - &x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(d));
+        let coef = Array1::from_shape_fn(d, |j| 0.3 - 0.2 * j as f64 + y[[0, 0]] * 0.01);
+        let spec = GlmSpec { loss: Loss::LogLoss, coef, intercept: -0.4, hessian: true };
+        let (blocks, all) = split(&xc, lo, hi, |b, r| {
+            let b = b.targets(yb.slice(s![r.clone(), ..]));
+            if weighted { b.weights(w.slice(s![r])) } else { b }
+        });
+        prop_assert_eq!(laws::<f64, GlmStats<f64>>(&spec, &blocks, &all, 1e-12), Ok(()));
+    }
+}
+
+#[test]
+fn cross_moments_match_a_direct_computation() {
+    let x: Array2<f64> = array![
+        [1.0, 10.0],
+        [2.0, 11.0],
+        [4.0, 9.0],
+        [7.0, 13.0],
+        [0.5, 12.0]
+    ];
+    let y = array![[1.0], [3.0], [2.0], [6.0], [0.0]];
+    let spec = CrossSpec {
+        n_features: 2,
+        n_targets: 1,
+        centred: true,
+        gram: true,
+    };
+    let mut m = CrossMoments::of(
+        &spec,
+        &RowBlock::new(x.slice(s![..2, ..])).targets(y.slice(s![..2, ..])),
+    )
+    .expect("block");
+    m.update(&RowBlock::new(x.slice(s![2.., ..])).targets(y.slice(s![2.., ..])))
+        .expect("block");
+    let mean = x.mean_axis(Axis(0)).expect("rows");
+    let xc = &x - &mean;
+    let yc = &y - y.mean_axis(Axis(0)).expect("rows");
+    assert_eq!(m.n, 5);
+    assert!((&m.x_mean - &mean).iter().all(|v| v.abs() < 1e-14));
+    let close = |a: &Array2<f64>, b: &Array2<f64>| (a - b).iter().all(|v| v.abs() < 1e-12);
+    assert!(close(&m.xty, &xc.t().dot(&yc)));
+    assert!(close(m.xtx.as_ref().expect("gram"), &xc.t().dot(&xc)));
+    assert!((m.yty[0] - yc.column(0).dot(&yc.column(0))).abs() < 1e-12);
+    let cov = m.covariance(1).expect("gram and rows");
+    assert!(close(
+        &cov,
+        &crate::stats::covariance(&x.view(), 1).expect("cov")
+    ));
+    // uncentred: raw products
+    let raw = CrossMoments::of(
+        &CrossSpec {
+            centred: false,
+            ..spec
+        },
+        &RowBlock::new(x.view()).targets(y.view()),
+    )
+    .expect("block");
+    assert!(close(raw.xtx.as_ref().expect("gram"), &x.t().dot(&x)));
+    assert_eq!(raw.x_mean, array![0.0, 0.0]);
+}
+
+#[test]
+fn class_moments_match_a_direct_computation() {
+    let x: Array2<f64> = array![
+        [1.0, 2.0],
+        [3.0, 2.5],
+        [10.0, -1.0],
+        [12.0, 0.0],
+        [11.0, 4.0]
+    ];
+    let labels = ndarray::arr1(&[0usize, 0, 1, 1, 1]);
+    let w = array![1.0, 3.0, 1.0, 1.0, 2.0];
+    let spec = ClassSpec {
+        n_classes: 3,
+        n_features: 2,
+    };
+    let m = ClassMoments::of(
+        &spec,
+        &RowBlock::new(x.view())
+            .labels(labels.view())
+            .weights(w.view()),
+    )
+    .expect("block");
+    assert_eq!(m.count, array![4.0, 4.0, 0.0]);
+    // class 0: weighted mean (1·1 + 3·3)/4 = 2.5, m2 = 1·1.5² + 3·0.5² = 3
+    assert!((m.mean[[0, 0]] - 2.5).abs() < 1e-15);
+    assert!((m.m2[[0, 0]] - 3.0).abs() < 1e-14);
+    assert!((m.var()[[0, 0]] - 0.75).abs() < 1e-15);
+    // class 1, feature 1: mean (−1 + 0 + 8)/4 = 1.75
+    assert!((m.mean[[1, 1]] - 1.75).abs() < 1e-15);
+    assert_eq!(m.var().row(2).to_vec(), vec![0.0, 0.0]);
+    // overall biased variance of feature 0 (unweighted): mean 7.4
+    let v0 = x.column(0).mapv(|v| (v - 7.4) * (v - 7.4)).sum() / 5.0;
+    let v1 = x.column(1).var(0.0);
+    assert!((m.max_overall_var() - v0.max(v1)).abs() < 1e-12);
+}
+
+#[test]
+fn kmeans_stats_take_one_lloyd_round() {
+    let x: Array2<f64> = array![
+        [0.0, 0.0],
+        [0.0, 1.0],
+        [10.0, 10.0],
+        [11.0, 10.0],
+        [0.4, 0.0]
+    ];
+    let centers = array![[0.0, 0.5], [10.0, 10.0], [50.0, 50.0]];
+    let mut st = KMeansStats::zero(&KMeansSpec {
+        centers: centers.clone(),
+    });
+    st.update(&RowBlock::new(x.slice(s![..3, ..])))
+        .expect("block");
+    st.update(&RowBlock::new(x.slice(s![3.., ..])))
+        .expect("block");
+    assert_eq!(st.counts, vec![3, 2, 0]);
+    let c = st.centers();
+    assert!((c[[0, 0]] - 0.4 / 3.0).abs() < 1e-15);
+    assert!((c[[0, 1]] - 1.0 / 3.0).abs() < 1e-15);
+    assert_eq!(c.row(1).to_vec(), vec![10.5, 10.0]);
+    // the empty cluster keeps its centre
+    assert_eq!(c.row(2).to_vec(), vec![50.0, 50.0]);
+    // inertia: 0.25 + 0.25 + 0 + 1 + (0.16 + 0.25)
+    assert!((st.inertia - 1.91).abs() < 1e-12);
+    // statistics at other centres do not merge
+    let other = KMeansStats::zero(&KMeansSpec {
+        centers: centers + 1.0,
+    });
+    assert!(matches!(
+        st.merge(&other),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+}
+
+/// `value(w)` of the GLM statistics over all of `x`.
+fn glm_at(
+    x: &ArrayView2<'_, f64>,
+    y: &Array2<f64>,
+    loss: Loss,
+    coef: Array1<f64>,
+    b: f64,
+) -> GlmStats<f64> {
+    let spec = GlmSpec {
+        loss,
+        coef,
+        intercept: b,
+        hessian: true,
+    };
+    GlmStats::of(&spec, &RowBlock::new(*x).targets(y.view())).expect("block")
+}
+
+#[test]
+fn glm_gradient_and_hessian_match_finite_differences() {
+    let x: Array2<f64> = array![
+        [0.5, -1.0],
+        [1.5, 0.3],
+        [-0.7, 2.0],
+        [0.1, 0.1],
+        [2.0, -0.5]
+    ];
+    let xv = x.view();
+    let cases = [
+        (Loss::LogLoss, array![[0.0], [1.0], [1.0], [0.0], [1.0]]),
+        (Loss::Poisson, array![[0.0], [2.0], [1.0], [3.0], [1.0]]),
+        (
+            Loss::SquaredError,
+            array![[0.3], [-1.0], [2.0], [0.0], [1.5]],
+        ),
+    ];
+    let (w0, b0) = (array![0.2, -0.3], 0.1);
+    let h = 1e-6;
+    for (loss, y) in cases {
+        let st = glm_at(&xv, &y, loss, w0.clone(), b0);
+        let hess = st.hessian.clone().expect("hessian");
+        let grad = |w: Array1<f64>, b: f64| {
+            let s = glm_at(&xv, &y, loss, w, b);
+            let mut g = s.grad_coef.to_vec();
+            g.push(s.grad_intercept);
+            (s.value, g)
+        };
+        let (_, g0) = grad(w0.clone(), b0);
+        for k in 0..3 {
+            let shift = |sgn: f64| {
+                let mut w = w0.clone();
+                let mut b = b0;
+                if k < 2 {
+                    w[k] += sgn * h;
+                } else {
+                    b += sgn * h;
+                }
+                grad(w, b)
+            };
+            let ((vp, gp), (vm, gm)) = (shift(1.0), shift(-1.0));
+            let fd = (vp - vm) / (2.0 * h);
+            assert!(
+                (fd - g0[k]).abs() < 1e-6,
+                "{loss:?} gradient {k}: {fd} vs {}",
+                g0[k]
+            );
+            for j in 0..3 {
+                let fdh = (gp[j] - gm[j]) / (2.0 * h);
+                assert!(
+                    (fdh - hess[[j, k]]).abs() < 1e-5,
+                    "{loss:?} hessian {j},{k}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_blocks_and_bytes_are_typed_errors() {
+    let x: Array2<f64> = array![[1.0, 2.0], [3.0, 4.0]];
+    let y = array![[1.0], [0.0]];
+    let spec = CrossSpec {
+        n_features: 3,
+        n_targets: 1,
+        centred: true,
+        gram: false,
+    };
+    let mut m = CrossMoments::zero(&spec);
+    assert!(matches!(
+        m.update(&RowBlock::new(x.view()).targets(y.view())),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+    let spec = CrossSpec {
+        n_features: 2,
+        ..spec
+    };
+    let mut m = CrossMoments::zero(&spec);
+    assert!(matches!(
+        m.update(&RowBlock::new(x.view())),
+        Err(crate::Error::InvalidParam { .. })
+    ));
+    let bad = array![[1.0, f64::NAN], [3.0, 4.0]];
+    assert!(matches!(
+        m.update(&RowBlock::new(bad.view()).targets(y.view())),
+        Err(crate::Error::NonFinite { row: 0, col: 1, .. })
+    ));
+    let other = CrossMoments::<f64>::zero(&CrossSpec { gram: true, ..spec });
+    assert!(matches!(
+        m.merge(&other),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+    let mut c = ClassMoments::zero(&ClassSpec {
+        n_classes: 2,
+        n_features: 2,
+    });
+    let labels = ndarray::arr1(&[0usize, 2]);
+    assert!(matches!(
+        c.update(&RowBlock::new(x.view()).labels(labels.view())),
+        Err(crate::Error::InvalidLabel {
+            label: 2,
+            index: 1,
+            ..
+        })
+    ));
+    assert!(matches!(
+        c.update(&RowBlock::new(x.view())),
+        Err(crate::Error::InvalidParam { .. })
+    ));
+    let neg = array![1.0, -1.0];
+    let ok_labels = ndarray::arr1(&[0usize, 1]);
+    assert!(
+        c.update(
+            &RowBlock::new(x.view())
+                .labels(ok_labels.view())
+                .weights(neg.view())
+        )
+        .is_err()
+    );
+    // bytes: another type, truncated, trailing, garbage
+    m.update(&RowBlock::new(x.view()).targets(y.view()))
+        .expect("block");
+    let bytes = m.encode();
+    assert!(matches!(
+        ClassMoments::<f64>::decode(&bytes),
+        Err(crate::Error::Parse { .. })
+    ));
+    assert!(matches!(
+        CrossMoments::<f64>::decode(&bytes[..bytes.len() - 3]),
+        Err(crate::Error::Parse { .. })
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        CrossMoments::<f64>::decode(&longer),
+        Err(crate::Error::Parse { .. })
+    ));
+    assert!(matches!(
+        CrossMoments::<f64>::decode(b"hello"),
+        Err(crate::Error::Parse { .. })
+    ));
+    let mut huge = bytes.clone();
+    huge[22..30].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(CrossMoments::<f64>::decode(&huge).is_err());
+    // f32 statistics decode from their bytes exactly
+    let x32 = x.mapv(|v| v as f32);
+    let y32 = y.mapv(|v| v as f32);
+    let m32 = CrossMoments::of(
+        &CrossSpec { gram: true, ..spec },
+        &RowBlock::new(x32.view()).targets(y32.view()),
+    )
+    .expect("block");
+    assert_eq!(
+        CrossMoments::<f32>::decode(&m32.encode()).expect("bytes"),
+        m32
+    );
+}
