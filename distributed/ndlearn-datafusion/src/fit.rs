@@ -1,0 +1,278 @@
+//! Fits from one aggregate scan of a DataFusion table: the executors compute the statistics of
+//! their partitions, DataFusion merges them, the driver solves with the estimator's
+//! `fit_moments` and returns the single-machine fitted type.
+
+use crate::aggregate::StatsAggregate;
+use crate::block::{Features, Layout};
+use crate::error::{DistError, Result, unwrap_engine_error};
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Int64Type};
+use datafusion::functions_aggregate::expr_fn::max;
+use datafusion::prelude::{DataFrame, Expr, ident};
+use ndlearn_bayes::{FittedGaussianNB, GaussianNB};
+use ndlearn_core::stats::mergeable::{ClassMoments, ClassSpec, CrossMoments, CrossSpec, Mergeable};
+use ndlearn_decomposition::{FittedPca, Pca};
+use ndlearn_linear::{
+    ElasticNet, FittedElasticNet, FittedLasso, FittedLinearRegression, FittedRidge, Lasso,
+    LinearRegression, Ridge,
+};
+
+/// Where the features are: named numeric columns, or one `FixedSizeList<Float64>` column.
+#[derive(Debug, Clone, Copy)]
+pub enum Input<'a> {
+    /// One numeric column per feature.
+    Columns(&'a [&'a str]),
+    /// One `FixedSizeList<Float64>` column of `width` features (read without a copy).
+    List {
+        /// The column.
+        column: &'a str,
+        /// Features per row.
+        width: usize,
+    },
+}
+
+impl<'a> From<&'a [&'a str]> for Input<'a> {
+    fn from(c: &'a [&'a str]) -> Self {
+        Input::Columns(c)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [&'a str; N]> for Input<'a> {
+    fn from(c: &'a [&'a str; N]) -> Self {
+        Input::Columns(c)
+    }
+}
+
+impl Input<'_> {
+    fn features(&self) -> Features {
+        match self {
+            Input::Columns(c) => Features::Columns(c.len()),
+            Input::List { width, .. } => Features::List(*width),
+        }
+    }
+
+    fn exprs(&self) -> Vec<Expr> {
+        match self {
+            Input::Columns(c) => c.iter().map(|n| ident(*n)).collect(),
+            Input::List { column, .. } => vec![ident(*column)],
+        }
+    }
+
+    fn width(&self) -> usize {
+        self.features().width()
+    }
+}
+
+/// One aggregate pass: `SELECT agg(args) FROM df`, decoded on the driver.
+///
+/// # Errors
+/// Engine errors (a missing column, an unreadable file), [`DistError::Null`] /
+/// [`DistError::Type`] for argument columns the statistics cannot read, the statistics' own
+/// errors.
+pub async fn aggregate<S: Mergeable<f64> + 'static>(
+    df: &DataFrame,
+    agg: StatsAggregate<S>,
+    args: Vec<Expr>,
+) -> Result<S>
+where
+    S::Spec: 'static,
+{
+    let udaf = agg.udaf();
+    let batches = df
+        .clone()
+        .aggregate(vec![], vec![udaf.call(args).alias("ndlearn_stats")])
+        .map_err(unwrap_engine_error)?
+        .collect()
+        .await
+        .map_err(unwrap_engine_error)?;
+    let bytes = batches
+        .iter()
+        .find(|b| b.num_rows() > 0)
+        .map(|b| b.column(0).as_binary::<i32>())
+        .filter(|c| !c.is_null(0))
+        .map(|c| c.value(0).to_vec())
+        .ok_or_else(|| DistError::Plan("the aggregate returned no statistics".into()))?;
+    Ok(S::decode(&bytes)?)
+}
+
+/// The centred (when `centred`) moments of `features` and `targets`, with the Gram matrix.
+///
+/// # Errors
+/// As [`aggregate`].
+pub async fn moments<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    targets: &[&str],
+    centred: bool,
+) -> Result<CrossMoments<f64>> {
+    let input = features.into();
+    let spec = CrossSpec {
+        n_features: input.width(),
+        n_targets: targets.len(),
+        centred,
+        gram: true,
+    };
+    let layout = Layout {
+        features: input.features(),
+        targets: targets.len(),
+        labels: false,
+        weights: false,
+    };
+    let mut args = input.exprs();
+    args.extend(targets.iter().map(|t| ident(*t)));
+    aggregate(
+        df,
+        StatsAggregate::<CrossMoments<f64>>::new("ndlearn_moments", spec, layout),
+        args,
+    )
+    .await
+}
+
+/// [`LinearRegression`] of `target` on `features` from one scan (see
+/// [`LinearRegression::fit_moments`]).
+///
+/// # Errors
+/// As [`aggregate`] and the fit.
+pub async fn linear_regression<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    target: &str,
+    est: &LinearRegression,
+) -> Result<FittedLinearRegression<f64>> {
+    let m = moments(df, features, &[target], est.fit_intercept).await?;
+    Ok(est.fit_moments(&m)?)
+}
+
+/// [`Ridge`] from one scan (see [`Ridge::fit_moments`]).
+///
+/// # Errors
+/// As [`aggregate`] and the fit.
+pub async fn ridge<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    target: &str,
+    est: &Ridge,
+) -> Result<FittedRidge<f64>> {
+    let m = moments(df, features, &[target], est.fit_intercept).await?;
+    Ok(est.fit_moments(&m)?)
+}
+
+/// [`ElasticNet`] from one scan: coordinate descent on the merged Gram matrix on the driver (see
+/// [`ElasticNet::fit_moments`]).
+///
+/// # Errors
+/// As [`aggregate`] and the fit.
+pub async fn elastic_net<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    target: &str,
+    est: &ElasticNet,
+) -> Result<FittedElasticNet<f64>> {
+    let m = moments(df, features, &[target], est.fit_intercept).await?;
+    Ok(est.fit_moments(&m)?)
+}
+
+/// [`Lasso`] from one scan (see [`Lasso::fit_moments`]).
+///
+/// # Errors
+/// As [`aggregate`] and the fit.
+pub async fn lasso<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    target: &str,
+    est: &Lasso,
+) -> Result<FittedLasso<f64>> {
+    let m = moments(df, features, &[target], est.fit_intercept).await?;
+    Ok(est.fit_moments(&m)?)
+}
+
+/// [`Pca`] from one scan of the centred moments (the covariance solvers; see
+/// [`Pca::fit_moments`]).
+///
+/// # Errors
+/// As [`aggregate`] and the fit.
+pub async fn pca<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    est: &Pca,
+) -> Result<FittedPca<f64>> {
+    let m = moments(df, features, &[], true).await?;
+    Ok(est.fit_moments(&m)?)
+}
+
+/// The number of classes of an integer label column: `MAX(label) + 1` (one extra scan).
+///
+/// # Errors
+/// Engine errors; [`DistError::Plan`] for an empty table or negative labels.
+pub async fn n_classes(df: &DataFrame, label: &str) -> Result<usize> {
+    let batches = df
+        .clone()
+        .aggregate(vec![], vec![max(ident(label)).alias("m")])
+        .map_err(unwrap_engine_error)?
+        .collect()
+        .await
+        .map_err(unwrap_engine_error)?;
+    let col = batches
+        .iter()
+        .find(|b| b.num_rows() > 0)
+        .map(|b| b.column(0).clone())
+        .ok_or_else(|| DistError::Plan("no rows".into()))?;
+    if !col.data_type().is_integer() {
+        return Err(DistError::Type {
+            argument: 0,
+            found: col.data_type().to_string(),
+            expected: "an integer class label".into(),
+        });
+    }
+    let c = cast(&col, &DataType::Int64)?;
+    let v = c.as_primitive::<Int64Type>();
+    if v.is_null(0) {
+        return Err(DistError::Plan(format!("column {label} has no labels")));
+    }
+    usize::try_from(v.value(0))
+        .map(|m| m + 1)
+        .map_err(|_| DistError::Plan(format!("column {label} holds negative labels")))
+}
+
+/// [`GaussianNB`] from one scan of the per-class moments (`weight`: an optional sample-weight
+/// column; `n_classes`: `None` asks the table with [`n_classes`]).
+///
+/// # Errors
+/// As [`aggregate`] and the fit.
+pub async fn gaussian_nb<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    label: &str,
+    weight: Option<&str>,
+    est: &GaussianNB,
+    n_classes_given: Option<usize>,
+) -> Result<FittedGaussianNB<f64>> {
+    let input = features.into();
+    let k = match n_classes_given.or(est.n_classes) {
+        Some(k) => k,
+        None => n_classes(df, label).await?,
+    };
+    let spec = ClassSpec {
+        n_classes: k,
+        n_features: input.width(),
+    };
+    let layout = Layout {
+        features: input.features(),
+        targets: 0,
+        labels: true,
+        weights: weight.is_some(),
+    };
+    let mut args = input.exprs();
+    args.push(ident(label));
+    if let Some(w) = weight {
+        args.push(ident(w));
+    }
+    let stats: ClassMoments<f64> = aggregate(
+        df,
+        StatsAggregate::new("ndlearn_class_moments", spec, layout),
+        args,
+    )
+    .await?;
+    Ok(est.fit_moments(&stats)?)
+}

@@ -1,0 +1,257 @@
+//! Every fit from an aggregate scan equals the single-machine fit on the same rows, for 1, 3
+//! and 7 partitions, for columns and fixed-size-list features, from memory and from Parquet split
+//! into several files; nulls, wrong types and missing columns are typed errors.
+
+use datafusion::arrow::array::{
+    ArrayRef, FixedSizeListArray, Float64Array, Int32Array, Int64Array, RecordBatch,
+};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::datasource::MemTable;
+use datafusion::prelude::{DataFrame, ParquetReadOptions, SessionConfig, SessionContext};
+use ndarray::{Array1, Array2};
+use ndlearn_bayes::GaussianNB;
+use ndlearn_core::{Fit, FitUnsupervised, FitWeighted};
+use ndlearn_datafusion::DistError;
+use ndlearn_datafusion::fit::{self, Input};
+use ndlearn_decomposition::{Pca, PcaSolver};
+use ndlearn_linear::{ElasticNet, Lasso, LinearRegression, Precompute, Ridge};
+use std::sync::Arc;
+
+const N: usize = 900;
+const D: usize = 4;
+
+/// A deterministic, well-conditioned problem: features (one of them offset by 10, so centring
+/// matters, and one integer-valued, stored as Int32), a target, class labels 0..3 and weights.
+/// The offset is kept moderate (mean / spread ≈ 35): `Xᵀ(y − ȳ)` on uncentred columns loses
+/// about `log₁₀(mean / spread)` digits on either side, and the 1e-10 tolerance is for
+/// well-conditioned data.
+fn data() -> (Array2<f64>, Array1<f64>, Array1<usize>, Array1<f64>) {
+    let x = Array2::from_shape_fn((N, D), |(i, j)| {
+        let h = ((i * 2_654_435_761 + j * 40_503) % 10_007) as f64 / 10_007.0;
+        match j {
+            1 => (h * 20.0).floor(),
+            2 => 10.0 + h,
+            _ => h * (1.0 + j as f64),
+        }
+    });
+    let labels = Array1::from_shape_fn(N, |i| (i * 31 % 7) % 3);
+    let y = Array1::from_shape_fn(N, |i| {
+        let r = x.row(i);
+        2.0 * r[0] - 0.3 * r[1]
+            + 5.0 * r[2]
+            + r[3]
+            + 0.01 * ((i as f64) * 1.3).sin()
+            + labels[i] as f64
+    });
+    let w = Array1::from_shape_fn(N, |i| 0.5 + (i % 5) as f64 * 0.25);
+    (x, y, labels, w)
+}
+
+fn batch(x: &Array2<f64>, y: &Array1<f64>, l: &Array1<usize>, w: &Array1<f64>) -> RecordBatch {
+    let mut fields = Vec::new();
+    let mut cols: Vec<ArrayRef> = Vec::new();
+    for j in 0..D {
+        if j == 1 {
+            fields.push(Field::new("x1", DataType::Int32, false));
+            cols.push(Arc::new(Int32Array::from_iter_values(
+                x.column(1).iter().map(|&v| v as i32),
+            )));
+        } else {
+            fields.push(Field::new(format!("x{j}"), DataType::Float64, false));
+            cols.push(Arc::new(Float64Array::from_iter_values(
+                x.column(j).iter().copied(),
+            )));
+        }
+    }
+    let item = Arc::new(Field::new("item", DataType::Float64, false));
+    fields.push(Field::new(
+        "x",
+        DataType::FixedSizeList(item.clone(), D as i32),
+        false,
+    ));
+    let flat = Float64Array::from_iter_values(x.iter().copied());
+    cols.push(Arc::new(
+        FixedSizeListArray::try_new(item, D as i32, Arc::new(flat), None).expect("list"),
+    ));
+    fields.push(Field::new("y", DataType::Float64, false));
+    cols.push(Arc::new(Float64Array::from_iter_values(y.iter().copied())));
+    fields.push(Field::new("label", DataType::Int64, false));
+    cols.push(Arc::new(Int64Array::from_iter_values(
+        l.iter().map(|&v| v as i64),
+    )));
+    fields.push(Field::new("w", DataType::Float64, false));
+    cols.push(Arc::new(Float64Array::from_iter_values(w.iter().copied())));
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), cols).expect("batch")
+}
+
+/// The table in `parts` partitions (each of two batches, so partitions merge batches too).
+fn table(parts: usize) -> (SessionContext, DataFrame) {
+    let (x, y, l, w) = data();
+    let ctx = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(parts));
+    let mut partitions = Vec::new();
+    for p in 0..parts {
+        let (lo, hi) = (p * N / parts, (p + 1) * N / parts);
+        let mid = (lo + hi) / 2;
+        let mut bs = Vec::new();
+        for (a, b) in [(lo, mid), (mid, hi)] {
+            let s = ndarray::s![a..b];
+            bs.push(batch(
+                &x.slice(ndarray::s![a..b, ..]).to_owned(),
+                &y.slice(s).to_owned(),
+                &l.slice(s).to_owned(),
+                &w.slice(s).to_owned(),
+            ));
+        }
+        partitions.push(bs);
+    }
+    let schema = partitions[0][0].schema();
+    let mem = MemTable::try_new(schema, partitions).expect("table");
+    let df = ctx.read_table(Arc::new(mem)).expect("df");
+    (ctx, df)
+}
+
+fn close(a: &Array1<f64>, b: &Array1<f64>, tol: f64) -> bool {
+    let scale = b.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+    a.len() == b.len() && a.iter().zip(b).all(|(u, v)| (u - v).abs() <= tol * scale)
+}
+
+const COLS: [&str; D] = ["x0", "x1", "x2", "x3"];
+
+/// Checks every closed-form fit of `df` against the single-machine fits.
+async fn check_fits(df: &DataFrame, label: &str) {
+    let (x, y, l, w) = data();
+    for input in [
+        Input::Columns(&COLS),
+        Input::List {
+            column: "x",
+            width: D,
+        },
+    ] {
+        let est = LinearRegression::default();
+        let a = fit::linear_regression(df, input, "y", &est)
+            .await
+            .expect("ols");
+        let b = est.fit(&x, &y).expect("ols");
+        assert!(
+            close(&a.coef().to_owned(), &b.coef().to_owned(), 1e-10),
+            "ols {label}"
+        );
+        assert!((a.intercept() - b.intercept()).abs() <= 1e-8 * b.intercept().abs().max(1.0));
+        let est = Ridge::new(2.0);
+        let a = fit::ridge(df, input, "y", &est).await.expect("ridge");
+        let b = est.fit(&x, &y).expect("ridge");
+        assert!(
+            close(&a.coef().to_owned(), &b.coef().to_owned(), 1e-10),
+            "ridge {label}"
+        );
+        let est = ElasticNet::new(0.01, 0.5)
+            .precompute(Precompute::Always)
+            .tol(1e-12);
+        let a = fit::elastic_net(df, input, "y", &est).await.expect("enet");
+        let b = est.fit(&x, &y).expect("enet");
+        assert!(
+            close(&a.coef().to_owned(), &b.coef().to_owned(), 1e-8),
+            "enet {label}"
+        );
+        let est = Lasso::new(0.01).tol(1e-12);
+        let a = fit::lasso(df, input, "y", &est).await.expect("lasso");
+        let b = est.fit(&x, &y).expect("lasso");
+        assert!(
+            close(&a.coef().to_owned(), &b.coef().to_owned(), 1e-8),
+            "lasso {label}"
+        );
+        let est = Pca::new(2).solver(PcaSolver::CovarianceEigh);
+        let a = fit::pca(df, input, &est).await.expect("pca");
+        let b = est.fit(&x).expect("pca");
+        let diff = a.components() - b.components();
+        assert!(diff.iter().all(|v| v.abs() < 1e-9), "pca {label}");
+        assert!(close(a.explained_variance(), b.explained_variance(), 1e-10));
+        let est = GaussianNB::default();
+        let a = fit::gaussian_nb(df, input, "label", Some("w"), &est, None)
+            .await
+            .expect("gnb");
+        let b = est.fit_weighted(&x, &l, Some(&w)).expect("gnb");
+        for (u, v) in [(a.theta(), b.theta()), (a.var(), b.var())] {
+            let scale = v.iter().fold(1.0f64, |s, t| s.max(t.abs()));
+            assert!(
+                (u - v).iter().all(|e| e.abs() <= 1e-12 * scale),
+                "gnb {label}"
+            );
+        }
+        assert!(close(a.class_prior(), b.class_prior(), 1e-14));
+    }
+}
+
+#[tokio::test]
+async fn fits_from_memory_partitions_equal_single_machine_fits() {
+    for parts in [1, 3, 7] {
+        let (_ctx, df) = table(parts);
+        check_fits(&df, &format!("{parts} partitions")).await;
+    }
+}
+
+#[tokio::test]
+async fn fits_from_parquet_files_equal_single_machine_fits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("table");
+    let path = path.to_str().expect("utf-8 path").to_string();
+    let (ctx, df) = table(3);
+    df.write_parquet(&path, Default::default(), None)
+        .await
+        .expect("write");
+    let files = std::fs::read_dir(&path).expect("dir").count();
+    assert!(files >= 3, "{files} parquet files");
+    let df = ctx
+        .read_parquet(&path, ParquetReadOptions::default())
+        .await
+        .expect("read");
+    check_fits(&df, "parquet").await;
+}
+
+#[tokio::test]
+async fn nulls_types_and_missing_columns_are_typed_errors() {
+    let ctx = SessionContext::new();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("a", DataType::Float64, true),
+        Field::new("b", DataType::Utf8, false),
+        Field::new("y", DataType::Float64, false),
+    ]));
+    let b = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Float64Array::from(vec![Some(1.0), None, Some(3.0)])),
+            Arc::new(datafusion::arrow::array::StringArray::from(vec![
+                "p", "q", "r",
+            ])),
+            Arc::new(Float64Array::from(vec![1.0, 2.0, 3.0])),
+        ],
+    )
+    .expect("batch");
+    let df = ctx
+        .read_table(Arc::new(
+            MemTable::try_new(schema, vec![vec![b]]).expect("table"),
+        ))
+        .expect("df");
+    let est = LinearRegression::default();
+    match fit::linear_regression(&df, &["a"], "y", &est).await {
+        Err(DistError::Null {
+            argument: 0,
+            row: 1,
+        }) => {}
+        other => panic!("expected a null error, got {other:?}"),
+    }
+    match fit::linear_regression(&df, &["b"], "y", &est).await {
+        Err(DistError::Type { argument: 0, .. }) => {}
+        other => panic!("expected a type error, got {other:?}"),
+    }
+    assert!(matches!(
+        fit::linear_regression(&df, &["nope"], "y", &est).await,
+        Err(DistError::DataFusion(_))
+    ));
+    // the statistics' own errors come back typed: a ridge with one row cannot centre
+    let one = df.clone().limit(0, Some(1)).expect("limit");
+    assert!(matches!(
+        fit::ridge(&one, &["y"], "y", &Ridge::new(1.0)).await,
+        Err(DistError::Ndlearn(_))
+    ));
+}
