@@ -64,6 +64,7 @@ use ndlearn_core::{CheckModel, Error, FitUnsupervised, Float, Predict, Result, T
 
 // The assignment kernels live with core's mergeable k-means statistics, so a distributed round
 // and this one compute the same thing.
+use ndlearn_core::stats::mergeable::KMeansStats;
 pub(crate) use ndlearn_core::stats::mergeable::kmeans::{
     Transposed, all_sq, assign, cluster_sums, sq, transposed,
 };
@@ -173,6 +174,72 @@ impl KMeans {
         self.n_init.unwrap_or(match self.init {
             KMeansInit::Random => 10,
             _ => 1,
+        })
+    }
+
+    /// Lloyd's rounds driven by data passes: `pass(centres)` returns the [`KMeansStats`] of all
+    /// rows at those centres, computed wherever the rows are (partitions of a table on other
+    /// machines, files read block by block); each round moves every centre to the mean of its
+    /// rows. The fit starts from the given centres ([`KMeansInit::Centers`]); `var_mean` is the
+    /// mean of the column variances (biased), which scales `tol` as in a fit on rows
+    /// (scikit-learn's rule), so the rounds stop where [`FitUnsupervised::fit`] with
+    /// [`KMeansAlgorithm::Lloyd`] stops: when the squared centre shift is at most
+    /// `tol · var_mean` (labels that no longer change give shift 0). One last pass gives the
+    /// inertia at the final centres.
+    ///
+    /// Differences from a fit on rows: a centre that loses every row stays where it was
+    /// (a fit on rows moves it to the farthest rows, which a pass of sums cannot name), and the
+    /// fitted model keeps no training labels ([`FittedKMeans::labels`] is empty; `predict`
+    /// assigns rows).
+    ///
+    /// # Errors
+    /// Invalid hyperparameters, an initialisation other than given centres, centres that are
+    /// not `n_clusters × d` and finite, a non-finite `var_mean`, and the errors of `pass`.
+    pub fn fit_passes<F: Float>(
+        &self,
+        var_mean: F,
+        mut pass: impl FnMut(&Array2<F>) -> Result<KMeansStats<F>>,
+    ) -> Result<FittedKMeans<F>> {
+        self.validate()?;
+        let KMeansInit::Centers(init) = &self.init else {
+            return Err(Error::invalid_param(
+                "init",
+                "fits from data passes start from given centres (KMeansInit::Centers)",
+            ));
+        };
+        crate::common::check_centers(init, self.n_clusters, init.ncols())?;
+        if !var_mean.is_finite() || var_mean < F::zero() {
+            return Err(Error::invalid_param(
+                "x",
+                "the mean column variance must be finite and non-negative",
+            ));
+        }
+        let tol = F::cast(self.tol) * var_mean;
+        let mut centers: Array2<F> = init.mapv(F::cast);
+        let mut history = Vec::new();
+        let mut n_iter = 0;
+        let mut converged = false;
+        for it in 0..self.max_iter {
+            n_iter = it + 1;
+            let st = pass(&centers)?;
+            history.push(st.inertia);
+            let new = st.centers();
+            let shift: F = (&new - &centers).iter().map(|&v| v * v).sum();
+            centers = new;
+            if shift <= tol {
+                converged = true;
+                break;
+            }
+        }
+        let inertia = pass(&centers)?.inertia;
+        Ok(FittedKMeans {
+            params: self.clone(),
+            centers,
+            labels: Array1::zeros(0),
+            inertia,
+            n_iter,
+            converged,
+            inertia_history: history,
         })
     }
 }
@@ -837,7 +904,8 @@ impl<F: Float> FittedKMeans<F> {
     pub fn centers(&self) -> &Array2<F> {
         &self.centers
     }
-    /// The cluster of every training row (consistent with the final centres).
+    /// The cluster of every training row (consistent with the final centres); empty for a fit
+    /// from data passes ([`KMeans::fit_passes`]).
     pub fn labels(&self) -> &Array1<usize> {
         &self.labels
     }
@@ -964,5 +1032,56 @@ mod check_tests {
             // the inertia of the initial centres is the first entry of the fit's history
             assert!((st.inertia - fit.inertia_history()[0]).abs() < 1e-9);
         }
+    }
+
+    #[test]
+    fn fit_from_passes_equals_the_lloyd_fit() {
+        use ndarray::s;
+        use ndlearn_core::stats::mergeable::{KMeansSpec, Mergeable, RowBlock};
+        let n = 90;
+        let x = Array2::from_shape_fn((n, 3), |(i, j)| {
+            ((i * 7919 + j * 104_729) % 997) as f64 / 99.7 + 8.0 * (i % 3) as f64
+        });
+        let est = KMeans::new(3)
+            .init(KMeansInit::Centers(x.slice(s![..3, ..]).to_owned()))
+            .algorithm(KMeansAlgorithm::Lloyd);
+        let direct = est.fit(&x).expect("fit");
+        let var_mean = ndlearn_core::stats::variance(&x, 0)
+            .expect("variance")
+            .mean()
+            .expect("columns");
+        let mut passes = 0;
+        let fit = est
+            .fit_passes(var_mean, |c| {
+                passes += 1;
+                let spec = KMeansSpec { centers: c.clone() };
+                let mut st = KMeansStats::zero(&spec);
+                for p in 0..4 {
+                    let r = p * n / 4..(p + 1) * n / 4;
+                    st.merge(&KMeansStats::of(&spec, &RowBlock::new(x.slice(s![r, ..])))?)?;
+                }
+                Ok(st)
+            })
+            .expect("passes");
+        assert!(
+            (fit.centers() - direct.centers())
+                .iter()
+                .all(|v| v.abs() < 1e-12)
+        );
+        assert_eq!(fit.n_iter(), direct.n_iter());
+        assert_eq!(passes, fit.n_iter() + 1);
+        assert!((fit.inertia() - direct.inertia()).abs() < 1e-9 * direct.inertia());
+        assert_eq!(
+            fit.predict(&x).expect("predict"),
+            direct.predict(&x).expect("predict")
+        );
+        assert!(fit.labels().is_empty());
+        assert!(fit.check_model().is_ok());
+        let plus = KMeans::new(3);
+        assert!(plus.fit_passes(1.0, |_| unreachable_pass()).is_err());
+    }
+
+    fn unreachable_pass() -> Result<KMeansStats<f64>> {
+        Err(Error::invalid_param("pass", "not reached"))
     }
 }

@@ -146,9 +146,10 @@
 //! ```
 
 use crate::model::{check_scores, classes_from_scores};
-use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, s};
+use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
+use ndlearn_core::stats::mergeable::GlmStats;
 use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
@@ -412,6 +413,175 @@ impl LogisticRegression {
             n_iter,
             converged,
         })
+    }
+}
+
+impl LogisticRegression {
+    /// Binary logistic regression by L-BFGS driven by data passes, for fits on data held
+    /// elsewhere (partitions of a table on other machines): `pass(w, b)` returns the
+    /// [`GlmStats`] of the log-loss over all rows at the scores `Xw + b` (targets `0`/`1`,
+    /// optional sample weights), and the driver minimises the objective a fit on rows minimises,
+    /// `Σ sᵢℓᵢ / S + ½‖w‖² / (C S)` (`S = Σ sᵢ`; no penalty term with `LogisticPenalty::None`),
+    /// from `w = 0` with the same L-BFGS settings (`g_tol = tol`, `f_tol = 64ε`). One pass per
+    /// evaluation (L-BFGS evaluates value and gradient together), plus the first at zero.
+    ///
+    /// Supported: two classes, `penalty` `L2` or `None`, solver `Lbfgs`, `class_weight`
+    /// uniform (weigh rows through the sample weights instead). The result is the fit on rows
+    /// up to the solver's tolerance.
+    ///
+    /// # Errors
+    /// Invalid hyperparameters or an unsupported setting ([`Error::InvalidParam`] naming it),
+    /// statistics of no weight, and the errors of `pass`.
+    pub fn fit_passes<F: Float>(
+        &self,
+        n_features: usize,
+        pass: impl FnMut(&Array1<F>, F) -> Result<GlmStats<F>>,
+    ) -> Result<FittedLogisticRegression<F>> {
+        self.validate()?;
+        let unsupported = |name: &'static str, what: &str| {
+            Err(Error::invalid_param(
+                name,
+                format!(
+                    "{what}: fits from data passes take the binary L2 / unpenalised L-BFGS fit"
+                ),
+            ))
+        };
+        if self.penalty.has_l1() {
+            return unsupported("penalty", "an L1 part");
+        }
+        if self.solver != LogisticSolver::Lbfgs {
+            return unsupported("solver", "not Lbfgs");
+        }
+        if self.class_weight != ndlearn_core::ClassWeight::Uniform {
+            return unsupported("class_weight", "class weights");
+        }
+        let obj = PassObjective {
+            d: n_features,
+            fit_intercept: self.fit_intercept,
+            pass: std::cell::RefCell::new(pass),
+            failure: std::cell::RefCell::new(None),
+            l2: std::cell::Cell::new(F::zero()),
+            total: std::cell::Cell::new(F::zero()),
+        };
+        let theta0 = Array1::<F>::zeros(obj.dim());
+        // the first pass fixes the total weight, hence the penalty's scale
+        let (_, _) = obj.eval(&theta0);
+        if let Some(e) = obj.failure.borrow_mut().take() {
+            return Err(e);
+        }
+        let total = obj.total.get();
+        if total.is_nan() || total <= F::zero() || !total.is_finite() {
+            return Err(Error::invalid_param(
+                "sample_weight",
+                "the rows must have a positive, finite total weight",
+            ));
+        }
+        if self.penalty != LogisticPenalty::None {
+            obj.l2.set(F::cast(1.0 / self.c) / total);
+        }
+        let stop = StopCriteria::default()
+            .max_iter(self.max_iter)
+            .g_tol(self.tol)
+            .f_tol(64.0 * f64::EPSILON)
+            .x_tol(0.0);
+        let res = optim::lbfgs(&obj, &theta0, &LbfgsOptions::default().stop(stop));
+        if let Some(e) = obj.failure.borrow_mut().take() {
+            return Err(e);
+        }
+        let res = res?;
+        if !res.x.iter().all(|v| v.is_finite()) {
+            return Err(Error::NonFinite {
+                context: "logistic-regression coefficients (rescale the data)",
+                row: 0,
+                col: 0,
+            });
+        }
+        let d = n_features;
+        let coef = res.x.slice(s![..d]).to_owned().insert_axis(Axis(0));
+        let intercept = Array1::from_elem(
+            1,
+            if self.fit_intercept {
+                res.x[d]
+            } else {
+                F::zero()
+            },
+        );
+        Ok(FittedLogisticRegression {
+            params: self.clone(),
+            coef,
+            intercept,
+            n_classes: 2,
+            n_iter: res.n_iter,
+            converged: res.converged,
+        })
+    }
+}
+
+/// The binary objective of [`LogisticRegression::fit_passes`]: one data pass per evaluation.
+struct PassObjective<F: Float, P> {
+    d: usize,
+    fit_intercept: bool,
+    pass: std::cell::RefCell<P>,
+    /// The first error of a pass (the optimiser sees a NaN and stops).
+    failure: std::cell::RefCell<Option<Error>>,
+    /// `1/(C S)`, or 0 without penalty.
+    l2: std::cell::Cell<F>,
+    /// `S`, from the first pass.
+    total: std::cell::Cell<F>,
+}
+
+impl<F: Float, P: FnMut(&Array1<F>, F) -> Result<GlmStats<F>>> PassObjective<F, P> {
+    fn eval(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>) {
+        let d = self.d;
+        let w = theta.slice(s![..d]).to_owned();
+        let b = if self.fit_intercept {
+            theta[d]
+        } else {
+            F::zero()
+        };
+        let out = (self.pass.borrow_mut())(&w, b);
+        let st = match out {
+            Ok(st) => st,
+            Err(e) => {
+                let mut slot = self.failure.borrow_mut();
+                if slot.is_none() {
+                    *slot = Some(e);
+                }
+                return (F::nan(), Array1::from_elem(self.dim(), F::nan()));
+            }
+        };
+        if self.total.get() == F::zero() {
+            self.total.set(st.weight_sum);
+        }
+        let s = self.total.get();
+        let l2 = self.l2.get();
+        let half = F::cast(0.5);
+        let value = st.value / s + half * l2 * w.dot(&w);
+        let mut g = Array1::zeros(self.dim());
+        for j in 0..d {
+            g[j] = st.grad_coef[j] / s + l2 * w[j];
+        }
+        if self.fit_intercept {
+            g[d] = st.grad_intercept / s;
+        }
+        (value, g)
+    }
+}
+
+impl<F: Float, P: FnMut(&Array1<F>, F) -> Result<GlmStats<F>>> Objective<F>
+    for PassObjective<F, P>
+{
+    fn dim(&self) -> usize {
+        self.d + usize::from(self.fit_intercept)
+    }
+    fn value(&self, theta: &ArrayRef1<F>) -> F {
+        self.eval(theta).0
+    }
+    fn gradient(&self, theta: &ArrayRef1<F>) -> Array1<F> {
+        self.eval(theta).1
+    }
+    fn value_and_gradient(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>) {
+        self.eval(theta)
     }
 }
 
@@ -742,6 +912,79 @@ mod tests {
         ];
         let y = array![0, 0, 0, 1, 1, 1, 2, 2, 2, 0];
         (x, y)
+    }
+
+    #[test]
+    fn a_fit_from_data_passes_equals_the_lbfgs_fit() {
+        use ndlearn_core::loss::Loss;
+        use ndlearn_core::stats::mergeable::{GlmSpec, Mergeable, RowBlock};
+        let n = 120;
+        let x = Array2::from_shape_fn((n, 3), |(i, j)| {
+            ((i * 7919 + j * 104_729) % 997) as f64 / 99.7 - 5.0 + j as f64
+        });
+        let y: Array1<usize> = Array1::from_shape_fn(n, |i| {
+            usize::from(x[[i, 0]] - 0.5 * x[[i, 1]] + 0.3 * ((i * 13) % 7) as f64 > 0.5)
+        });
+        let w = Array1::from_shape_fn(n, |i| 0.5 + (i % 3) as f64);
+        let yf = y.mapv(|v| v as f64).insert_axis(Axis(1));
+        for (penalty, weighted) in [
+            (LogisticPenalty::L2, false),
+            (LogisticPenalty::L2, true),
+            (LogisticPenalty::None, false),
+        ] {
+            let est = LogisticRegression::default()
+                .penalty(penalty)
+                .c(0.5)
+                .tol(1e-10)
+                .max_iter(500);
+            let direct = if weighted {
+                est.fit_weighted(&x, &y, Some(&w)).expect("fit")
+            } else {
+                est.fit(&x, &y).expect("fit")
+            };
+            let mut passes = 0;
+            let fit = est
+                .fit_passes(3, |coef, b| {
+                    passes += 1;
+                    let spec = GlmSpec {
+                        loss: Loss::LogLoss,
+                        coef: coef.clone(),
+                        intercept: b,
+                        hessian: false,
+                    };
+                    let mut st = GlmStats::zero(&spec);
+                    for p in 0..3 {
+                        let r = p * n / 3..(p + 1) * n / 3;
+                        let mut blk = RowBlock::new(x.slice(s![r.clone(), ..]))
+                            .targets(yf.slice(s![r.clone(), ..]));
+                        if weighted {
+                            blk = blk.weights(w.slice(s![r]));
+                        }
+                        st.merge(&GlmStats::of(&spec, &blk)?)?;
+                    }
+                    Ok(st)
+                })
+                .expect("passes");
+            let diff = fit.coef() - direct.coef();
+            let scale = direct.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            assert!(
+                diff.iter().all(|v| v.abs() <= 1e-6 * scale),
+                "{penalty:?} {weighted}"
+            );
+            assert!((fit.intercept()[0] - direct.intercept()[0]).abs() <= 1e-6 * scale);
+            assert!(fit.converged());
+            assert!(passes > 2);
+        }
+        let l1 = LogisticRegression::default().penalty(LogisticPenalty::L1);
+        assert!(matches!(
+            l1.fit_passes(3, |_: &Array1<f64>, _| Err(Error::invalid_param(
+                "x", "unused"
+            ))),
+            Err(Error::InvalidParam {
+                name: "penalty",
+                ..
+            })
+        ));
     }
 
     #[test]

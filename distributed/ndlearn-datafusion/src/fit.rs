@@ -11,12 +11,18 @@ use datafusion::arrow::datatypes::{DataType, Int64Type};
 use datafusion::functions_aggregate::expr_fn::max;
 use datafusion::prelude::{DataFrame, Expr, ident};
 use ndlearn_bayes::{FittedGaussianNB, GaussianNB};
-use ndlearn_core::stats::mergeable::{ClassMoments, ClassSpec, CrossMoments, CrossSpec, Mergeable};
+use ndlearn_cluster::{FittedKMeans, KMeans};
+use ndlearn_core::loss::Loss;
+use ndlearn_core::stats::mergeable::{
+    ClassMoments, ClassSpec, CrossMoments, CrossSpec, GlmSpec, GlmStats, KMeansSpec, KMeansStats,
+    Mergeable,
+};
 use ndlearn_decomposition::{FittedPca, Pca};
 use ndlearn_linear::{
-    ElasticNet, FittedElasticNet, FittedLasso, FittedLinearRegression, FittedRidge, Lasso,
-    LinearRegression, Ridge,
+    ElasticNet, FittedElasticNet, FittedLasso, FittedLinearRegression, FittedLogisticRegression,
+    FittedRidge, Lasso, LinearRegression, LogisticRegression, Ridge,
 };
+use std::sync::{Arc, Mutex};
 
 /// Where the features are: named numeric columns, or one `FixedSizeList<Float64>` column.
 #[derive(Debug, Clone, Copy)]
@@ -275,4 +281,130 @@ pub async fn gaussian_nb<'a>(
     )
     .await?;
     Ok(est.fit_moments(&stats)?)
+}
+
+/// [`KMeans`] by Lloyd's rounds, one aggregate scan per round ([`KMeansStats`] at the current
+/// centres), from the estimator's given centres ([`ndlearn_cluster::KMeansInit::Centers`]); one
+/// scan before (the column variances that scale `tol`) and one after (the final inertia). The
+/// rounds are [`KMeans::fit_passes`], the driver loop a fit on other engines shares, so they stop
+/// where a fit on rows with `KMeansAlgorithm::Lloyd` stops (see there for the two differences:
+/// empty clusters keep their centre, no training labels are kept).
+///
+/// # Errors
+/// As [`aggregate`] and [`KMeans::fit_passes`]; [`DistError::Plan`] for an empty table.
+pub async fn kmeans<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    est: &KMeans,
+) -> Result<FittedKMeans<f64>> {
+    let input = features.into();
+    let m = moments(df, input, &[], true).await?;
+    let d = m.x_mean.len();
+    let Some(g) = m.xtx.as_ref().filter(|_| m.n > 0 && d > 0) else {
+        return Err(DistError::Plan(
+            "k-means needs at least one row and one feature".into(),
+        ));
+    };
+    let var_mean = g.diag().sum() / (m.n as f64 * d as f64);
+    let layout = Layout {
+        features: input.features(),
+        targets: 0,
+        labels: false,
+        weights: false,
+    };
+    let args = input.exprs();
+    let df = df.clone();
+    let est = est.clone();
+    let handle = tokio::runtime::Handle::current();
+    // the driver loop is synchronous (it is shared with other engines); it runs on a blocking
+    // thread and waits for each scan on the runtime
+    let failure: Arc<Mutex<Option<DistError>>> = Arc::new(Mutex::new(None));
+    let seen = Arc::clone(&failure);
+    let fitted = tokio::task::spawn_blocking(move || {
+        est.fit_passes(var_mean, |c| {
+            let agg = StatsAggregate::<KMeansStats<f64>>::new(
+                "ndlearn_kmeans_round",
+                KMeansSpec { centers: c.clone() },
+                layout,
+            );
+            handle
+                .block_on(aggregate(&df, agg, args.clone()))
+                .map_err(|e| park(&seen, e))
+        })
+    })
+    .await
+    .map_err(|e| DistError::Plan(format!("the k-means driver stopped: {e}")))?;
+    fitted.map_err(|core| unpark(&failure, core))
+}
+
+/// Binary [`LogisticRegression`] by L-BFGS on the driver, one aggregate scan per evaluation of
+/// the objective ([`GlmStats`] of the log-loss at the current coefficients; see
+/// [`LogisticRegression::fit_passes`] for what is supported). `label`: an integer column of
+/// `0`/`1`; `weight`: an optional sample-weight column.
+///
+/// # Errors
+/// As [`aggregate`] and [`LogisticRegression::fit_passes`]; labels outside `{0, 1}` are an
+/// [`DistError::Ndlearn`] error of the statistics.
+pub async fn logistic_regression<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    label: &str,
+    weight: Option<&str>,
+    est: &LogisticRegression,
+) -> Result<FittedLogisticRegression<f64>> {
+    let input = features.into();
+    let d = input.width();
+    let layout = Layout {
+        features: input.features(),
+        targets: 1,
+        labels: false,
+        weights: weight.is_some(),
+    };
+    let mut args = input.exprs();
+    args.push(ident(label));
+    if let Some(w) = weight {
+        args.push(ident(w));
+    }
+    let df = df.clone();
+    let est = est.clone();
+    let handle = tokio::runtime::Handle::current();
+    let failure: Arc<Mutex<Option<DistError>>> = Arc::new(Mutex::new(None));
+    let seen = Arc::clone(&failure);
+    let fitted = tokio::task::spawn_blocking(move || {
+        est.fit_passes(d, |coef, b| {
+            let spec = GlmSpec {
+                loss: Loss::LogLoss,
+                coef: coef.clone(),
+                intercept: b,
+                hessian: false,
+            };
+            let agg = StatsAggregate::<GlmStats<f64>>::new("ndlearn_glm_pass", spec, layout);
+            handle
+                .block_on(aggregate(&df, agg, args.clone()))
+                .map_err(|e| park(&seen, e))
+        })
+    })
+    .await
+    .map_err(|e| DistError::Plan(format!("the logistic-regression driver stopped: {e}")))?;
+    fitted.map_err(|core| unpark(&failure, core))
+}
+
+/// Keeps an adapter error raised inside a synchronous driver loop (which speaks ndlearn's
+/// error) so [`unpark`] can return it typed.
+fn park(slot: &Mutex<Option<DistError>>, e: DistError) -> ndlearn_core::Error {
+    let msg = e.to_string();
+    if let Ok(mut s) = slot.lock()
+        && s.is_none()
+    {
+        *s = Some(e);
+    }
+    ndlearn_core::Error::invalid_param("data pass", msg)
+}
+
+/// The parked adapter error, else the driver's own.
+fn unpark(slot: &Mutex<Option<DistError>>, core: ndlearn_core::Error) -> DistError {
+    slot.lock()
+        .ok()
+        .and_then(|mut s| s.take())
+        .unwrap_or(DistError::Ndlearn(core))
 }

@@ -255,3 +255,108 @@ async fn nulls_types_and_missing_columns_are_typed_errors() {
         Err(DistError::Ndlearn(_))
     ));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kmeans_rounds_from_scans_equal_the_lloyd_fit() {
+    use ndlearn_cluster::{KMeans, KMeansAlgorithm, KMeansInit};
+    use ndlearn_core::Predict;
+    let (x, ..) = data();
+    let init = x.slice(ndarray::s![..3, ..]).to_owned();
+    let est = KMeans::new(3)
+        .init(KMeansInit::Centers(init))
+        .algorithm(KMeansAlgorithm::Lloyd);
+    let direct = est.fit(&x).expect("fit");
+    for parts in [1, 3, 7] {
+        let (_ctx, df) = table(parts);
+        for input in [
+            Input::Columns(&COLS),
+            Input::List {
+                column: "x",
+                width: D,
+            },
+        ] {
+            let fit = fit::kmeans(&df, input, &est).await.expect("kmeans");
+            let diff = fit.centers() - direct.centers();
+            assert!(diff.iter().all(|v| v.abs() < 1e-10), "{parts} partitions");
+            assert_eq!(fit.n_iter(), direct.n_iter());
+            assert!((fit.inertia() - direct.inertia()).abs() <= 1e-10 * direct.inertia());
+            assert_eq!(
+                fit.predict(&x).expect("predict"),
+                direct.predict(&x).expect("predict")
+            );
+        }
+    }
+    // k-means++ needs the rows: a typed error, not a hang
+    let (_ctx, df) = table(2);
+    assert!(matches!(
+        fit::kmeans(&df, &COLS, &KMeans::new(3)).await,
+        Err(DistError::Ndlearn(_))
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logistic_regression_from_scans_equals_the_lbfgs_fit() {
+    use ndlearn_linear::{LogisticPenalty, LogisticRegression};
+    let (x, y, _, w) = data();
+    // a binary label: is y above its median
+    let mut sorted = y.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[N / 2];
+    let bin: Array1<usize> = y.mapv(|v| usize::from(v > median));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("x0", DataType::Float64, false),
+        Field::new("x1", DataType::Float64, false),
+        Field::new("x2", DataType::Float64, false),
+        Field::new("x3", DataType::Float64, false),
+        Field::new("b", DataType::Int64, false),
+        Field::new("w", DataType::Float64, false),
+    ]));
+    let est = LogisticRegression::default()
+        .penalty(LogisticPenalty::L2)
+        .c(2.0)
+        .tol(1e-10)
+        .max_iter(1000);
+    let direct = est.fit(&x, &bin).expect("fit");
+    let direct_w = est.fit_weighted(&x, &bin, Some(&w)).expect("fit");
+    for parts in [1, 3, 7] {
+        let ctx =
+            SessionContext::new_with_config(SessionConfig::new().with_target_partitions(parts));
+        let partitions: Vec<Vec<RecordBatch>> = (0..parts)
+            .map(|p| {
+                let (lo, hi) = (p * N / parts, (p + 1) * N / parts);
+                let mut cols: Vec<ArrayRef> = (0..D)
+                    .map(|j| {
+                        Arc::new(Float64Array::from_iter_values(
+                            x.column(j).iter().skip(lo).take(hi - lo).copied(),
+                        )) as ArrayRef
+                    })
+                    .collect();
+                cols.push(Arc::new(Int64Array::from_iter_values(
+                    bin.iter().skip(lo).take(hi - lo).map(|&v| v as i64),
+                )));
+                cols.push(Arc::new(Float64Array::from_iter_values(
+                    w.iter().skip(lo).take(hi - lo).copied(),
+                )));
+                vec![RecordBatch::try_new(schema.clone(), cols).expect("batch")]
+            })
+            .collect();
+        let df = ctx
+            .read_table(Arc::new(
+                MemTable::try_new(schema.clone(), partitions).expect("table"),
+            ))
+            .expect("df");
+        for (weight, reference) in [(None, &direct), (Some("w"), &direct_w)] {
+            let fit = fit::logistic_regression(&df, &COLS, "b", weight, &est)
+                .await
+                .expect("logistic");
+            let scale = reference.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            let diff = fit.coef() - reference.coef();
+            assert!(
+                diff.iter().all(|v| v.abs() <= 1e-6 * scale),
+                "{parts} {weight:?}"
+            );
+            assert!((fit.intercept()[0] - reference.intercept()[0]).abs() <= 1e-6 * scale);
+            assert!(fit.converged());
+        }
+    }
+}
