@@ -56,6 +56,11 @@ impl<S: Mergeable<f64> + 'static> StatsAggregate<S> {
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
+
+    /// The bytes of the statistics at no rows (they carry the spec).
+    pub fn zero_bytes(&self) -> &[u8] {
+        &self.key
+    }
 }
 
 impl<S: Mergeable<f64>> fmt::Debug for StatsAggregate<S> {

@@ -408,3 +408,175 @@ fn unpark(slot: &Mutex<Option<DistError>>, core: ndlearn_core::Error) -> DistErr
         .and_then(|mut s| s.take())
         .unwrap_or(DistError::Ndlearn(core))
 }
+
+/// The statistics of every group of a `GROUP BY group` scan, decoded and sorted by group value
+/// (the group expression must give integers, e.g. a fold column or `id % k`).
+///
+/// # Errors
+/// As [`aggregate`]; [`DistError::Type`] for a non-integer group; [`DistError::Null`] for a
+/// null group value.
+pub async fn aggregate_by<S: Mergeable<f64> + 'static>(
+    df: &DataFrame,
+    group: Expr,
+    agg: StatsAggregate<S>,
+    args: Vec<Expr>,
+) -> Result<Vec<(i64, S)>>
+where
+    S::Spec: 'static,
+{
+    let udaf = agg.udaf();
+    let batches = df
+        .clone()
+        .aggregate(
+            vec![group.alias("ndlearn_group")],
+            vec![udaf.call(args).alias("ndlearn_stats")],
+        )
+        .map_err(unwrap_engine_error)?
+        .collect()
+        .await
+        .map_err(unwrap_engine_error)?;
+    let mut out = Vec::new();
+    for b in &batches {
+        let g = b.column(0);
+        if !g.data_type().is_integer() {
+            return Err(DistError::Type {
+                argument: 0,
+                found: g.data_type().to_string(),
+                expected: "an integer group (fold) expression".into(),
+            });
+        }
+        let g = cast(g, &DataType::Int64)?;
+        let g = g.as_primitive::<Int64Type>();
+        let st = b.column(1).as_binary::<i32>();
+        for i in 0..b.num_rows() {
+            if g.is_null(i) {
+                return Err(DistError::Null {
+                    argument: 0,
+                    row: i,
+                });
+            }
+            if st.is_null(i) {
+                continue;
+            }
+            out.push((g.value(i), S::decode(st.value(i))?));
+        }
+    }
+    out.sort_by_key(|(k, _)| *k);
+    Ok(out)
+}
+
+/// A linear model that fits from merged moments, for [`cross_val_mse`].
+#[derive(Debug, Clone, Copy)]
+pub enum LinearModel<'e> {
+    /// Ordinary least squares.
+    Ols(&'e LinearRegression),
+    /// Ridge.
+    Ridge(&'e Ridge),
+    /// Lasso.
+    Lasso(&'e Lasso),
+    /// Elastic net.
+    ElasticNet(&'e ElasticNet),
+}
+
+impl LinearModel<'_> {
+    fn fit_intercept(&self) -> bool {
+        match self {
+            LinearModel::Ols(e) => e.fit_intercept,
+            LinearModel::Ridge(e) => e.fit_intercept,
+            LinearModel::Lasso(e) => e.fit_intercept,
+            LinearModel::ElasticNet(e) => e.fit_intercept,
+        }
+    }
+
+    /// `(coefficients, intercept)` fitted from `m`.
+    fn fit(&self, m: &CrossMoments<f64>) -> Result<(ndarray::Array1<f64>, f64)> {
+        Ok(match self {
+            LinearModel::Ols(e) => {
+                let f = e.fit_moments(m)?;
+                (f.coef().to_owned(), f.intercept())
+            }
+            LinearModel::Ridge(e) => {
+                let f = e.fit_moments(m)?;
+                (f.coef().to_owned(), f.intercept())
+            }
+            LinearModel::Lasso(e) => {
+                let f = e.fit_moments(m)?;
+                (f.coef().to_owned(), f.intercept())
+            }
+            LinearModel::ElasticNet(e) => {
+                let f = e.fit_moments(m)?;
+                (f.coef().to_owned(), f.intercept())
+            }
+        })
+    }
+}
+
+/// K-fold cross-validation of a linear model from one scan: `GROUP BY fold` gives the moments of
+/// every fold; the model of fold `k` is fitted on the merge of the other folds' moments, and its
+/// mean squared error on fold `k` follows from fold `k`'s own moments,
+/// `Σ r² = S_yy − 2wᵀS_xy + wᵀS_xx w + n_k (ȳ_k − x̄_kᵀw − b)²`, without reading a row again.
+/// `fold` must be an integer expression of the row (a fold column, or `id % k` over a row id), so
+/// the folds do not depend on how the table is partitioned. Returns `(fold, MSE)` by fold value.
+///
+/// # Errors
+/// As [`aggregate_by`] and the fits; [`DistError::Plan`] with fewer than two folds.
+pub async fn cross_val_mse<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    target: &str,
+    fold: Expr,
+    model: LinearModel<'_>,
+) -> Result<Vec<(i64, f64)>> {
+    let input = features.into();
+    let centred = model.fit_intercept();
+    let spec = CrossSpec {
+        n_features: input.width(),
+        n_targets: 1,
+        centred,
+        gram: true,
+    };
+    let layout = Layout {
+        features: input.features(),
+        targets: 1,
+        labels: false,
+        weights: false,
+    };
+    let mut args = input.exprs();
+    args.push(ident(target));
+    let folds = aggregate_by(
+        df,
+        fold,
+        StatsAggregate::<CrossMoments<f64>>::new("ndlearn_fold_moments", spec, layout),
+        args,
+    )
+    .await?;
+    if folds.len() < 2 {
+        return Err(DistError::Plan(format!(
+            "cross-validation needs at least two folds, the fold expression gave {}",
+            folds.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(folds.len());
+    for (k, (key, held)) in folds.iter().enumerate() {
+        let train = CrossMoments::merge_all(
+            &spec,
+            folds
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, (_, m))| m),
+        )?;
+        let (w, b) = model.fit(&train)?;
+        let Some(sxx) = held.xtx.as_ref() else {
+            return Err(DistError::Plan(
+                "fold moments without the Gram matrix".into(),
+            ));
+        };
+        let sxy = held.xty.column(0);
+        let nk = held.n as f64;
+        let offset = held.y_mean[0] - held.x_mean.dot(&w) - b;
+        let sse = held.yty[0] - 2.0 * w.dot(&sxy) + w.dot(&sxx.dot(&w)) + nk * offset * offset;
+        out.push((*key, sse.max(0.0) / nk));
+    }
+    Ok(out)
+}

@@ -36,6 +36,7 @@
 
 mod aggregate;
 mod block;
+pub mod codec;
 mod error;
 pub mod fit;
 

@@ -47,7 +47,13 @@ fn data() -> (Array2<f64>, Array1<f64>, Array1<usize>, Array1<f64>) {
     (x, y, labels, w)
 }
 
-fn batch(x: &Array2<f64>, y: &Array1<f64>, l: &Array1<usize>, w: &Array1<f64>) -> RecordBatch {
+fn batch(
+    x: &Array2<f64>,
+    y: &Array1<f64>,
+    l: &Array1<usize>,
+    w: &Array1<f64>,
+    ids: &[i64],
+) -> RecordBatch {
     let mut fields = Vec::new();
     let mut cols: Vec<ArrayRef> = Vec::new();
     for j in 0..D {
@@ -81,6 +87,8 @@ fn batch(x: &Array2<f64>, y: &Array1<f64>, l: &Array1<usize>, w: &Array1<f64>) -
     )));
     fields.push(Field::new("w", DataType::Float64, false));
     cols.push(Arc::new(Float64Array::from_iter_values(w.iter().copied())));
+    fields.push(Field::new("id", DataType::Int64, false));
+    cols.push(Arc::new(Int64Array::from_iter_values(ids.iter().copied())));
     RecordBatch::try_new(Arc::new(Schema::new(fields)), cols).expect("batch")
 }
 
@@ -100,6 +108,7 @@ fn table(parts: usize) -> (SessionContext, DataFrame) {
                 &y.slice(s).to_owned(),
                 &l.slice(s).to_owned(),
                 &w.slice(s).to_owned(),
+                &(a as i64..b as i64).collect::<Vec<_>>(),
             ));
         }
         partitions.push(bs);
@@ -357,6 +366,52 @@ async fn logistic_regression_from_scans_equals_the_lbfgs_fit() {
             );
             assert!((fit.intercept()[0] - reference.intercept()[0]).abs() <= 1e-6 * scale);
             assert!(fit.converged());
+        }
+    }
+}
+
+#[tokio::test]
+async fn kfold_cv_from_one_scan_equals_refitting_on_the_rows() {
+    use datafusion::prelude::{col, lit};
+    use fit::LinearModel;
+    let (x, y, ..) = data();
+    let k = 5i64;
+    let ridge = Ridge::new(0.7);
+    let lasso = Lasso::new(0.01).tol(1e-12);
+    for parts in [1, 3] {
+        let (_ctx, df) = table(parts);
+        for model in [LinearModel::Ridge(&ridge), LinearModel::Lasso(&lasso)] {
+            let cv = fit::cross_val_mse(&df, &COLS, "y", col("id") % lit(k), model)
+                .await
+                .expect("cv");
+            assert_eq!(cv.len(), k as usize);
+            for &(fold, mse) in &cv {
+                let test: Vec<usize> = (0..N).filter(|&i| i as i64 % k == fold).collect();
+                let train: Vec<usize> = (0..N).filter(|&i| i as i64 % k != fold).collect();
+                let (xt, yt) = (
+                    x.select(ndarray::Axis(0), &train),
+                    y.select(ndarray::Axis(0), &train),
+                );
+                let (coef, b) = match model {
+                    LinearModel::Ridge(e) => {
+                        let f = e.fit(&xt, &yt).expect("fit");
+                        (f.coef().to_owned(), f.intercept())
+                    }
+                    LinearModel::Lasso(e) => {
+                        let f = e.fit(&xt, &yt).expect("fit");
+                        (f.coef().to_owned(), f.intercept())
+                    }
+                    _ => unreachable!("two models"),
+                };
+                let xv = x.select(ndarray::Axis(0), &test);
+                let yv = y.select(ndarray::Axis(0), &test);
+                let r = &yv - &(xv.dot(&coef) + b);
+                let want = r.dot(&r) / test.len() as f64;
+                assert!(
+                    (mse - want).abs() <= 1e-8 * want,
+                    "fold {fold}: {mse} vs {want}"
+                );
+            }
         }
     }
 }
