@@ -2,70 +2,16 @@
 //! from a Parquet table written as several files equal the single-machine fits; the k-means
 //! rounds ship new centres to the executors every round.
 
-use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, RecordBatch};
-use datafusion::arrow::datatypes::{DataType, Field, Schema};
-use datafusion::datasource::MemTable;
-use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
-use ndarray::{Array1, Array2};
+use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use ndlearn_ballista::Cluster;
 use ndlearn_bayes::GaussianNB;
 use ndlearn_cluster::{KMeans, KMeansAlgorithm, KMeansInit};
 use ndlearn_core::{Fit, FitUnsupervised};
 use ndlearn_datafusion::fit;
 use ndlearn_linear::LinearRegression;
-use std::sync::Arc;
 
-const N: usize = 600;
-const COLS: [&str; 3] = ["x0", "x1", "x2"];
-
-fn data() -> (Array2<f64>, Array1<f64>, Array1<usize>) {
-    let x = Array2::from_shape_fn((N, 3), |(i, j)| {
-        let h = ((i * 2_654_435_761 + j * 40_503) % 10_007) as f64 / 10_007.0;
-        h * (1.0 + j as f64) + if j == 1 { 5.0 } else { 0.0 } + 3.0 * (i % 3) as f64
-    });
-    let l = Array1::from_shape_fn(N, |i| i % 3);
-    let y = Array1::from_shape_fn(N, |i| {
-        x[[i, 0]] - 2.0 * x[[i, 1]] + 0.5 * x[[i, 2]] + 0.05 * ((i as f64) * 0.7).sin()
-    });
-    (x, y, l)
-}
-
-/// Writes the table as Parquet (several files) with plain DataFusion.
-async fn write_table(path: &str) {
-    let (x, y, l) = data();
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("x0", DataType::Float64, false),
-        Field::new("x1", DataType::Float64, false),
-        Field::new("x2", DataType::Float64, false),
-        Field::new("y", DataType::Float64, false),
-        Field::new("label", DataType::Int64, false),
-    ]));
-    let parts: Vec<Vec<RecordBatch>> = (0..3)
-        .map(|p| {
-            let r = p * N / 3..(p + 1) * N / 3;
-            let mut cols: Vec<ArrayRef> = (0..3)
-                .map(|j| {
-                    Arc::new(Float64Array::from_iter_values(r.clone().map(|i| x[[i, j]])))
-                        as ArrayRef
-                })
-                .collect();
-            cols.push(Arc::new(Float64Array::from_iter_values(
-                r.clone().map(|i| y[i]),
-            )));
-            cols.push(Arc::new(Int64Array::from_iter_values(
-                r.map(|i| l[i] as i64),
-            )));
-            vec![RecordBatch::try_new(schema.clone(), cols).expect("batch")]
-        })
-        .collect();
-    let ctx = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(3));
-    let df = ctx
-        .read_table(Arc::new(MemTable::try_new(schema, parts).expect("table")))
-        .expect("df");
-    df.write_parquet(path, Default::default(), None)
-        .await
-        .expect("write");
-}
+mod common;
+use common::{COLS, data, write_table};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fits_on_a_standalone_cluster_equal_single_machine_fits() {

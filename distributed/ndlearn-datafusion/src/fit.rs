@@ -70,7 +70,40 @@ impl Input<'_> {
     }
 }
 
-/// One aggregate pass: `SELECT agg(args) FROM df`, decoded on the driver.
+/// How many times a failed scan is run again ([`aggregate`], [`aggregate_by`]).
+pub const PASS_RETRIES: u32 = 3;
+/// The wait before the first retry of a scan; it doubles for each further retry (1, 2, 4 s).
+pub const PASS_RETRY_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Runs a planned scan, again (up to [`PASS_RETRIES`] times, after [`PASS_RETRY_DELAY`],
+/// doubling) when execution fails with an engine error.
+///
+/// A data pass is a pure function of the table, so running it again is safe. On a cluster a
+/// lost executor can fail a job in ways the engine's own task retries do not cover (the final
+/// stage fetching partial results from the dead executor before the scheduler has declared it
+/// dead); the retry runs the whole scan once the scheduler has moved on. Errors of planning
+/// (a missing column) and the typed errors of the statistics are returned at once.
+async fn collect_with_retries(
+    planned: DataFrame,
+) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
+    let mut delay = PASS_RETRY_DELAY;
+    let mut attempt = 0;
+    loop {
+        match planned.clone().collect().await.map_err(unwrap_engine_error) {
+            Ok(b) => return Ok(b),
+            Err(DistError::DataFusion(e)) if attempt < PASS_RETRIES => {
+                attempt += 1;
+                drop(e);
+                tokio::time::sleep(delay).await;
+                delay *= 2;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// One aggregate pass: `SELECT agg(args) FROM df`, decoded on the driver (run again on engine
+/// failures; see [`PASS_RETRIES`]).
 ///
 /// # Errors
 /// Engine errors (a missing column, an unreadable file), [`DistError::Null`] /
@@ -85,13 +118,11 @@ where
     S::Spec: 'static,
 {
     let udaf = agg.udaf();
-    let batches = df
+    let planned = df
         .clone()
         .aggregate(vec![], vec![udaf.call(args).alias("ndlearn_stats")])
-        .map_err(unwrap_engine_error)?
-        .collect()
-        .await
         .map_err(unwrap_engine_error)?;
+    let batches = collect_with_retries(planned).await?;
     let bytes = batches
         .iter()
         .find(|b| b.num_rows() > 0)
@@ -425,16 +456,14 @@ where
     S::Spec: 'static,
 {
     let udaf = agg.udaf();
-    let batches = df
+    let planned = df
         .clone()
         .aggregate(
             vec![group.alias("ndlearn_group")],
             vec![udaf.call(args).alias("ndlearn_stats")],
         )
-        .map_err(unwrap_engine_error)?
-        .collect()
-        .await
         .map_err(unwrap_engine_error)?;
+    let batches = collect_with_retries(planned).await?;
     let mut out = Vec::new();
     for b in &batches {
         let g = b.column(0);

@@ -1,0 +1,191 @@
+//! A real cluster on 127.0.0.1: one `ndlearn-scheduler` and two `ndlearn-executor` processes on
+//! free ports, started and stopped by the test by PID; fits through `Cluster::remote` equal the
+//! single-machine fits.
+
+use datafusion::prelude::ParquetReadOptions;
+use ndlearn_ballista::Cluster;
+use ndlearn_cluster::{KMeans, KMeansAlgorithm, KMeansInit};
+use ndlearn_core::{Fit, FitUnsupervised};
+use ndlearn_datafusion::fit;
+use ndlearn_linear::LinearRegression;
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+
+/// A child process killed (by PID) when dropped.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn wait_for(port: u16, what: &str, child: &mut Child) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("{what} exited early: {status}");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{what} did not start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A scheduler and `n` executors on free ports of 127.0.0.1 (`fast`: heartbeats every second
+/// and executors declared dead after 3 s, for the fault test); the scheduler's port.
+fn start_cluster(dir: &std::path::Path, n: usize, fast: bool) -> (u16, Proc, Vec<Proc>) {
+    let sp = free_port();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ndlearn-scheduler"));
+    cmd.args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
+        .args(["--bind-port", &sp.to_string()])
+        .stdout(Stdio::null());
+    if fast {
+        cmd.args(["--executor-timeout-seconds", "3"])
+            .args(["--expire-dead-executor-interval-seconds", "1"]);
+    }
+    let mut scheduler = cmd.spawn().expect("scheduler");
+    wait_for(sp, "the scheduler", &mut scheduler);
+    let scheduler = Proc(scheduler);
+    let mut executors = Vec::new();
+    for e in 0..n {
+        let (p, g) = (free_port(), free_port());
+        let work = dir.join(format!("work{e}"));
+        std::fs::create_dir_all(&work).expect("work dir");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ndlearn-executor"));
+        cmd.args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
+            .args([
+                "--scheduler-host",
+                "127.0.0.1",
+                "--scheduler-port",
+                &sp.to_string(),
+            ])
+            .args([
+                "--bind-port",
+                &p.to_string(),
+                "--bind-grpc-port",
+                &g.to_string(),
+            ])
+            .args(["--vcores", "1", "--scheduler-connect-timeout-seconds", "30"])
+            .args(["--work-dir", work.to_str().expect("utf-8")])
+            .stdout(Stdio::null());
+        if fast {
+            cmd.args(["--executor-heartbeat-interval-seconds", "1"]);
+        }
+        let mut child = cmd.spawn().expect("executor");
+        wait_for(p, "an executor", &mut child);
+        executors.push(Proc(child));
+    }
+    (sp, scheduler, executors)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fits_on_scheduler_and_executor_processes_equal_single_machine_fits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("t");
+    let path = path.to_str().expect("utf-8").to_string();
+    common::write_table(&path).await;
+
+    let (sp, scheduler, executors) = start_cluster(dir.path(), 2, false);
+    let ctx = Cluster::remote(&format!("df://127.0.0.1:{sp}"))
+        .await
+        .expect("remote context");
+    let df = ctx
+        .read_parquet(&path, ParquetReadOptions::default())
+        .await
+        .expect("read");
+    let (x, y, _) = common::data();
+    let est = LinearRegression::default();
+    let a = fit::linear_regression(&df, &common::COLS, "y", &est)
+        .await
+        .expect("ols");
+    let b = est.fit(&x, &y).expect("ols");
+    let scale = b.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    assert!(
+        (&a.coef() - &b.coef())
+            .iter()
+            .all(|v| v.abs() <= 1e-10 * scale)
+    );
+
+    let est = KMeans::new(3)
+        .init(KMeansInit::Centers(
+            x.slice(ndarray::s![..3, ..]).to_owned(),
+        ))
+        .algorithm(KMeansAlgorithm::Lloyd);
+    let a = fit::kmeans(&df, &common::COLS, &est).await.expect("kmeans");
+    let b = est.fit(&x).expect("kmeans");
+    assert!((a.centers() - b.centers()).iter().all(|v| v.abs() <= 1e-10));
+    assert_eq!(a.n_iter(), b.n_iter());
+    drop(executors);
+    drop(scheduler);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fit_survives_an_executor_killed_mid_job() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("t");
+    let path = path.to_str().expect("utf-8").to_string();
+    common::write_table(&path).await;
+    let (sp, _scheduler, mut executors) = start_cluster(dir.path(), 2, true);
+    let ctx = Cluster::remote(&format!("df://127.0.0.1:{sp}"))
+        .await
+        .expect("remote context");
+    let df = ctx
+        .read_parquet(&path, ParquetReadOptions::default())
+        .await
+        .expect("read");
+    let (x, ..) = common::data();
+    // a tight tolerance (not 0: partial sums merged in another order leave ulps of shift), so
+    // the kill lands while rounds are still running
+    let est = KMeans::new(3)
+        .init(KMeansInit::Centers(
+            x.slice(ndarray::s![..3, ..]).to_owned(),
+        ))
+        .algorithm(KMeansAlgorithm::Lloyd)
+        .tol(1e-12);
+    let job = {
+        let df = df.clone();
+        let est = est.clone();
+        tokio::spawn(async move { fit::kmeans(&df, &common::COLS, &est).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let victim = executors.remove(0);
+    let pid = victim.0.id();
+    drop(victim); // SIGKILL by PID, then reaped
+    let a = job
+        .await
+        .expect("join")
+        .expect("the fit finishes on the surviving executor");
+    let b = est.fit(&x).expect("kmeans");
+    assert!(
+        (a.centers() - b.centers()).iter().all(|v| v.abs() <= 1e-10),
+        "pid {pid}"
+    );
+    assert_eq!(a.n_iter(), b.n_iter());
+    // and a new job runs on the survivor alone
+    let est = LinearRegression::default();
+    let (x, y, _) = common::data();
+    let a = fit::linear_regression(&df, &common::COLS, "y", &est)
+        .await
+        .expect("ols after the loss of an executor");
+    let b = est.fit(&x, &y).expect("ols");
+    let scale = b.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    assert!(
+        (&a.coef() - &b.coef())
+            .iter()
+            .all(|v| v.abs() <= 1e-10 * scale)
+    );
+}
