@@ -91,9 +91,8 @@ async fn collect_with_retries(
     loop {
         match planned.clone().collect().await.map_err(unwrap_engine_error) {
             Ok(b) => return Ok(b),
-            Err(DistError::DataFusion(e)) if attempt < PASS_RETRIES => {
+            Err(DistError::DataFusion(_)) if attempt < PASS_RETRIES => {
                 attempt += 1;
-                drop(e);
                 tokio::time::sleep(delay).await;
                 delay *= 2;
             }
