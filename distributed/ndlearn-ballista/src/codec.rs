@@ -71,20 +71,11 @@ impl LogicalExtensionCodec for LogicalCodec {
     }
 
     fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        match decode_udaf(name, buf)? {
-            Some(u) => Ok(Arc::new(u)),
-            None => self.inner.try_decode_udaf(name, buf),
-        }
+        decode_or(name, buf, |n, b| self.inner.try_decode_udaf(n, b))
     }
 
     fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        match encode_udaf(node) {
-            Some(bytes) => {
-                buf.extend_from_slice(&bytes);
-                Ok(())
-            }
-            None => self.inner.try_encode_udaf(node, buf),
-        }
+        encode_or(node, buf, |n, b| self.inner.try_encode_udaf(n, b))
     }
 }
 
@@ -115,19 +106,37 @@ impl PhysicalExtensionCodec for PhysicalCodec {
     }
 
     fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        match decode_udaf(name, buf)? {
-            Some(u) => Ok(Arc::new(u)),
-            None => self.inner.try_decode_udaf(name, buf),
-        }
+        decode_or(name, buf, |n, b| self.inner.try_decode_udaf(n, b))
     }
 
     fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        match encode_udaf(node) {
-            Some(bytes) => {
-                buf.extend_from_slice(&bytes);
-                Ok(())
-            }
-            None => self.inner.try_encode_udaf(node, buf),
+        encode_or(node, buf, |n, b| self.inner.try_encode_udaf(n, b))
+    }
+}
+
+/// An ndlearn aggregate function from its bytes, else what the wrapped codec decodes.
+fn decode_or(
+    name: &str,
+    buf: &[u8],
+    inner: impl FnOnce(&str, &[u8]) -> Result<Arc<AggregateUDF>>,
+) -> Result<Arc<AggregateUDF>> {
+    match decode_udaf(name, buf)? {
+        Some(u) => Ok(Arc::new(u)),
+        None => inner(name, buf),
+    }
+}
+
+/// The bytes of an ndlearn aggregate function, else what the wrapped codec writes.
+fn encode_or(
+    node: &AggregateUDF,
+    buf: &mut Vec<u8>,
+    inner: impl FnOnce(&AggregateUDF, &mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    match encode_udaf(node) {
+        Some(bytes) => {
+            buf.extend_from_slice(&bytes);
+            Ok(())
         }
+        None => inner(node, buf),
     }
 }

@@ -5,8 +5,7 @@
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use ndlearn_ballista::Cluster;
 use ndlearn_bayes::GaussianNB;
-use ndlearn_cluster::{KMeans, KMeansAlgorithm, KMeansInit};
-use ndlearn_core::{Fit, FitUnsupervised};
+use ndlearn_core::Fit;
 use ndlearn_datafusion::fit;
 use ndlearn_linear::LinearRegression;
 
@@ -24,20 +23,8 @@ async fn fits_on_a_standalone_cluster_equal_single_machine_fits() {
         .read_parquet(&path, ParquetReadOptions::default())
         .await
         .expect("read");
-    let (x, y, l) = data();
-
-    let est = LinearRegression::default();
-    let a = fit::linear_regression(&df, &COLS, "y", &est)
-        .await
-        .expect("ols");
-    let b = est.fit(&x, &y).expect("ols");
-    let scale = b.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
-    assert!(
-        (&a.coef() - &b.coef())
-            .iter()
-            .all(|v| v.abs() <= 1e-10 * scale)
-    );
-
+    common::assert_ols_matches(&df).await;
+    let (x, _, l) = data();
     let est = GaussianNB::default();
     let a = fit::gaussian_nb(&df, &COLS, "label", None, &est, None)
         .await
@@ -49,15 +36,7 @@ async fn fits_on_a_standalone_cluster_equal_single_machine_fits() {
             .all(|v| v.abs() <= 1e-12 * 10.0)
     );
 
-    let est = KMeans::new(3)
-        .init(KMeansInit::Centers(
-            x.slice(ndarray::s![..3, ..]).to_owned(),
-        ))
-        .algorithm(KMeansAlgorithm::Lloyd);
-    let a = fit::kmeans(&df, &COLS, &est).await.expect("kmeans");
-    let b = est.fit(&x).expect("kmeans");
-    assert!((a.centers() - b.centers()).iter().all(|v| v.abs() <= 1e-10));
-    assert_eq!(a.n_iter(), b.n_iter());
+    common::assert_kmeans_matches(&df).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

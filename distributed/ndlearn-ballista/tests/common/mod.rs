@@ -3,8 +3,13 @@
 use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::datasource::MemTable;
+use datafusion::prelude::DataFrame;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use ndarray::{Array1, Array2};
+use ndlearn_cluster::{KMeans, KMeansAlgorithm, KMeansInit};
+use ndlearn_core::{Fit, FitUnsupervised};
+use ndlearn_datafusion::fit;
+use ndlearn_linear::LinearRegression;
 use std::sync::Arc;
 
 pub const N: usize = 600;
@@ -57,4 +62,39 @@ pub async fn write_table(path: &str) {
     df.write_parquet(path, Default::default(), None)
         .await
         .expect("write");
+}
+
+/// OLS from the cluster's scan equals OLS on the rows (1e-10 of the largest coefficient).
+pub async fn assert_ols_matches(df: &DataFrame) {
+    let (x, y, _) = data();
+    let est = LinearRegression::default();
+    let a = fit::linear_regression(df, &COLS, "y", &est)
+        .await
+        .expect("ols");
+    let b = est.fit(&x, &y).expect("ols");
+    let scale = b.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    assert!(
+        (&a.coef() - &b.coef())
+            .iter()
+            .all(|v| v.abs() <= 1e-10 * scale)
+    );
+}
+
+/// Lloyd's k-means from the first three rows.
+pub fn kmeans_from_first_rows(x: &Array2<f64>) -> KMeans {
+    KMeans::new(3)
+        .init(KMeansInit::Centers(
+            x.slice(ndarray::s![..3, ..]).to_owned(),
+        ))
+        .algorithm(KMeansAlgorithm::Lloyd)
+}
+
+/// k-means rounds from the cluster's scans equal Lloyd on the rows (centres 1e-10, same rounds).
+pub async fn assert_kmeans_matches(df: &DataFrame) {
+    let (x, ..) = data();
+    let est = kmeans_from_first_rows(&x);
+    let a = fit::kmeans(df, &COLS, &est).await.expect("kmeans");
+    let b = est.fit(&x).expect("kmeans");
+    assert!((a.centers() - b.centers()).iter().all(|v| v.abs() <= 1e-10));
+    assert_eq!(a.n_iter(), b.n_iter());
 }
