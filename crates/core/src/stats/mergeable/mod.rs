@@ -17,6 +17,7 @@
 //! | [`CrossMoments`] | row count, column means of `X` and `Y`, centred `X_cᵀY_c`, `‖y_c‖²`, optionally centred `X_cᵀX_c` | OLS, ridge, the lasso / elastic-net Gram path, Bayesian ridge, PCA's covariance solvers |
 //! | [`ClassMoments`] | per-class (weighted) counts, means and sums of squared deviations, overall variances | Gaussian naive Bayes |
 //! | [`KMeansStats`] | per-cluster sums and counts, inertia, for given centres | k-means (Lloyd's round) |
+//! | [`KMeansSample`] | rows drawn with probability `ℓ D²(x) / φ`, each draw keyed by the row's id (so the sample does not depend on the blocks) | k-means‖ initialisation |
 //! | [`GlmStats`] | value, gradient (and Hessian) of a pointwise loss of `Xw + b` at given `(w, b)` | logistic and other GLM fits by L-BFGS or Newton |
 //!
 //! # Merging centred moments
@@ -68,6 +69,7 @@ mod class;
 mod glm;
 pub mod kmeans;
 mod moments;
+mod sample;
 #[cfg(test)]
 mod tests;
 
@@ -75,6 +77,7 @@ pub use class::{ClassMoments, ClassSpec};
 pub use glm::{GlmSpec, GlmStats};
 pub use kmeans::{KMeansSpec, KMeansStats};
 pub use moments::{CrossMoments, CrossSpec, centred_gram};
+pub use sample::{KMeansSample, SampleSpec, keyed_uniform};
 
 use crate::{Error, Float, Result};
 use ndarray::{ArrayView1, ArrayView2};

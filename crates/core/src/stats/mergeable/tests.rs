@@ -185,6 +185,25 @@ proptest! {
     }
 
     #[test]
+    fn kmeans_samples_obey_the_laws((x, _, _, _, lo, hi) in data(), m in 0usize..4, seed in 0u64..1000) {
+        // m = 0: the first pick; otherwise a sampling round at m centres with a large ℓ so
+        // rows are kept
+        let d = x.ncols();
+        let centers = Array2::from_shape_fn((m, d), |(c, j)| x[[c % x.nrows(), j]] + 0.5);
+        let ids: Array1<usize> = (0..x.nrows()).map(|i| 3 * i + 7).collect();
+        let cost = if m == 0 {
+            0.0
+        } else {
+            KMeansStats::of(&KMeansSpec { centers: centers.clone() }, &RowBlock::new(x.view()))
+                .map(|s| s.inertia)
+                .unwrap_or(1.0)
+        };
+        let spec = SampleSpec { centers, cost, oversampling: x.nrows() as f64 / 3.0, seed, round: 1 };
+        let (blocks, all) = split(&x, lo, hi, |b, r| b.labels(ids.slice(s![r])));
+        prop_assert_eq!(laws::<f64, KMeansSample<f64>>(&spec, &blocks, &all, 0.0), Ok(()));
+    }
+
+    #[test]
     fn glm_stats_obey_the_laws((x, y, lab, w, lo, hi) in data(), weighted in any::<bool>()) {
         let d = x.ncols();
         // binary targets for the log-loss; the data centred so the scores stay moderate
@@ -320,6 +339,82 @@ fn kmeans_stats_take_one_lloyd_round() {
         st.merge(&other),
         Err(crate::Error::ShapeMismatch { .. })
     ));
+}
+
+#[test]
+fn kmeans_samples_draw_by_cost_and_row_id() {
+    // 20,000 rows on a line; one centre at 0: D²(x) = x², φ = Σ x²
+    let n = 20_000;
+    let x = Array2::from_shape_fn((n, 1), |(i, _)| (i % 100) as f64);
+    let ids: Array1<usize> = (0..n).collect();
+    let centers = array![[0.0]];
+    let cost: f64 = x.iter().map(|v| v * v).sum();
+    let spec = SampleSpec {
+        centers,
+        cost,
+        oversampling: 200.0,
+        seed: 42,
+        round: 3,
+    };
+    let s = KMeansSample::of(&spec, &RowBlock::new(x.view()).labels(ids.view())).expect("sample");
+    // each row with probability ℓ x² / φ: about 200 kept (4 standard deviations ≈ 57)
+    assert!((s.ids.len() as f64 - 200.0).abs() < 57.0, "{}", s.ids.len());
+    // rows at a centre are never drawn; the kept rows are exactly those the rule keeps
+    for (r, &id) in s.ids.iter().enumerate() {
+        let v = x[[id as usize, 0]];
+        assert_eq!(s.rows[[r, 0]], v);
+        assert!(v > 0.0);
+        assert!(keyed_uniform(42, 3, id) < 200.0 * v * v / cost);
+    }
+    let expected = (0..n)
+        .filter(|&i| keyed_uniform(42, 3, i as u64) < 200.0 * x[[i, 0]].powi(2) / cost)
+        .count();
+    assert_eq!(s.ids.len(), expected);
+    // blocks in any order give the same sample, bitwise
+    let mut parts = KMeansSample::zero(&spec);
+    for r in [12_000..n, 0..5_000, 5_000..12_000] {
+        let p = KMeansSample::of(
+            &spec,
+            &RowBlock::new(x.slice(s![r.clone(), ..])).labels(ids.slice(s![r])),
+        )
+        .expect("part");
+        parts.merge(&p).expect("merge");
+    }
+    assert_eq!(parts, s);
+    // the first pick: the row of the least draw
+    let first = SampleSpec {
+        centers: Array2::zeros((0, 1)),
+        ..spec.clone()
+    };
+    let one = KMeansSample::of(&first, &RowBlock::new(x.view()).labels(ids.view())).expect("pick");
+    let least = (0..n as u64)
+        .min_by(|&a, &b| keyed_uniform(42, 3, a).total_cmp(&keyed_uniform(42, 3, b)))
+        .expect("rows");
+    assert_eq!(one.ids, vec![least]);
+    // draws are uniform-looking: the mean of 20,000 draws is near 1/2
+    let mean = (0..n as u64).map(|i| keyed_uniform(1, 0, i)).sum::<f64>() / n as f64;
+    assert!((mean - 0.5).abs() < 0.01, "{mean}");
+    // no ids, a bad cost, other specs: typed errors
+    assert!(matches!(
+        KMeansSample::of(&spec, &RowBlock::new(x.view())),
+        Err(crate::Error::InvalidParam { .. })
+    ));
+    let bad = SampleSpec {
+        cost: f64::NAN,
+        ..spec.clone()
+    };
+    assert!(KMeansSample::of(&bad, &RowBlock::new(x.view()).labels(ids.view())).is_err());
+    let mut other = KMeansSample::zero(&SampleSpec {
+        round: 4,
+        ..spec.clone()
+    });
+    assert!(matches!(
+        other.merge(&s),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+    let bytes = s.encode();
+    assert_eq!(KMeansSample::<f64>::decode(&bytes).expect("round trip"), s);
+    assert!(KMeansSample::<f64>::decode(&bytes[..bytes.len() - 3]).is_err());
 }
 
 /// `value(w)` of the GLM statistics over all of `x`.
