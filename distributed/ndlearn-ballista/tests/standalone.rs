@@ -37,6 +37,21 @@ async fn fits_on_a_standalone_cluster_equal_single_machine_fits() {
     );
 
     common::assert_kmeans_matches(&df).await;
+
+    // k-means‖ ships its sampling function (centres, cost, round) to the executor: the same
+    // centres as in-process DataFusion on the same files
+    let opts = ndlearn_datafusion::KMeansParallel::new(3).seed(4);
+    let on_cluster = ndlearn_datafusion::kmeans_parallel_init(&df, &COLS, "id", &opts)
+        .await
+        .expect("k-means‖ on the cluster");
+    let local = SessionContext::new()
+        .read_parquet(&path, ParquetReadOptions::default())
+        .await
+        .expect("read");
+    let in_process = ndlearn_datafusion::kmeans_parallel_init(&local, &COLS, "id", &opts)
+        .await
+        .expect("k-means‖ in process");
+    assert!((on_cluster - in_process).iter().all(|v| v.abs() <= 1e-9));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,7 +9,7 @@ use crate::block::{Features, Layout};
 use datafusion::error::{DataFusionError, Result as DfResult};
 use datafusion::logical_expr::AggregateUDF;
 use ndlearn_core::stats::mergeable::{
-    ClassMoments, CrossMoments, GlmSpec, GlmStats, KMeansSpec, KMeansStats, Mergeable,
+    ClassMoments, CrossMoments, GlmSpec, GlmStats, KMeansSample, KMeansSpec, KMeansStats, Mergeable,
 };
 use std::any::Any;
 
@@ -53,6 +53,13 @@ impl Shipped for GlmStats<f64> {
     }
 }
 
+impl Shipped for KMeansSample<f64> {
+    const TAG: u8 = 5;
+    fn spec_of(zero: &Self) -> Self::Spec {
+        zero.at.clone()
+    }
+}
+
 /// The bytes of an ndlearn aggregate function, or `None` for another function.
 pub fn encode_udaf(node: &AggregateUDF) -> Option<Vec<u8>> {
     let any: &dyn Any = node.inner().as_ref();
@@ -60,6 +67,7 @@ pub fn encode_udaf(node: &AggregateUDF) -> Option<Vec<u8>> {
         .or_else(|| encode_as::<ClassMoments<f64>>(any))
         .or_else(|| encode_as::<KMeansStats<f64>>(any))
         .or_else(|| encode_as::<GlmStats<f64>>(any))
+        .or_else(|| encode_as::<KMeansSample<f64>>(any))
 }
 
 fn encode_as<S: Shipped>(any: &dyn Any) -> Option<Vec<u8>> {
@@ -124,6 +132,7 @@ pub fn decode_udaf(name: &str, buf: &[u8]) -> DfResult<Option<AggregateUDF>> {
         2 => rebuild::<ClassMoments<f64>>(name, layout, zero),
         3 => rebuild::<KMeansStats<f64>>(name, layout, zero),
         4 => rebuild::<GlmStats<f64>>(name, layout, zero),
+        5 => rebuild::<KMeansSample<f64>>(name, layout, zero),
         _ => return Err(bad("statistics type")),
     }
     .map_err(|e| bad(&e.to_string()))?;

@@ -51,21 +51,21 @@ impl<'a, const N: usize> From<&'a [&'a str; N]> for Input<'a> {
 }
 
 impl Input<'_> {
-    fn features(&self) -> Features {
+    pub(crate) fn features(&self) -> Features {
         match self {
             Input::Columns(c) => Features::Columns(c.len()),
             Input::List { width, .. } => Features::List(*width),
         }
     }
 
-    fn exprs(&self) -> Vec<Expr> {
+    pub(crate) fn exprs(&self) -> Vec<Expr> {
         match self {
             Input::Columns(c) => c.iter().map(|n| ident(*n)).collect(),
             Input::List { column, .. } => vec![ident(*column)],
         }
     }
 
-    fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         self.features().width()
     }
 }
@@ -93,6 +93,7 @@ async fn collect_with_retries(
             Ok(b) => return Ok(b),
             Err(DistError::DataFusion(_)) if attempt < PASS_RETRIES => {
                 attempt += 1;
+                crate::metrics::record_retry();
                 tokio::time::sleep(delay).await;
                 delay *= 2;
             }
@@ -116,6 +117,7 @@ pub async fn aggregate<S: Mergeable<f64> + 'static>(
 where
     S::Spec: 'static,
 {
+    let started = std::time::Instant::now();
     let udaf = agg.udaf();
     let planned = df
         .clone()
@@ -129,7 +131,9 @@ where
         .filter(|c| !c.is_null(0))
         .map(|c| c.value(0).to_vec())
         .ok_or_else(|| DistError::Plan("the aggregate returned no statistics".into()))?;
-    Ok(S::decode(&bytes)?)
+    let stats = S::decode(&bytes)?;
+    crate::metrics::record_pass(started.elapsed(), bytes.len());
+    Ok(stats)
 }
 
 /// The centred (when `centred`) moments of `features` and `targets`, with the Gram matrix.
@@ -454,6 +458,7 @@ pub async fn aggregate_by<S: Mergeable<f64> + 'static>(
 where
     S::Spec: 'static,
 {
+    let started = std::time::Instant::now();
     let udaf = agg.udaf();
     let planned = df
         .clone()
@@ -464,6 +469,7 @@ where
         .map_err(unwrap_engine_error)?;
     let batches = collect_with_retries(planned).await?;
     let mut out = Vec::new();
+    let mut bytes = 0;
     for b in &batches {
         let g = b.column(0);
         if !g.data_type().is_integer() {
@@ -487,8 +493,10 @@ where
                 continue;
             }
             out.push((g.value(i), S::decode(st.value(i))?));
+            bytes += st.value(i).len();
         }
     }
+    crate::metrics::record_pass(started.elapsed(), bytes);
     out.sort_by_key(|(k, _)| *k);
     Ok(out)
 }

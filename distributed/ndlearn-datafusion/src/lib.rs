@@ -15,6 +15,7 @@
 //! | [`fit::pca`] | centred `XᵀX`, means, count | yes |
 //! | [`fit::gaussian_nb`] | per-class counts, means, squared deviations | yes (plus one `MAX(label)` when the class count is not given) |
 //! | [`fit::kmeans`] | cluster sums, counts and inertia at the current centres | one per Lloyd round |
+//! | [`kmeans_parallel_init`] | the first pick, then per round the cost at the candidates and a cost-weighted sample keyed by row id | `2 + 2·rounds` |
 //! | [`fit::logistic_regression`] | log-loss value and gradient at the current coefficients | one per L-BFGS evaluation |
 //!
 //! Arrow to ndarray: features come either as one `FixedSizeList<Float64>` column of width `d`
@@ -39,7 +40,10 @@ mod block;
 pub mod codec;
 mod error;
 pub mod fit;
+mod kmeans_parallel;
+pub mod metrics;
 
 pub use aggregate::{StatsAccumulator, StatsAggregate};
 pub use block::{Features, Layout};
 pub use error::{DistError, Result};
+pub use kmeans_parallel::{KMeansParallel, kmeans_parallel_init};

@@ -36,6 +36,7 @@ pub async fn write_table(path: &str) {
         Field::new("x2", DataType::Float64, false),
         Field::new("y", DataType::Float64, false),
         Field::new("label", DataType::Int64, false),
+        Field::new("id", DataType::Int64, false),
     ]));
     let parts: Vec<Vec<RecordBatch>> = (0..3)
         .map(|p| {
@@ -50,8 +51,9 @@ pub async fn write_table(path: &str) {
                 r.clone().map(|i| y[i]),
             )));
             cols.push(Arc::new(Int64Array::from_iter_values(
-                r.map(|i| l[i] as i64),
+                r.clone().map(|i| l[i] as i64),
             )));
+            cols.push(Arc::new(Int64Array::from_iter_values(r.map(|i| i as i64))));
             vec![RecordBatch::try_new(schema.clone(), cols).expect("batch")]
         })
         .collect();
