@@ -51,6 +51,13 @@ COMMANDS:
                      and replayed by the normal test suite. ARGS go to the fuzzer
                      (`--target NAME`, `--seed S`). `test` runs a short budget
                      (NDLEARN_FUZZ_SECONDS, default 15 s per target).
+    dist [ARGS...]   setup, then build the distributed workspace (distributed/, release) and
+                     run `ndlearn-dist ARGS` from it: `dist generate --out DIR --rows N`
+                     writes a synthetic Parquet table; `dist measure --dir DIR` generates
+                     1, 3 and 10 million × 50 tables (4.2 GB for 10 million), starts a
+                     scheduler and two single-core executors on 127.0.0.1 and prints the
+                     table of docs/distributed.md. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
+                     are removed from its environment. By hand, not in CI.
     golden           Regenerate golden reference data: create target/golden-venv if missing,
                      pip-install scripts/golden/requirements.txt, then run every
                      scripts/golden/*.py except common.py, extract_datasets.py first, then in sorted order.
@@ -106,6 +113,7 @@ fn main() -> ExitCode {
         Some(Some("sklearn-map")) => sklearn_map(&ctx, &rest),
         Some(Some("blas-sweep")) => blas_sweep(&ctx, &rest),
         Some(Some("fuzz")) => fuzz(&ctx, &rest),
+        Some(Some("dist")) => dist(&ctx, &rest),
         Some(_) => {
             let name = command.unwrap_or_default();
             eprintln!("xtask: unknown command `{}`\n", name.to_string_lossy());
@@ -994,6 +1002,42 @@ fn bench(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
             eprintln!("xtask: benchmark terminated by a signal ({status})");
             ExitCode::FAILURE
         }
+    })
+}
+
+/// `cargo xtask dist ARGS`: builds the distributed workspace's binaries (release, its own lock
+/// file and target directory) and runs `ndlearn-dist ARGS`.
+fn dist(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
+    setup(ctx, false)?;
+    let manifest = ctx.root.join("distributed").join("Cargo.toml");
+    let mut build = ctx.cargo([
+        "build",
+        "--release",
+        "--locked",
+        "--bins",
+        "--manifest-path",
+    ]);
+    build.arg(&manifest);
+    println!("==> dist: {}", describe(&build));
+    if !status_ok(&mut build)? {
+        return Err("building the distributed workspace failed".into());
+    }
+    let target = env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| ctx.root.join("distributed").join("target"));
+    let mut cmd = ctx.command(target.join("release").join("ndlearn-dist"));
+    cmd.args(extra);
+    for var in BENCH_UNSET_VARS {
+        cmd.env_remove(var);
+    }
+    println!("==> dist: {}", describe(&cmd));
+    let status = cmd
+        .status()
+        .map_err(|e| format!("could not run `{}`: {e}", describe(&cmd)))?;
+    Ok(if status.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     })
 }
 

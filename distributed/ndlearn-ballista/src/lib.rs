@@ -32,6 +32,33 @@ use datafusion::execution::session_state::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use std::sync::Arc;
 
+/// The command line of a binary with `--flag value` added in front when the user gave neither
+/// `--flag` nor `short` (so ndlearn's binaries can default a Ballista option differently).
+pub fn args_with_default(flag: &str, short: &str, value: &str) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let given = args.iter().skip(1).any(|a| {
+        a.to_str()
+            .is_some_and(|s| s == short || s == flag || s.starts_with(&format!("{flag}=")))
+    });
+    if !given && !args.is_empty() {
+        args.insert(1, flag.into());
+        args.insert(2, value.into());
+    }
+    args
+}
+
+/// Logs of the `ndlearn-scheduler` and `ndlearn-executor` binaries on stdout, as Ballista's own
+/// binaries log: the filter is `RUST_LOG` when set, else `default` (their
+/// `--log-level-setting`, `INFO,datafusion=INFO` by default). Does nothing when a global
+/// subscriber is already set.
+pub fn init_logging(default: &str) {
+    let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| default.to_string());
+    let _ = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .try_init();
+}
+
 /// Session contexts on a Ballista cluster that can run ndlearn's aggregate functions.
 #[derive(Debug, Clone, Copy)]
 pub struct Cluster;
@@ -40,7 +67,12 @@ impl Cluster {
     /// A session state configured for Ballista with ndlearn's codecs (for schedulers and
     /// executors built in-process, and for clients).
     pub fn session_state() -> SessionState {
+        // The static distributed planner: a fit's scan is one partial aggregate and one final
+        // one, so adaptive planning has nothing to choose, and Ballista 55's adaptive planner
+        // can leave a job waiting after an executor is lost (a rolled-back stage whose task
+        // updates no longer apply; docs/distributed.md, "Faults").
         let config = SessionConfig::new_with_ballista()
+            .with_ballista_adaptive_query_planner(false)
             .with_ballista_logical_extension_codec(Arc::new(LogicalCodec::default()))
             .with_ballista_physical_extension_codec(Arc::new(PhysicalCodec::default()));
         SessionStateBuilder::new()

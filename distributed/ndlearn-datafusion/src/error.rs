@@ -35,6 +35,10 @@ pub enum DistError {
     /// An error of the engine.
     #[error(transparent)]
     DataFusion(#[from] DataFusionError),
+    /// A data pass ran longer than the pass timeout ([`crate::fit::set_pass_timeout`]) on every
+    /// attempt.
+    #[error("a data pass took longer than {0:?} (the pass timeout) on every attempt")]
+    Timeout(std::time::Duration),
 }
 
 /// The adapter's result.

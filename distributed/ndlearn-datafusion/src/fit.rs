@@ -75,23 +75,55 @@ pub const PASS_RETRIES: u32 = 3;
 /// The wait before the first retry of a scan; it doubles for each further retry (1, 2, 4 s).
 pub const PASS_RETRY_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// The pass timeout in milliseconds (0: none).
+static PASS_TIMEOUT_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Sets the longest a scan may run before it is abandoned and run again (as a failed scan is,
+/// see [`PASS_RETRIES`]); `None` (the default) waits as long as the scan takes. Process-wide:
+/// every fit of the process uses it. A cluster that loses an executor can leave a job waiting
+/// on it; with a timeout a few times the expected pass time, the fit submits the scan again
+/// instead of waiting for the engine.
+pub fn set_pass_timeout(timeout: Option<std::time::Duration>) {
+    let ms = timeout.map_or(0, |t| {
+        u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1)
+    });
+    PASS_TIMEOUT_MS.store(ms, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The pass timeout ([`set_pass_timeout`]).
+pub fn pass_timeout() -> Option<std::time::Duration> {
+    match PASS_TIMEOUT_MS.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => None,
+        ms => Some(std::time::Duration::from_millis(ms)),
+    }
+}
+
 /// Runs a planned scan, again (up to [`PASS_RETRIES`] times, after [`PASS_RETRY_DELAY`],
-/// doubling) when execution fails with an engine error.
+/// doubling) when execution fails with an engine error or outlives the pass timeout.
 ///
 /// A data pass is a pure function of the table, so running it again is safe. On a cluster a
 /// lost executor can fail a job in ways the engine's own task retries do not cover (the final
 /// stage fetching partial results from the dead executor before the scheduler has declared it
-/// dead); the retry runs the whole scan once the scheduler has moved on. Errors of planning
-/// (a missing column) and the typed errors of the statistics are returned at once.
+/// dead), or leave it waiting; the retry runs the whole scan once the scheduler has moved on.
+/// Errors of planning (a missing column) and the typed errors of the statistics are returned
+/// at once.
 async fn collect_with_retries(
     planned: DataFrame,
 ) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
     let mut delay = PASS_RETRY_DELAY;
     let mut attempt = 0;
     loop {
-        match planned.clone().collect().await.map_err(unwrap_engine_error) {
+        let scan = planned.clone().collect();
+        let outcome = match pass_timeout() {
+            None => scan.await.map_err(unwrap_engine_error),
+            Some(t) => match tokio::time::timeout(t, scan).await {
+                Ok(r) => r.map_err(unwrap_engine_error),
+                Err(_) => Err(DistError::Timeout(t)),
+            },
+        };
+        match outcome {
             Ok(b) => return Ok(b),
-            Err(DistError::DataFusion(_)) if attempt < PASS_RETRIES => {
+            Err(DistError::DataFusion(_) | DistError::Timeout(_)) if attempt < PASS_RETRIES => {
                 attempt += 1;
                 crate::metrics::record_retry();
                 tokio::time::sleep(delay).await;

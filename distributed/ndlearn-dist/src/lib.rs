@@ -16,6 +16,7 @@
 //! (docs/distributed.md).
 
 mod generate;
+pub mod measure;
 pub mod table;
 
 pub use generate::{Spec as GenerateSpec, write as generate};
@@ -90,6 +91,40 @@ pub enum Command {
     Fit(FitArgs),
     /// Write a synthetic Parquet table (blobs with regression and logistic targets).
     Generate(GenerateArgs),
+    /// The distributed measurements: generate tables, start a local cluster of single-core
+    /// executors, fit on it and on one machine, print a Markdown table.
+    Measure(MeasureArgs),
+}
+
+/// `ndlearn-dist measure`.
+#[derive(Args, Debug, Clone)]
+pub struct MeasureArgs {
+    /// Table sizes, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1000000,3000000,10000000"
+    )]
+    pub rows: Vec<u64>,
+    /// Features.
+    #[arg(long, default_value_t = 50)]
+    pub features: usize,
+    /// Where the tables, executor work directories and models go.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Executor processes (one core each).
+    #[arg(long, default_value_t = 2)]
+    pub executors: usize,
+    /// Algorithms, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "linear_regression,gaussian_nb,pca,logistic_regression,kmeans"
+    )]
+    pub algorithms: Vec<String>,
+    /// Skip the single-machine fits.
+    #[arg(long)]
+    pub no_local: bool,
 }
 
 /// The estimators `fit` runs on a cluster.
@@ -143,6 +178,10 @@ pub struct FitArgs {
     /// Print a JSON report (rows, passes, seconds per pass, bytes of statistics) on stdout.
     #[arg(long)]
     pub report: bool,
+    /// Abandon and rerun a data pass that takes longer than this many seconds (a cluster that
+    /// lost an executor can leave a job waiting; default: no limit).
+    #[arg(long, value_name = "SECONDS")]
+    pub pass_timeout: Option<f64>,
 }
 
 /// `ndlearn-dist generate`.
@@ -204,6 +243,17 @@ where
                 println!("{report}");
             }
         }),
+        Command::Measure(m) => {
+            let plan = measure::Plan {
+                rows: m.rows,
+                features: m.features,
+                dir: m.dir,
+                executors: m.executors,
+                algorithms: m.algorithms,
+                local: !m.no_local,
+            };
+            runtime.block_on(measure::run(&plan)).map(|t| print!("{t}"))
+        }
         Command::Generate(g) => {
             let spec = GenerateSpec {
                 rows: g.rows,
@@ -368,6 +418,14 @@ pub async fn run_fit(args: &FitArgs) -> Result<Value, Failure> {
             ALGORITHMS.join(", ")
         )));
     }
+    if let Some(t) = args.pass_timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Failure(format!(
+                "--pass-timeout {t}: a positive number of seconds"
+            )));
+        }
+        fit::set_pass_timeout(Some(std::time::Duration::from_secs_f64(t)));
+    }
     let overrides = ndlearn_cli::parse_params(&args.params)?;
     let params = entry.build(&overrides)?.params();
     let ctx = session(args).await?;
@@ -376,8 +434,11 @@ pub async fn run_fit(args: &FitArgs) -> Result<Value, Failure> {
         .read_parquet(path, ParquetReadOptions::default())
         .await?;
     let cols = columns(&df, args, entry.kind())?;
-    let partitions = df
-        .clone()
+    // the scan's partitions, as a plain DataFusion session with the same configuration plans
+    // them (a Ballista client's own plan is one distributed node)
+    let partitions = SessionContext::new_with_config(ctx.copied_config())
+        .read_parquet(path, ParquetReadOptions::default())
+        .await?
         .create_physical_plan()
         .await?
         .properties()

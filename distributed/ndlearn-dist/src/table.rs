@@ -37,8 +37,12 @@ pub async fn read(
     let mut x = Array2::<f64>::zeros((n, d));
     let mut y = target.map(|_| Array1::<f64>::zeros(n));
     let mut at = 0;
+    let out = x
+        .as_slice_mut()
+        .ok_or_else(|| Failure("internal: a fresh array is contiguous".into()))?;
     for b in &batches {
         let rows = b.num_rows();
+        let mut cols = Vec::with_capacity(b.num_columns());
         for (j, col) in b.columns().iter().enumerate() {
             if col.null_count() > 0 {
                 return Err(Failure(format!(
@@ -46,18 +50,23 @@ pub async fn read(
                     b.schema().field(j).name()
                 )));
             }
-            let c = cast(col, &DataType::Float64)?;
-            let v = c.as_primitive::<Float64Type>().values();
-            if j < d {
-                for (i, &val) in v.iter().enumerate() {
-                    x[[at + i, j]] = val;
-                }
-            } else if let Some(y) = y.as_mut() {
-                y.slice_mut(ndarray::s![at..at + rows])
-                    .iter_mut()
-                    .zip(v.iter())
-                    .for_each(|(a, &b)| *a = b);
+            cols.push(cast(col, &DataType::Float64)?);
+        }
+        let vals: Vec<&[f64]> = cols
+            .iter()
+            .map(|c| &c.as_primitive::<Float64Type>().values()[..])
+            .collect();
+        // row-major fill: sequential writes, one read stream per column
+        for (i, row) in out[at * d..(at + rows) * d].chunks_exact_mut(d).enumerate() {
+            for (v, col) in row.iter_mut().zip(&vals[..d]) {
+                *v = col[i];
             }
+        }
+        if let (Some(y), Some(t)) = (y.as_mut(), vals.get(d)) {
+            y.slice_mut(ndarray::s![at..at + rows])
+                .iter_mut()
+                .zip(t.iter())
+                .for_each(|(a, &b)| *a = b);
         }
         at += rows;
     }

@@ -39,6 +39,7 @@ fn args(dir: &Path, cluster: &str, algo: &str) -> FitArgs {
         model: dir.join(format!("{algo}-{cluster}.json")),
         partitions: Some(3),
         report: true,
+        pass_timeout: None,
     }
 }
 

@@ -1,5 +1,9 @@
 //! `ndlearn-scheduler`: Ballista's scheduler with ndlearn's codecs (the same command-line
-//! options as Ballista's `ballista-scheduler`; `--help` lists them).
+//! options as Ballista's `ballista-scheduler`; `--help` lists them), except that the task
+//! scheduling policy defaults to `pull-staged` (executors ask for work, as in Spark): with
+//! Ballista 55's `push-staged` default, a task aborted when another executor is lost keeps its
+//! slot, and a single-slot executor then runs nothing more (docs/distributed.md, "Faults").
+//! `ndlearn-executor` has the same default; the two must match.
 
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{Config, SchedulerConfig};
@@ -32,7 +36,12 @@ fn main() -> ExitCode {
 }
 
 async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let opt = Config::parse();
+    let opt = Config::parse_from(ndlearn_ballista::args_with_default(
+        "--scheduler-policy",
+        "-s",
+        "pull-staged",
+    ));
+    ndlearn_ballista::init_logging(&opt.log_level_setting);
     let addr: SocketAddr = format!("{}:{}", opt.bind_host, opt.bind_port).parse()?;
     let mut config: SchedulerConfig = opt.try_into()?;
     config.override_logical_codec = Some(Arc::new(LogicalCodec::default()));

@@ -185,7 +185,8 @@ impl<F: Float> Mergeable<F> for KMeansSample<F> {
                 .collect();
             chosen.sort_unstable();
             kept.ids = chosen.iter().map(|&(id, _)| id).collect();
-            kept.rows = Array2::from_shape_fn((chosen.len(), d), |(r, c)| block.x[[chosen[r].1, c]]);
+            kept.rows =
+                Array2::from_shape_fn((chosen.len(), d), |(r, c)| block.x[[chosen[r].1, c]]);
         }
         let (ids, rows) = self.combine(&kept);
         self.ids = ids;
