@@ -381,26 +381,17 @@ pub async fn kmeans<'a>(
     let args = input.exprs();
     let df = df.clone();
     let est = est.clone();
-    let handle = tokio::runtime::Handle::current();
-    // the driver loop is synchronous (it is shared with other engines); it runs on a blocking
-    // thread and waits for each scan on the runtime
-    let failure: Arc<Mutex<Option<DistError>>> = Arc::new(Mutex::new(None));
-    let seen = Arc::clone(&failure);
-    let fitted = tokio::task::spawn_blocking(move || {
+    drive("k-means", move |passes| {
         est.fit_passes(var_mean, |c| {
             let agg = StatsAggregate::<KMeansStats<f64>>::new(
                 "ndlearn_kmeans_round",
                 KMeansSpec { centers: c.clone() },
                 layout,
             );
-            handle
-                .block_on(aggregate(&df, agg, args.clone()))
-                .map_err(|e| park(&seen, e))
+            passes.run(&df, agg, args.clone())
         })
     })
     .await
-    .map_err(|e| DistError::Plan(format!("the k-means driver stopped: {e}")))?;
-    fitted.map_err(|core| unpark(&failure, core))
 }
 
 /// Binary [`LogisticRegression`] by L-BFGS on the driver, one aggregate scan per evaluation of
@@ -433,10 +424,7 @@ pub async fn logistic_regression<'a>(
     }
     let df = df.clone();
     let est = est.clone();
-    let handle = tokio::runtime::Handle::current();
-    let failure: Arc<Mutex<Option<DistError>>> = Arc::new(Mutex::new(None));
-    let seen = Arc::clone(&failure);
-    let fitted = tokio::task::spawn_blocking(move || {
+    drive("logistic-regression", move |passes| {
         est.fit_passes(d, |coef, b| {
             let spec = GlmSpec {
                 loss: Loss::LogLoss,
@@ -445,13 +433,51 @@ pub async fn logistic_regression<'a>(
                 hessian: false,
             };
             let agg = StatsAggregate::<GlmStats<f64>>::new("ndlearn_glm_pass", spec, layout);
-            handle
-                .block_on(aggregate(&df, agg, args.clone()))
-                .map_err(|e| park(&seen, e))
+            passes.run(&df, agg, args.clone())
         })
     })
     .await
-    .map_err(|e| DistError::Plan(format!("the logistic-regression driver stopped: {e}")))?;
+}
+
+/// Data passes for a synchronous driver loop ([`drive`]): each [`Passes::run`] waits for one
+/// aggregate scan on the runtime and keeps an adapter error for [`drive`] to return typed.
+struct Passes {
+    handle: tokio::runtime::Handle,
+    failure: Arc<Mutex<Option<DistError>>>,
+}
+
+impl Passes {
+    /// One [`aggregate`] scan, waited for; an adapter error is parked (see [`park`]).
+    fn run<S: Mergeable<f64> + 'static>(
+        &self,
+        df: &DataFrame,
+        agg: StatsAggregate<S>,
+        args: Vec<Expr>,
+    ) -> ndlearn_core::Result<S>
+    where
+        S::Spec: 'static,
+    {
+        self.handle
+            .block_on(aggregate(df, agg, args))
+            .map_err(|e| park(&self.failure, e))
+    }
+}
+
+/// Runs an estimator's synchronous driver loop (`fit_passes`, shared with other engines) on a
+/// blocking thread, its data passes as scans on the current runtime; returns the fit, or the
+/// adapter error that stopped it (typed), or the estimator's own error.
+async fn drive<T: Send + 'static>(
+    what: &'static str,
+    body: impl FnOnce(&Passes) -> ndlearn_core::Result<T> + Send + 'static,
+) -> Result<T> {
+    let passes = Passes {
+        handle: tokio::runtime::Handle::current(),
+        failure: Arc::new(Mutex::new(None)),
+    };
+    let failure = Arc::clone(&passes.failure);
+    let fitted = tokio::task::spawn_blocking(move || body(&passes))
+        .await
+        .map_err(|e| DistError::Plan(format!("the {what} driver stopped: {e}")))?;
     fitted.map_err(|core| unpark(&failure, core))
 }
 
