@@ -1022,10 +1022,12 @@ fn dist(ctx: &Ctx, extra: &[OsString]) -> Result<ExitCode> {
     if !status_ok(&mut build)? {
         return Err("building the distributed workspace failed".into());
     }
+    // a relative CARGO_TARGET_DIR is relative to where cargo ran: the workspace root
     let target = env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
+        .map(|t| ctx.root.join(t))
         .unwrap_or_else(|| ctx.root.join("distributed").join("target"));
-    let mut cmd = ctx.command(target.join("release").join("ndlearn-dist"));
+    // run from the user's directory, so relative --out / --dir / --data paths mean what they say
+    let mut cmd = Command::new(target.join("release").join("ndlearn-dist"));
     cmd.args(extra);
     for var in BENCH_UNSET_VARS {
         cmd.env_remove(var);

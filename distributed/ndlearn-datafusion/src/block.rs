@@ -148,7 +148,11 @@ impl Batch {
             pos += 1;
             let a = &args[i];
             if !a.data_type().is_integer() {
-                return Err(type_err(i, a.data_type(), "an integer class label"));
+                return Err(type_err(
+                    i,
+                    a.data_type(),
+                    "integer class labels (or row ids, for k-means‖)",
+                ));
             }
             let c = cast(a, &DataType::Int64)?;
             let v = c.as_primitive::<Int64Type>();
@@ -156,8 +160,11 @@ impl Batch {
             for (r, (dst, &l)) in out.iter_mut().zip(v.values().iter()).enumerate() {
                 *dst = usize::try_from(l).map_err(|_| {
                     DistError::Ndlearn(ndlearn_core::Error::invalid_param(
-                        "y",
-                        format!("class labels are 0, 1, ...; row {r} of a batch has {l}"),
+                        "labels",
+                        format!(
+                            "argument {i} holds class labels 0, 1, ... (or non-negative row ids, \
+                             for k-means‖); row {r} of a batch has {l}"
+                        ),
                     ))
                 })?;
             }

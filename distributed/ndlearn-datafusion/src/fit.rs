@@ -82,7 +82,9 @@ static PASS_TIMEOUT_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::Atomic
 /// see [`PASS_RETRIES`]); `None` (the default) waits as long as the scan takes. Process-wide:
 /// every fit of the process uses it. A cluster that loses an executor can leave a job waiting
 /// on it; with a timeout a few times the expected pass time, the fit submits the scan again
-/// instead of waiting for the engine.
+/// instead of waiting for the engine. The abandoned job is not cancelled on the cluster (the
+/// Ballista 55 client has no cancellation for a dropped query), so it keeps its slots until it
+/// ends or fails; give the timeout room.
 pub fn set_pass_timeout(timeout: Option<std::time::Duration>) {
     let ms = timeout.map_or(0, |t| {
         u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1)
@@ -107,7 +109,7 @@ pub fn pass_timeout() -> Option<std::time::Duration> {
 /// dead), or leave it waiting; the retry runs the whole scan once the scheduler has moved on.
 /// Errors of planning (a missing column) and the typed errors of the statistics are returned
 /// at once.
-async fn collect_with_retries(
+pub(crate) async fn collect_with_retries(
     planned: DataFrame,
 ) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
     let mut delay = PASS_RETRY_DELAY;
@@ -166,6 +168,33 @@ where
     let stats = S::decode(&bytes)?;
     crate::metrics::record_pass(started.elapsed(), bytes.len());
     Ok(stats)
+}
+
+/// The number of rows of `df`, by a `COUNT(*)` scan run again on engine failures and after
+/// the pass timeout, like the data passes.
+///
+/// # Errors
+/// As [`aggregate`].
+pub async fn count_rows(df: &DataFrame) -> Result<u64> {
+    let planned = df
+        .clone()
+        .aggregate(
+            vec![],
+            vec![
+                datafusion::functions_aggregate::expr_fn::count(datafusion::prelude::lit(1))
+                    .alias("n"),
+            ],
+        )
+        .map_err(unwrap_engine_error)?;
+    let batches = collect_with_retries(planned).await?;
+    let n = batches
+        .iter()
+        .find(|b| b.num_rows() > 0)
+        .map(|b| cast(b.column(0), &DataType::Int64))
+        .transpose()?
+        .map(|c| c.as_primitive::<Int64Type>().value(0))
+        .unwrap_or(0);
+    Ok(u64::try_from(n).unwrap_or(0))
 }
 
 /// The centred (when `centred`) moments of `features` and `targets`, with the Gram matrix.
@@ -278,13 +307,11 @@ pub async fn pca<'a>(
 /// # Errors
 /// Engine errors; [`DistError::Plan`] for an empty table or negative labels.
 pub async fn n_classes(df: &DataFrame, label: &str) -> Result<usize> {
-    let batches = df
+    let planned = df
         .clone()
         .aggregate(vec![], vec![max(ident(label)).alias("m")])
-        .map_err(unwrap_engine_error)?
-        .collect()
-        .await
         .map_err(unwrap_engine_error)?;
+    let batches = collect_with_retries(planned).await?;
     let col = batches
         .iter()
         .find(|b| b.num_rows() > 0)

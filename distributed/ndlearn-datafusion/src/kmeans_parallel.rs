@@ -157,7 +157,8 @@ fn reduce(
     if live < k {
         return Err(DistError::Plan(format!(
             "k-means‖ found {live} distinct candidate centres for k = {k}: the data has fewer \
-             distinct rows than clusters"
+             distinct rows than clusters, or the sampling kept too few (raise the oversampling \
+             or the rounds)"
         )));
     }
     let xs = cand.as_standard_layout();

@@ -148,7 +148,7 @@ fn write_file(spec: &Spec, model: &Model, path: &Path, lo: u64, hi: u64) -> Resu
 }
 
 /// Writes the table into the directory `out` (created; existing `part-*.parquet` files are
-/// replaced) as `files` files `part-00000.parquet, …`, two files at a time. Returns the paths.
+/// removed first) as `files` files `part-00000.parquet, …`, two files at a time. Returns the paths.
 ///
 /// # Errors
 /// Bad sizes (no rows, features, classes or files; more files than rows) and I/O errors.
@@ -171,6 +171,18 @@ pub fn write(spec: &Spec, out: &Path) -> Result<Vec<PathBuf>, Failure> {
     }
     std::fs::create_dir_all(out)
         .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+    // a table written before with more files must not leave parts behind (duplicate ids)
+    for e in std::fs::read_dir(out).map_err(|e| Failure(e.to_string()))? {
+        let path = e.map_err(|e| Failure(e.to_string()))?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.starts_with("part-") && name.ends_with(".parquet") {
+            std::fs::remove_file(&path)
+                .map_err(|e| Failure(format!("cannot remove {}: {e}", path.display())))?;
+        }
+    }
     let model = Model::new(spec);
     let paths: Vec<PathBuf> = (0..spec.files)
         .map(|f| out.join(format!("part-{f:05}.parquet")))

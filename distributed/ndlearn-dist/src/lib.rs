@@ -418,14 +418,18 @@ pub async fn run_fit(args: &FitArgs) -> Result<Value, Failure> {
             ALGORITHMS.join(", ")
         )));
     }
-    if let Some(t) = args.pass_timeout {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(Failure(format!(
-                "--pass-timeout {t}: a positive number of seconds"
-            )));
-        }
-        fit::set_pass_timeout(Some(std::time::Duration::from_secs_f64(t)));
-    }
+    let timeout = match args.pass_timeout {
+        None => None,
+        Some(t) => Some(
+            std::time::Duration::try_from_secs_f64(t)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    Failure(format!("--pass-timeout {t}: a positive number of seconds"))
+                })?,
+        ),
+    };
+    fit::set_pass_timeout(timeout);
     let overrides = ndlearn_cli::parse_params(&args.params)?;
     let params = entry.build(&overrides)?.params();
     let ctx = session(args).await?;
@@ -444,7 +448,7 @@ pub async fn run_fit(args: &FitArgs) -> Result<Value, Failure> {
         .properties()
         .output_partitioning()
         .partition_count();
-    let rows = df.clone().count().await? as u64;
+    let rows = fit::count_rows(&df).await?;
     metrics::reset();
     let started = Instant::now();
     let (fitted, read_seconds) = if args.cluster == "local" {

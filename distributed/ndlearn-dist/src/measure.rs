@@ -65,7 +65,7 @@ fn start(dir: &Path, executors: usize) -> Result<(u16, Vec<Proc>), Failure> {
     let bin = |name: &str| exe.with_file_name(name);
     let sp = free_port()?;
     let mut procs = Vec::new();
-    let mut child = Command::new(bin("ndlearn-scheduler"))
+    let child = Command::new(bin("ndlearn-scheduler"))
         .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
         .args(["--bind-port", &sp.to_string()])
         .stdout(Stdio::null())
@@ -76,13 +76,15 @@ fn start(dir: &Path, executors: usize) -> Result<(u16, Vec<Proc>), Failure> {
                 exe.display()
             ))
         })?;
-    wait_for(sp, "ndlearn-scheduler", &mut child)?;
     procs.push(Proc(child));
+    if let Some(p) = procs.last_mut() {
+        wait_for(sp, "ndlearn-scheduler", &mut p.0)?;
+    }
     for e in 0..executors {
         let (p, g) = (free_port()?, free_port()?);
         let work = dir.join(format!("executor-{e}"));
         std::fs::create_dir_all(&work).map_err(|e| Failure(e.to_string()))?;
-        let mut child = Command::new(bin("ndlearn-executor"))
+        let child = Command::new(bin("ndlearn-executor"))
             .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
             .args([
                 "--scheduler-host",
@@ -103,8 +105,10 @@ fn start(dir: &Path, executors: usize) -> Result<(u16, Vec<Proc>), Failure> {
             .stdout(Stdio::null())
             .spawn()
             .map_err(|e| Failure(format!("cannot start ndlearn-executor: {e}")))?;
-        wait_for(p, "ndlearn-executor", &mut child)?;
         procs.push(Proc(child));
+        if let Some(last) = procs.last_mut() {
+            wait_for(p, "ndlearn-executor", &mut last.0)?;
+        }
     }
     Ok((sp, procs))
 }

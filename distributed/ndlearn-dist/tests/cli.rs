@@ -11,6 +11,10 @@ use std::process::ExitCode;
 
 const D: usize = 4;
 
+/// The pass counters and the pass timeout are process-wide: the tests of this file run one at
+/// a time.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 fn args(dir: &Path, cluster: &str, algo: &str) -> FitArgs {
     let target = match algo {
         "gaussian_nb" => Some("class".to_string()),
@@ -64,6 +68,7 @@ fn values(o: &Output) -> Vec<f64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn distributed_model_files_equal_single_machine_ones_and_ndlearn_predicts_with_them() {
+    let _serial = SERIAL.lock().await;
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = GenerateSpec {
         rows: 3_000,
@@ -166,6 +171,7 @@ async fn distributed_model_files_equal_single_machine_ones_and_ndlearn_predicts_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fit_errors_are_clear() {
+    let _serial = SERIAL.lock().await;
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = GenerateSpec {
         rows: 200,
@@ -236,6 +242,12 @@ async fn fit_errors_are_clear() {
     })
     .await;
     assert!(e.contains("binary"), "{e}");
+    let e = err(FitArgs {
+        pass_timeout: Some(1e20),
+        ..base.clone()
+    })
+    .await;
+    assert!(e.contains("--pass-timeout"), "{e}");
     // the float32 table is read as f64; a fit works
     run_fit(&base).await.expect("ridge on float32 columns");
     // the binary's usage errors exit with 2
