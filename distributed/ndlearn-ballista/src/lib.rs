@@ -22,8 +22,10 @@
 //! ```
 
 mod codec;
+pub mod local;
 
 pub use codec::{LogicalCodec, PhysicalCodec};
+pub use local::{LocalCluster, LocalClusterSpec};
 
 use ballista::prelude::{SessionConfigExt, SessionContextExt};
 use datafusion::error::Result;

@@ -3,130 +3,76 @@
 //! single-machine fits.
 
 use datafusion::prelude::ParquetReadOptions;
-use ndlearn_ballista::Cluster;
+use ndlearn_ballista::{Cluster, LocalCluster, LocalClusterSpec};
 use ndlearn_core::FitUnsupervised;
 use ndlearn_datafusion::fit;
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 
-/// A child process killed (by PID) when dropped.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Where a process's output goes: files under `NDLEARN_TEST_LOG_DIR` when it is set (with
-/// `RUST_LOG` passed through, to debug the cluster), else nowhere.
-fn output(name: &str) -> (Stdio, Stdio) {
-    match std::env::var_os("NDLEARN_TEST_LOG_DIR") {
-        Some(dir) => {
-            let file = |ext: &str| {
-                std::fs::File::create(std::path::Path::new(&dir).join(format!("{name}.{ext}")))
-                    .map(Stdio::from)
-                    .unwrap_or_else(|_| Stdio::null())
-            };
-            (file("out"), file("err"))
-        }
-        None => (Stdio::null(), Stdio::null()),
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-fn wait_for(port: u16, what: &str, child: &mut Child) {
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("{what} exited early: {status}");
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "{what} did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 /// A scheduler and `n` executors on free ports of 127.0.0.1 (`fast`: heartbeats every second
-/// and executors declared dead after 3 s, for the fault test); the scheduler's port.
-fn start_cluster(dir: &std::path::Path, n: usize, fast: bool) -> (u16, Proc, Vec<Proc>) {
-    let sp = free_port();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ndlearn-scheduler"));
-    cmd.args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
-        .args(["--bind-port", &sp.to_string()]);
-    let (out, err) = output("scheduler");
-    cmd.stdout(out).stderr(err);
-    if fast {
-        cmd.args(["--executor-timeout-seconds", "3"])
-            .args(["--expire-dead-executor-interval-seconds", "1"]);
-    }
-    let mut scheduler = cmd.spawn().expect("scheduler");
-    wait_for(sp, "the scheduler", &mut scheduler);
-    let scheduler = Proc(scheduler);
-    let mut executors = Vec::new();
-    for e in 0..n {
-        let (p, g) = (free_port(), free_port());
-        let work = dir.join(format!("work{e}"));
-        std::fs::create_dir_all(&work).expect("work dir");
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ndlearn-executor"));
-        cmd.args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
-            .args([
-                "--scheduler-host",
-                "127.0.0.1",
-                "--scheduler-port",
-                &sp.to_string(),
+/// and executors declared dead after 3 s, for the fault test). Logs go under
+/// `NDLEARN_TEST_LOG_DIR` when it is set (with `RUST_LOG` passed through, to debug the cluster).
+fn start_cluster(dir: &std::path::Path, n: usize, fast: bool) -> LocalCluster {
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_ndlearn-scheduler"));
+    let spec = LocalClusterSpec {
+        bin_dir: bin.parent().expect("the binaries' directory").to_path_buf(),
+        work_dir: dir.to_path_buf(),
+        executors: n,
+        scheduler_args: if fast {
+            strings(&[
+                "--executor-timeout-seconds",
+                "3",
+                "--expire-dead-executor-interval-seconds",
+                "1",
             ])
-            .args([
-                "--bind-port",
-                &p.to_string(),
-                "--bind-grpc-port",
-                &g.to_string(),
-            ])
-            .args(["--vcores", "1", "--scheduler-connect-timeout-seconds", "30"])
-            .args(["--work-dir", work.to_str().expect("utf-8")]);
-        let (out, err) = output(&format!("executor{e}"));
-        cmd.stdout(out).stderr(err);
-        if fast {
-            cmd.args(["--executor-heartbeat-interval-seconds", "1"]);
-        }
-        let mut child = cmd.spawn().expect("executor");
-        wait_for(p, "an executor", &mut child);
-        executors.push(Proc(child));
-    }
-    (sp, scheduler, executors)
+        } else {
+            Vec::new()
+        },
+        executor_args: strings(&["--scheduler-connect-timeout-seconds", "30"])
+            .into_iter()
+            .chain(if fast {
+                strings(&["--executor-heartbeat-interval-seconds", "1"])
+            } else {
+                Vec::new()
+            })
+            .collect(),
+        executor_env: Vec::new(),
+        log_dir: std::env::var_os("NDLEARN_TEST_LOG_DIR").map(Into::into),
+    };
+    LocalCluster::start(&spec).expect("a local cluster")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn fits_on_scheduler_and_executor_processes_equal_single_machine_fits() {
+/// The test table as Parquet in a temporary directory, a two-executor cluster (see
+/// [`start_cluster`]) and the table read through it.
+async fn table_on_cluster(
+    fast: bool,
+) -> (
+    tempfile::TempDir,
+    LocalCluster,
+    datafusion::prelude::DataFrame,
+) {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("t");
     let path = path.to_str().expect("utf-8").to_string();
     common::write_table(&path).await;
-
-    let (sp, scheduler, executors) = start_cluster(dir.path(), 2, false);
-    let ctx = Cluster::remote(&format!("df://127.0.0.1:{sp}"))
+    let cluster = start_cluster(dir.path(), 2, fast);
+    let ctx = Cluster::remote(&cluster.url())
         .await
         .expect("remote context");
     let df = ctx
         .read_parquet(&path, ParquetReadOptions::default())
         .await
         .expect("read");
+    (dir, cluster, df)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fits_on_scheduler_and_executor_processes_equal_single_machine_fits() {
+    let (_dir, _cluster, df) = table_on_cluster(false).await;
     common::assert_ols_matches(&df).await;
     common::assert_kmeans_matches(&df).await;
-    drop(executors);
-    drop(scheduler);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -134,18 +80,7 @@ async fn a_fit_survives_an_executor_killed_mid_job() {
     // a pass here takes well under a second; a job left waiting on the dead executor is
     // abandoned after 20 s and submitted again (Ballista 55 can wait on it indefinitely)
     fit::set_pass_timeout(Some(Duration::from_secs(20)));
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("t");
-    let path = path.to_str().expect("utf-8").to_string();
-    common::write_table(&path).await;
-    let (sp, _scheduler, mut executors) = start_cluster(dir.path(), 2, true);
-    let ctx = Cluster::remote(&format!("df://127.0.0.1:{sp}"))
-        .await
-        .expect("remote context");
-    let df = ctx
-        .read_parquet(&path, ParquetReadOptions::default())
-        .await
-        .expect("read");
+    let (_dir, mut cluster, df) = table_on_cluster(true).await;
     let (x, ..) = common::data();
     // a tight tolerance (not 0: partial sums merged in another order leave ulps of shift), so
     // the kill lands while rounds are still running
@@ -156,9 +91,7 @@ async fn a_fit_survives_an_executor_killed_mid_job() {
         tokio::spawn(async move { fit::kmeans(&df, &common::COLS, &est).await })
     };
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let victim = executors.remove(0);
-    let pid = victim.0.id();
-    drop(victim); // SIGKILL by PID, then reaped
+    let pid = cluster.kill_executor(0).expect("a running executor");
     let a = job
         .await
         .expect("join")

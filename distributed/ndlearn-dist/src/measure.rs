@@ -5,11 +5,10 @@
 //! prints a Markdown table.
 
 use crate::{Failure, FitArgs, GenerateSpec, generate, run_fit};
+use ndlearn_ballista::{LocalCluster, LocalClusterSpec};
 use serde_json::Value;
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What [`run`] measures.
 #[derive(Debug, Clone)]
@@ -28,89 +27,20 @@ pub struct Plan {
     pub local: bool,
 }
 
-/// A child process killed when dropped.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> Result<u16, Failure> {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .map_err(|e| Failure(format!("no free port: {e}")))
-}
-
-fn wait_for(port: u16, what: &str, child: &mut Child) -> Result<(), Failure> {
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(Failure(format!("{what} exited: {status}")));
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            return Err(Failure(format!("{what} did not start within 60 s")));
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Ok(())
-}
-
-/// The scheduler and executors; the scheduler's port.
-fn start(dir: &Path, executors: usize) -> Result<(u16, Vec<Proc>), Failure> {
+/// The scheduler and executors (binaries next to this one), single-core executors.
+fn start(dir: &Path, executors: usize) -> Result<LocalCluster, Failure> {
     let exe = std::env::current_exe().map_err(|e| Failure(e.to_string()))?;
-    let bin = |name: &str| exe.with_file_name(name);
-    let sp = free_port()?;
-    let mut procs = Vec::new();
-    let child = Command::new(bin("ndlearn-scheduler"))
-        .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
-        .args(["--bind-port", &sp.to_string()])
-        .stdout(Stdio::null())
-        .spawn()
-        .map_err(|e| {
-            Failure(format!(
-                "cannot start ndlearn-scheduler next to {}: {e}",
-                exe.display()
-            ))
-        })?;
-    procs.push(Proc(child));
-    if let Some(p) = procs.last_mut() {
-        wait_for(sp, "ndlearn-scheduler", &mut p.0)?;
-    }
-    for e in 0..executors {
-        let (p, g) = (free_port()?, free_port()?);
-        let work = dir.join(format!("executor-{e}"));
-        std::fs::create_dir_all(&work).map_err(|e| Failure(e.to_string()))?;
-        let child = Command::new(bin("ndlearn-executor"))
-            .args(["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"])
-            .args([
-                "--scheduler-host",
-                "127.0.0.1",
-                "--scheduler-port",
-                &sp.to_string(),
-            ])
-            .args([
-                "--bind-port",
-                &p.to_string(),
-                "--bind-grpc-port",
-                &g.to_string(),
-            ])
-            .args(["--vcores", "1"])
-            .args(["--work-dir", &work.to_string_lossy()])
-            .env("OPENBLAS_NUM_THREADS", "1")
-            .env("RAYON_NUM_THREADS", "1")
-            .stdout(Stdio::null())
-            .spawn()
-            .map_err(|e| Failure(format!("cannot start ndlearn-executor: {e}")))?;
-        procs.push(Proc(child));
-        if let Some(last) = procs.last_mut() {
-            wait_for(p, "ndlearn-executor", &mut last.0)?;
-        }
-    }
-    Ok((sp, procs))
+    let spec = LocalClusterSpec {
+        bin_dir: exe.parent().map(Path::to_path_buf).unwrap_or_default(),
+        work_dir: dir.to_path_buf(),
+        executors,
+        executor_env: ["OPENBLAS_NUM_THREADS", "RAYON_NUM_THREADS"]
+            .iter()
+            .map(|k| (k.to_string(), "1".to_string()))
+            .collect(),
+        ..LocalClusterSpec::default()
+    };
+    LocalCluster::start(&spec).map_err(|e| Failure(format!("the local cluster: {e}")))
 }
 
 fn fit_args(algo: &str, table: &Path, cluster: &str, model: PathBuf) -> FitArgs {
@@ -184,8 +114,8 @@ pub async fn run(plan: &Plan) -> Result<String, Failure> {
         }
         tables.push((n, t));
     }
-    let (port, _procs) = start(&plan.dir, plan.executors)?;
-    let url = format!("df://127.0.0.1:{port}");
+    let cluster = start(&plan.dir, plan.executors)?;
+    let url = cluster.url();
     let models = plan.dir.join("models");
     std::fs::create_dir_all(&models).map_err(|e| Failure(e.to_string()))?;
     let mut out = String::from(
