@@ -812,23 +812,16 @@ pub(crate) fn save_model(
         labels,
         encoding,
     } = saved;
-    let file = ModelFile {
-        format: model_file::FORMAT.into(),
-        format_version: model_file::FORMAT_VERSION,
-        ndlearn_version: env!("CARGO_PKG_VERSION").into(),
-        algorithm: entry.name().into(),
-        kind: entry.kind(),
-        precision: model.precision(),
-        hyperparameters: est.params(),
-        feature_names: table.feature_names.clone(),
-        target_name: match entry.kind() {
-            Kind::Classifier | Kind::Regressor => table.target_name.clone(),
-            _ => None,
-        },
-        labels,
-        model: model.to_json()?,
-        encoding,
-    };
+    let file = ModelFile::new(
+        entry,
+        model.precision(),
+        est.params(),
+        table.feature_names.clone(),
+        model.to_json()?,
+    )
+    .with_target(table.target_name.clone())
+    .with_labels(labels)
+    .with_encoding(encoding);
     file.save(model_path)
 }
 

@@ -69,6 +69,59 @@ pub struct ModelFile {
 }
 
 impl ModelFile {
+    /// The envelope of a fitted model of `entry`, written by this build ([`FORMAT`],
+    /// [`FORMAT_VERSION`], this crate's version): `hyperparameters` as the estimator's
+    /// `params()`, `model` as the fitted model's `to_json()`. No target name, class names or
+    /// encoding until [`with_target`](Self::with_target), [`with_labels`](Self::with_labels)
+    /// and [`with_encoding`](Self::with_encoding) add them.
+    pub fn new(
+        entry: &Entry,
+        precision: Precision,
+        hyperparameters: Value,
+        feature_names: Vec<String>,
+        model: Value,
+    ) -> ModelFile {
+        ModelFile {
+            format: FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            ndlearn_version: env!("CARGO_PKG_VERSION").into(),
+            algorithm: entry.name().into(),
+            kind: entry.kind(),
+            precision,
+            hyperparameters,
+            feature_names,
+            target_name: None,
+            labels: None,
+            model,
+            encoding: None,
+        }
+    }
+
+    /// With the target column's name, kept for classifiers and regressors only (other kinds
+    /// have no target).
+    #[must_use]
+    pub fn with_target(mut self, name: Option<String>) -> ModelFile {
+        self.target_name = match self.kind {
+            Kind::Classifier | Kind::Regressor => name,
+            _ => None,
+        };
+        self
+    }
+
+    /// With a classifier's class names, in label order.
+    #[must_use]
+    pub fn with_labels(mut self, labels: Option<Vec<String>>) -> ModelFile {
+        self.labels = labels;
+        self
+    }
+
+    /// With the encoding of a raw table's text columns and missing cells.
+    #[must_use]
+    pub fn with_encoding(mut self, encoding: Option<crate::raw::Encoding>) -> ModelFile {
+        self.encoding = encoding;
+        self
+    }
+
     /// Writes the file (pretty-printed JSON).
     pub fn save(&self, path: &Path) -> Result<(), CliError> {
         let text = serde_json::to_string_pretty(self)

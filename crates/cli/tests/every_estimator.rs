@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use ndlearn_cli::data::{self, TargetArg};
-use ndlearn_cli::model_file::{FORMAT, FORMAT_VERSION, ModelFile};
+use ndlearn_cli::model_file::ModelFile;
 use ndlearn_core::registry::{Data, Entry, Kind, Output};
 
 fn csv(name: &str) -> PathBuf {
@@ -46,20 +46,15 @@ fn round_trip(entry: &Entry, f32: bool) -> Result<&'static str, String> {
                 continue;
             }
         };
-        let file = ModelFile {
-            format: FORMAT.into(),
-            format_version: FORMAT_VERSION,
-            ndlearn_version: env!("CARGO_PKG_VERSION").into(),
-            algorithm: entry.name().into(),
-            kind: entry.kind(),
-            precision: model.precision(),
-            hyperparameters: est.params(),
-            feature_names: table.feature_names.clone(),
-            target_name: table.target_name.clone(),
-            labels,
-            model: model.to_json().map_err(|e| e.to_string())?,
-            encoding: None,
-        };
+        let file = ModelFile::new(
+            entry,
+            model.precision(),
+            est.params(),
+            table.feature_names.clone(),
+            model.to_json().map_err(|e| e.to_string())?,
+        )
+        .with_target(table.target_name.clone())
+        .with_labels(labels);
         let text = serde_json::to_string(&file).map_err(|e| e.to_string())?;
         let back = ModelFile::parse(&text, "test")
             .and_then(|f| f.restore(entry, "test"))

@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use arbitrary::{Result as ArbResult, Unstructured};
 use ndarray::{Array1, Array2};
-use ndlearn_cli::model_file::{FORMAT, FORMAT_VERSION, ModelFile};
+use ndlearn_cli::model_file::ModelFile;
 use ndlearn_core::registry::{Data, Kind, Precision, Target as RTarget};
 use serde_json::{Number, Value};
 
@@ -66,23 +66,18 @@ fn build_pool() -> Vec<String> {
             let Ok(json) = model.to_json() else {
                 continue;
             };
-            let file = ModelFile {
-                format: FORMAT.into(),
-                format_version: FORMAT_VERSION,
-                ndlearn_version: env!("CARGO_PKG_VERSION").into(),
-                algorithm: entry.name().into(),
-                kind: entry.kind(),
+            let file = ModelFile::new(
+                entry,
                 precision,
-                hyperparameters: est.params(),
-                feature_names: vec!["a".into(), "b".into(), "c".into()],
-                target_name: Some("t".into()),
-                labels: match entry.kind() {
-                    Kind::Classifier => Some(vec!["x".into(), "y".into(), "z".into()]),
-                    _ => None,
-                },
-                model: json,
-                encoding: None,
-            };
+                est.params(),
+                vec!["a".into(), "b".into(), "c".into()],
+                json,
+            )
+            .with_target(Some("t".into()))
+            .with_labels(match entry.kind() {
+                Kind::Classifier => Some(vec!["x".into(), "y".into(), "z".into()]),
+                _ => None,
+            });
             if let Ok(text) = serde_json::to_string(&file) {
                 pool.push(text);
             }

@@ -149,7 +149,7 @@ use crate::model::{check_scores, classes_from_scores};
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::optim::{self, LbfgsOptions, NewtonOptions, Objective, StopCriteria};
-use ndlearn_core::stats::mergeable::GlmStats;
+use ndlearn_core::stats::mergeable::{GlmStats, SoftmaxStats};
 use ndlearn_core::validate::{CheckModel, ModelCheck};
 use ndlearn_core::validate::{check_classification_input, check_predict_input};
 use ndlearn_core::{
@@ -425,9 +425,11 @@ impl LogisticRegression {
     /// from `w = 0` with the same L-BFGS settings (`g_tol = tol`, `f_tol = 64ε`). One pass per
     /// evaluation (L-BFGS evaluates value and gradient together), plus the first at zero.
     ///
-    /// Supported: two classes, `penalty` `L2` or `None`, solver `Lbfgs`, `class_weight`
-    /// uniform (weigh rows through the sample weights instead). The result is the fit on rows
-    /// up to the solver's tolerance.
+    /// Supported: `penalty` `L2` or `None`, solver `Lbfgs`, `class_weight` uniform (weigh rows
+    /// through the sample weights instead). The result is the fit on rows up to the solver's
+    /// tolerance (the single-machine fit evaluates its objective through the same
+    /// [`GlmStats`] kernel, block by block). Three or more classes:
+    /// [`fit_passes_multinomial`](Self::fit_passes_multinomial).
     ///
     /// # Errors
     /// Invalid hyperparameters or an unsupported setting ([`Error::InvalidParam`] naming it),
@@ -435,15 +437,72 @@ impl LogisticRegression {
     pub fn fit_passes<F: Float>(
         &self,
         n_features: usize,
-        pass: impl FnMut(&Array1<F>, F) -> Result<GlmStats<F>>,
+        mut pass: impl FnMut(&Array1<F>, F) -> Result<GlmStats<F>>,
+    ) -> Result<FittedLogisticRegression<F>> {
+        self.lbfgs_passes(n_features, 2, |w, b| {
+            let st = pass(&w.row(0).to_owned(), b[0])?;
+            if st.grad_coef.len() != n_features {
+                return Err(pass_shape(n_features, st.grad_coef.len()));
+            }
+            Ok(PassSums {
+                weight_sum: st.weight_sum,
+                value: st.value,
+                grad_coef: st.grad_coef.insert_axis(Axis(0)),
+                grad_intercept: Array1::from_elem(1, st.grad_intercept),
+            })
+        })
+    }
+
+    /// Multinomial logistic regression (`K ≥ 3` classes, labels `0..K`) by L-BFGS driven by data
+    /// passes, as [`fit_passes`](Self::fit_passes) for two classes: `pass(W, b)` returns the
+    /// [`SoftmaxStats`] of the multinomial log-loss over all rows at the scores `X Wᵀ + b`
+    /// (`W` is `K × d`), and the driver minimises `Σ sᵢℓᵢ / S + ½‖W‖² / (C S)` from `W = 0`
+    /// with the single-machine fit's L-BFGS settings; the unpenalised parameters (intercepts;
+    /// everything with `LogisticPenalty::None`) are returned summing to zero over classes, as
+    /// the single-machine fit returns them.
+    ///
+    /// # Errors
+    /// As [`fit_passes`](Self::fit_passes); [`Error::TooFewClasses`] for `n_classes < 3`
+    /// (two classes take the binary parametrisation of `fit_passes`).
+    pub fn fit_passes_multinomial<F: Float>(
+        &self,
+        n_features: usize,
+        n_classes: usize,
+        mut pass: impl FnMut(&Array2<F>, &Array1<F>) -> Result<SoftmaxStats<F>>,
+    ) -> Result<FittedLogisticRegression<F>> {
+        if n_classes < 3 {
+            return Err(Error::TooFewClasses {
+                context: "LogisticRegression::fit_passes_multinomial (two classes: fit_passes)",
+                needed: 3,
+                found: n_classes,
+            });
+        }
+        self.lbfgs_passes(n_features, n_classes, |w, b| {
+            let st = pass(w, b)?;
+            if st.grad_coef.dim() != (n_classes, n_features) {
+                return Err(pass_shape(n_classes * n_features, st.grad_coef.len()));
+            }
+            Ok(PassSums {
+                weight_sum: st.weight_sum,
+                value: st.value,
+                grad_coef: st.grad_coef,
+                grad_intercept: st.grad_intercept,
+            })
+        })
+    }
+
+    /// The L-BFGS driver of the pass fits: `K` score columns (`1` for the binary model).
+    fn lbfgs_passes<F: Float>(
+        &self,
+        n_features: usize,
+        n_classes: usize,
+        pass: impl FnMut(&Array2<F>, &Array1<F>) -> Result<PassSums<F>>,
     ) -> Result<FittedLogisticRegression<F>> {
         self.validate()?;
         let unsupported = |name: &'static str, what: &str| {
             Err(Error::invalid_param(
                 name,
-                format!(
-                    "{what}: fits from data passes take the binary L2 / unpenalised L-BFGS fit"
-                ),
+                format!("{what}: fits from data passes take the L2 / unpenalised L-BFGS fit"),
             ))
         };
         if self.penalty.has_l1() {
@@ -455,8 +514,10 @@ impl LogisticRegression {
         if self.class_weight != ndlearn_core::ClassWeight::Uniform {
             return unsupported("class_weight", "class weights");
         }
+        let k = if n_classes == 2 { 1 } else { n_classes };
         let obj = PassObjective {
             d: n_features,
+            k,
             fit_intercept: self.fit_intercept,
             pass: std::cell::RefCell::new(pass),
             failure: std::cell::RefCell::new(None),
@@ -489,7 +550,8 @@ impl LogisticRegression {
             return Err(e);
         }
         let res = res?;
-        if !res.x.iter().all(|v| v.is_finite()) {
+        let mut theta = res.x;
+        if !theta.iter().all(|v| v.is_finite()) {
             return Err(Error::NonFinite {
                 context: "logistic-regression coefficients (rescale the data)",
                 row: 0,
@@ -497,29 +559,60 @@ impl LogisticRegression {
             });
         }
         let d = n_features;
-        let coef = res.x.slice(s![..d]).to_owned().insert_axis(Axis(0));
-        let intercept = Array1::from_elem(
-            1,
-            if self.fit_intercept {
-                res.x[d]
+        let p = obj.block();
+        if k > 1 {
+            // the unpenalised coordinates: intercepts, and everything without a penalty
+            let mut free: Vec<usize> = if self.penalty == LogisticPenalty::None {
+                (0..d).collect()
             } else {
-                F::zero()
-            },
-        );
+                Vec::new()
+            };
+            if self.fit_intercept {
+                free.push(d);
+            }
+            let kf = F::cast(k as f64);
+            for j in free {
+                let mean = (0..k).map(|c| theta[c * p + j]).sum::<F>() / kf;
+                for c in 0..k {
+                    theta[c * p + j] -= mean;
+                }
+            }
+        }
+        let (coef, intercept) = obj.unpack(&theta);
         Ok(FittedLogisticRegression {
             params: self.clone(),
             coef,
             intercept,
-            n_classes: 2,
+            n_classes,
             n_iter: res.n_iter,
             converged: res.converged,
         })
     }
 }
 
-/// The binary objective of [`LogisticRegression::fit_passes`]: one data pass per evaluation.
+/// The error for statistics of another shape than the fit's.
+fn pass_shape(expected: usize, found: usize) -> Error {
+    Error::ShapeMismatch {
+        context: "LogisticRegression::fit_passes: statistics of a pass",
+        expected: format!("{expected} coefficients"),
+        found: format!("{found}"),
+    }
+}
+
+/// What the driver reads from one data pass: `Σ sᵢ`, `Σ sᵢℓᵢ` and the gradient sums
+/// (`K × d`, `K`).
+struct PassSums<F> {
+    weight_sum: F,
+    value: F,
+    grad_coef: Array2<F>,
+    grad_intercept: Array1<F>,
+}
+
+/// The objective of the pass fits: one data pass per evaluation; `θ` packs `K` blocks
+/// `[w_k (d), b_k]` (no `b_k` without intercept), as the single-machine fit.
 struct PassObjective<F: Float, P> {
     d: usize,
+    k: usize,
     fit_intercept: bool,
     pass: std::cell::RefCell<P>,
     /// The first error of a pass (the optimiser sees a NaN and stops).
@@ -530,16 +623,28 @@ struct PassObjective<F: Float, P> {
     total: std::cell::Cell<F>,
 }
 
-impl<F: Float, P: FnMut(&Array1<F>, F) -> Result<GlmStats<F>>> PassObjective<F, P> {
+impl<F: Float, P: FnMut(&Array2<F>, &Array1<F>) -> Result<PassSums<F>>> PassObjective<F, P> {
+    fn block(&self) -> usize {
+        self.d + usize::from(self.fit_intercept)
+    }
+
+    /// `W` (`K × d`) and `b` (`K`) from `θ`.
+    fn unpack(&self, theta: &ArrayRef1<F>) -> (Array2<F>, Array1<F>) {
+        let p = self.block();
+        let w = Array2::from_shape_fn((self.k, self.d), |(c, j)| theta[c * p + j]);
+        let b = Array1::from_shape_fn(self.k, |c| {
+            if self.fit_intercept {
+                theta[c * p + self.d]
+            } else {
+                F::zero()
+            }
+        });
+        (w, b)
+    }
+
     fn eval(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>) {
-        let d = self.d;
-        let w = theta.slice(s![..d]).to_owned();
-        let b = if self.fit_intercept {
-            theta[d]
-        } else {
-            F::zero()
-        };
-        let out = (self.pass.borrow_mut())(&w, b);
+        let (w, b) = self.unpack(theta);
+        let out = (self.pass.borrow_mut())(&w, &b);
         let st = match out {
             Ok(st) => st,
             Err(e) => {
@@ -556,23 +661,26 @@ impl<F: Float, P: FnMut(&Array1<F>, F) -> Result<GlmStats<F>>> PassObjective<F, 
         let s = self.total.get();
         let l2 = self.l2.get();
         let half = F::cast(0.5);
-        let value = st.value / s + half * l2 * w.dot(&w);
+        let value = st.value / s + half * l2 * w.iter().map(|v| *v * *v).sum::<F>();
+        let p = self.block();
         let mut g = Array1::zeros(self.dim());
-        for j in 0..d {
-            g[j] = st.grad_coef[j] / s + l2 * w[j];
-        }
-        if self.fit_intercept {
-            g[d] = st.grad_intercept / s;
+        for c in 0..self.k {
+            for j in 0..self.d {
+                g[c * p + j] = st.grad_coef[[c, j]] / s + l2 * w[[c, j]];
+            }
+            if self.fit_intercept {
+                g[c * p + self.d] = st.grad_intercept[c] / s;
+            }
         }
         (value, g)
     }
 }
 
-impl<F: Float, P: FnMut(&Array1<F>, F) -> Result<GlmStats<F>>> Objective<F>
+impl<F: Float, P: FnMut(&Array2<F>, &Array1<F>) -> Result<PassSums<F>>> Objective<F>
     for PassObjective<F, P>
 {
     fn dim(&self) -> usize {
-        self.d + usize::from(self.fit_intercept)
+        self.k * self.block()
     }
     fn value(&self, theta: &ArrayRef1<F>) -> F {
         self.eval(theta).0
@@ -973,6 +1081,7 @@ mod tests {
             );
             assert!((fit.intercept()[0] - direct.intercept()[0]).abs() <= 1e-6 * scale);
             assert!(fit.converged());
+            assert_eq!((fit.n_classes(), fit.coef().dim()), (2, (1, 3)));
             assert!(passes > 2);
         }
         let l1 = LogisticRegression::default().penalty(LogisticPenalty::L1);
@@ -984,6 +1093,105 @@ mod tests {
                 name: "penalty",
                 ..
             })
+        ));
+    }
+
+    #[test]
+    fn a_multinomial_fit_from_data_passes_equals_the_lbfgs_fit() {
+        use ndlearn_core::stats::mergeable::{Mergeable, RowBlock, SoftmaxSpec};
+        let n = 150;
+        let x = Array2::from_shape_fn((n, 3), |(i, j)| {
+            ((i * 7919 + j * 104_729) % 997) as f64 / 99.7 - 5.0
+        });
+        // four classes (37 or 38 rows each) from noisy linear scores
+        let y: Array1<usize> = Array1::from_shape_fn(n, |i| {
+            let t = x[[i, 0]] - 0.7 * x[[i, 2]] + 0.4 * ((i * 13) % 7) as f64;
+            [-0.3, 0.75, 1.9].iter().filter(|&&c| t > c).count()
+        });
+        let w = Array1::from_shape_fn(n, |i| 0.5 + (i % 3) as f64);
+        for (penalty, weighted, intercept) in [
+            (LogisticPenalty::L2, false, true),
+            (LogisticPenalty::L2, true, true),
+            (LogisticPenalty::L2, false, false),
+            (LogisticPenalty::None, true, true),
+        ] {
+            let est = LogisticRegression::default()
+                .penalty(penalty)
+                .c(0.5)
+                .fit_intercept(intercept)
+                .tol(1e-10)
+                .max_iter(1000);
+            let direct = if weighted {
+                est.fit_weighted(&x, &y, Some(&w)).expect("fit")
+            } else {
+                est.fit(&x, &y).expect("fit")
+            };
+            let fit = est
+                .fit_passes_multinomial(3, 4, |coef, b| {
+                    let spec = SoftmaxSpec {
+                        coef: coef.clone(),
+                        intercept: b.clone(),
+                        hessian: false,
+                    };
+                    let mut st = SoftmaxStats::zero(&spec);
+                    // three "partitions" merged in reverse order
+                    for p in (0..3).rev() {
+                        let r = p * n / 3..(p + 1) * n / 3;
+                        let mut blk = RowBlock::new(x.slice(s![r.clone(), ..]))
+                            .labels(y.slice(s![r.clone()]));
+                        if weighted {
+                            blk = blk.weights(w.slice(s![r]));
+                        }
+                        st.merge(&SoftmaxStats::of(&spec, &blk)?)?;
+                    }
+                    Ok(st)
+                })
+                .expect("passes");
+            assert_eq!((fit.n_classes(), fit.coef().dim()), (4, (4, 3)));
+            let scale = direct.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            // L-BFGS stops on f_tol = 64ε (relative change of the objective) before g_tol =
+            // 1e-10 here; the coefficients then sit within about √(64ε f / λ_min) ≈ 1e-6 of
+            // the optimum (λ_min of the Hessian ≈ 1e-2), so two runs from different rounding
+            // agree to 1e-5. Without a penalty the optimum is flatter still: compare the
+            // probabilities there.
+            if penalty == LogisticPenalty::None {
+                let (p, q) = (
+                    fit.predict_proba(&x).expect("p"),
+                    direct.predict_proba(&x).expect("q"),
+                );
+                assert!((&p - &q).iter().all(|v| v.abs() <= 1e-5), "{penalty:?}");
+            } else {
+                let diff = fit.coef() - direct.coef();
+                assert!(
+                    diff.iter().all(|v| v.abs() <= 1e-5 * scale),
+                    "{penalty:?} {weighted}"
+                );
+                let db = fit.intercept() - direct.intercept();
+                assert!(
+                    db.iter().all(|v| v.abs() <= 1e-5 * scale),
+                    "{penalty:?} {weighted} {intercept}"
+                );
+            }
+            assert!(fit.intercept().sum().abs() < 1e-9);
+            assert!(fit.converged());
+        }
+        let est = LogisticRegression::default();
+        assert!(matches!(
+            est.fit_passes_multinomial(3, 2, |_: &Array2<f64>, _: &Array1<f64>| {
+                Err(Error::invalid_param("x", "unused"))
+            }),
+            Err(Error::TooFewClasses { .. })
+        ));
+        // a pass of the wrong shape is a typed error, not a panic
+        assert!(matches!(
+            est.fit_passes_multinomial(3, 4, |_: &Array2<f64>, _: &Array1<f64>| {
+                Ok(SoftmaxStats::zero(&SoftmaxSpec {
+                    coef: Array2::zeros((4, 2)),
+                    intercept: Array1::zeros(4),
+                    hessian: false,
+                }))
+            }),
+            Err(Error::ShapeMismatch { .. })
         ));
     }
 

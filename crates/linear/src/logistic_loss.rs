@@ -9,6 +9,7 @@ use ndlearn_core::linalg::CholeskyFactor;
 use ndlearn_core::loss::Loss;
 use ndlearn_core::numeric::{log_sum_exp, sigmoid, softmax, softmax_slice_inplace};
 use ndlearn_core::optim::{self, Objective};
+use ndlearn_core::stats::mergeable::{GlmSpec, GlmStats, Mergeable, SoftmaxSpec, SoftmaxStats};
 use ndlearn_core::{Float, Labels, Result};
 
 /// The weighted log-loss of the module docs over `θ` = `K` blocks of `[w_k (d), b_k]`.
@@ -181,38 +182,78 @@ impl<F: Float> LogLoss<'_, F> {
         (z, loss)
     }
 
-    /// The weighted loss and, with `grad`, `Rᵀ X` (`K × d`) and `Σ R` (`K`), streamed over
-    /// blocks of rows: one `block × K` buffer, no `n`-long one. The loss is summed in row
-    /// order, the products block by block in order (the same bits for any thread count).
-    fn streamed(&self, w: &Array2<F>, b: &Array1<F>, grad: bool) -> (F, Array2<F>, Array1<F>) {
+    /// The weighted loss, `Rᵀ X` (`K × d`) and `Σ R` (`K`), streamed over blocks of rows
+    /// through the mergeable statistics of core ([`GlmStats`] for two classes,
+    /// [`SoftmaxStats`] otherwise: the same kernel as a fit from data passes), no `n`-long
+    /// buffer. Blocks are added in order (the same bits for any thread count). Scores that
+    /// overflow give an infinite value (a line search then steps back).
+    fn streamed(&self, w: &Array2<F>, b: &Array1<F>) -> (F, Array2<F>, Array1<F>) {
         let n = self.x.nrows();
         let rows = block_rows(self.d).min(n).max(1);
-        let mut buf = Array2::zeros((rows, self.k));
-        let mut gw = Array2::zeros((self.k, self.d));
-        let mut gb = Array1::zeros(self.k);
-        let mut loss = F::zero();
-        for start in (0..n).step_by(rows) {
-            let end = (start + rows).min(n);
-            let xb = self.x.slice(s![start..end, ..]);
-            let mut z = buf.slice_mut(s![..end - start, ..]);
-            self.scores_into(&xb, w, b, &mut z);
-            loss += self.probabilities_in_place(start, &mut z);
-            if grad {
-                self.residuals_in_place(start, &mut z);
-                self.add_residual_products(&xb, &z, &mut gw);
-                for row in z.rows() {
-                    gb += &row;
-                }
+        // uniform weights are applied once to the sums
+        let (scale, weights) = match self.sw {
+            SampleWeights::Uniform(v) => (v, None),
+            SampleWeights::Given(w) => (F::one(), Some(w.as_standard_layout())),
+        };
+        let ws = weights.as_ref().and_then(|w| w.as_slice());
+        let labels = self.y.as_standard_layout();
+        let ys = labels.as_slice().unwrap_or(&[]);
+        let blocks = (0..n)
+            .step_by(rows)
+            .map(|start| start..(start + rows).min(n));
+        let (value, mut gw, mut gb, ok) = if self.k == 1 {
+            let spec = GlmSpec {
+                loss: Loss::LogLoss,
+                coef: w.row(0).to_owned(),
+                intercept: b[0],
+                hessian: false,
+            };
+            let mut st = GlmStats::zero(&spec);
+            let mut yb = Vec::with_capacity(rows);
+            let mut ok = true;
+            for r in blocks {
+                yb.clear();
+                yb.extend(
+                    ys[r.clone()]
+                        .iter()
+                        .map(|&c| if c == 1 { F::one() } else { F::zero() }),
+                );
+                let wb = ws.map(|w| &w[r.clone()]);
+                ok &= st.accumulate(&self.x.slice(s![r, ..]), &yb, wb).is_ok();
             }
+            let gw = st.grad_coef.insert_axis(Axis(0));
+            (st.value, gw, Array1::from_elem(1, st.grad_intercept), ok)
+        } else {
+            let spec = SoftmaxSpec {
+                coef: w.clone(),
+                intercept: b.clone(),
+                hessian: false,
+            };
+            let mut st = SoftmaxStats::zero(&spec);
+            let mut ok = true;
+            for r in blocks {
+                let wb = ws.map(|w| &w[r.clone()]);
+                ok &= st
+                    .accumulate(&self.x.slice(s![r.clone(), ..]), &ys[r], wb)
+                    .is_ok();
+            }
+            (st.value, st.grad_coef, st.grad_intercept, ok)
+        };
+        if !ok {
+            return (F::infinity(), gw, gb);
         }
-        (loss, gw, gb)
+        if scale != F::one() {
+            gw.mapv_inplace(|v| v * scale);
+            gb.mapv_inplace(|v| v * scale);
+        }
+        (value * scale, gw, gb)
     }
 
     /// The objective and its gradient, streamed over row blocks (no copy of the probabilities
     /// kept).
     pub fn value_grad(&self, theta: &ArrayRef1<F>) -> (F, Array1<F>) {
         let (w, b) = self.unpack(theta);
-        let (loss, gw, gb) = self.streamed(&w, &b, true);
+        let (loss, gw, gb) = self.streamed(&w, &b);
         self.assemble(&w, loss, &gw, &gb)
     }
 
@@ -284,7 +325,7 @@ impl<F: Float> LogLoss<'_, F> {
     /// The smooth part (loss + `½ l2 ‖W‖²`) only, without the gradient.
     fn smooth_value(&self, theta: &ArrayRef1<F>) -> F {
         let (w, b) = self.unpack(theta);
-        let (loss, _, _) = self.streamed(&w, &b, false);
+        let (loss, _, _) = self.streamed(&w, &b);
         loss + F::cast(0.5) * self.l2 * w.iter().map(|v| *v * *v).sum::<F>()
     }
 

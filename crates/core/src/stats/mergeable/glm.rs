@@ -6,7 +6,8 @@ use super::{Mergeable, RowBlock, spec_mismatch};
 use crate::linalg::gemm;
 use crate::loss::Loss;
 use crate::{Error, Float, Result};
-use ndarray::{Array1, Array2, Axis};
+use ndarray::linalg::general_mat_vec_mul;
+use ndarray::{Array1, Array2, ArrayRef2, Axis};
 
 /// Byte-form tag.
 const TAG: u8 = 4;
@@ -53,6 +54,82 @@ pub struct GlmStats<F: Float> {
     pub hessian: Option<Array2<F>>,
 }
 
+impl<F: Float> GlmStats<F> {
+    /// The kernel of [`Mergeable::update`] without its input checks, for a caller that checked
+    /// the rows once and evaluates many points over them (the single-machine L-BFGS fit of
+    /// `ndlearn_linear::LogisticRegression` adds its row blocks through this, so the fit on one
+    /// machine and the fit from data passes share this code): adds the rows `x` with targets `y`
+    /// in the loss's domain and optional non-negative weights `w`, all finite.
+    ///
+    /// # Errors
+    /// [`Error::NonFiniteResult`] when the value or gradient overflows at the spec's point.
+    ///
+    /// # Panics
+    /// If `x` has not `d` columns or `y` / `w` have not one entry per row.
+    pub fn accumulate(&mut self, x: &ArrayRef2<F>, y: &[F], w: Option<&[F]>) -> Result<()> {
+        let (n, d) = x.dim();
+        assert_eq!(
+            d,
+            self.at.coef.len(),
+            "GlmStats::accumulate: one column per coefficient"
+        );
+        assert_eq!(y.len(), n, "GlmStats::accumulate: one target per row");
+        assert!(
+            w.is_none_or(|w| w.len() == n),
+            "GlmStats::accumulate: one weight per row"
+        );
+        if n == 0 {
+            return Ok(());
+        }
+        let loss = self.at.loss;
+        // scores, then the weighted first derivatives in their place
+        let mut g = Array1::from_elem(n, self.at.intercept);
+        general_mat_vec_mul(F::one(), x, &self.at.coef, F::one(), &mut g);
+        let mut h = if self.hessian.is_some() {
+            Array1::zeros(n)
+        } else {
+            Array1::zeros(0)
+        };
+        let mut value = F::zero();
+        let mut weight_sum = F::zero();
+        for (i, gi) in g.iter_mut().enumerate() {
+            let s = w.map_or(F::one(), |w| w[i]);
+            let (v, dv) = loss.value_gradient(y[i], *gi);
+            if let Some(hi) = h.get_mut(i) {
+                *hi = s * loss.hessian(y[i], *gi);
+            }
+            value += s * v;
+            weight_sum += s;
+            *gi = s * dv;
+        }
+        self.value += value;
+        self.weight_sum += weight_sum;
+        general_mat_vec_mul(F::one(), &x.t(), &g, F::one(), &mut self.grad_coef);
+        self.grad_intercept += g.sum();
+        if let Some(hess) = self.hessian.as_mut() {
+            let mut xh = x.to_owned();
+            xh *= &h.view().insert_axis(Axis(1));
+            let mut top = hess.slice_mut(ndarray::s![..d, ..d]);
+            gemm(F::one(), &xh.t(), x, F::one(), &mut top);
+            let col = xh.sum_axis(Axis(0));
+            for j in 0..d {
+                hess[[j, d]] += col[j];
+                hess[[d, j]] += col[j];
+            }
+            hess[[d, d]] += h.sum();
+            crate::stats::symmetrize(hess);
+        }
+        self.n += n as u64;
+        if !self.value.is_finite() || self.grad_coef.iter().any(|v| !v.is_finite()) {
+            return Err(Error::NonFiniteResult {
+                context: "GlmStats::update",
+                reason: "the loss or its gradient overflowed at the given coefficients".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
 impl<F: Float> Mergeable<F> for GlmStats<F> {
     type Spec = GlmSpec<F>;
 
@@ -82,45 +159,8 @@ impl<F: Float> Mergeable<F> for GlmStats<F> {
             .column(0)
             .to_owned();
         self.at.loss.check_target(&y)?;
-        let loss = self.at.loss;
-        let n = block.nrows();
-        let mut raw = block.x.dot(&self.at.coef);
-        raw += self.at.intercept;
-        let (ys, rs) = (y.as_slice().unwrap_or(&[]), raw.as_slice().unwrap_or(&[]));
-        let w = block.weights.as_ref().map(|w| w.to_owned());
-        let ws = w.as_ref().and_then(|w| w.as_slice());
-        let mut vals = vec![F::zero(); n];
-        loss.values_into(ys, rs, ws, &mut vals);
-        let mut g = vec![F::zero(); n];
-        let mut h = vec![F::zero(); n];
-        loss.gradients_hessians_into(ys, rs, ws, &mut g, &mut h);
-        let g = Array1::from(g);
-        self.value += vals.iter().copied().sum::<F>();
-        self.weight_sum += ws.map_or(F::cast(n as f64), |w| w.iter().copied().sum());
-        self.grad_coef += &block.x.t().dot(&g);
-        self.grad_intercept += g.sum();
-        if let Some(hess) = self.hessian.as_mut() {
-            let h = Array1::from(h);
-            let mut xh = block.x.to_owned();
-            xh *= &h.view().insert_axis(Axis(1));
-            let mut top = hess.slice_mut(ndarray::s![..d, ..d]);
-            gemm(F::one(), &xh.t(), &block.x, F::one(), &mut top);
-            let col = xh.sum_axis(Axis(0));
-            for j in 0..d {
-                hess[[j, d]] += col[j];
-                hess[[d, j]] += col[j];
-            }
-            hess[[d, d]] += h.sum();
-            crate::stats::symmetrize(hess);
-        }
-        self.n += n as u64;
-        if !self.value.is_finite() || self.grad_coef.iter().any(|v| !v.is_finite()) {
-            return Err(Error::NonFiniteResult {
-                context: "GlmStats::update",
-                reason: "the loss or its gradient overflowed at the given coefficients".into(),
-            });
-        }
-        Ok(())
+        let w = block.weights.as_ref().map(|w| w.to_vec());
+        self.accumulate(&block.x, y.as_slice().unwrap_or(&[]), w.as_deref())
     }
 
     fn merge(&mut self, other: &Self) -> Result<()> {

@@ -19,6 +19,7 @@
 //! | [`KMeansStats`] | per-cluster sums and counts, inertia, for given centres | k-means (Lloyd's round) |
 //! | [`KMeansSample`] | rows drawn with probability `ℓ D²(x) / φ`, each draw keyed by the row's id (so the sample does not depend on the blocks) | k-means‖ initialisation |
 //! | [`GlmStats`] | value, gradient (and Hessian) of a pointwise loss of `Xw + b` at given `(w, b)` | logistic and other GLM fits by L-BFGS or Newton |
+//! | [`SoftmaxStats`] | value, gradient (and Hessian) of the multinomial log-loss of `X Wᵀ + b` at given `(W, b)` | multinomial logistic regression by L-BFGS or Newton |
 //!
 //! # Merging centred moments
 //!
@@ -70,6 +71,7 @@ mod glm;
 pub mod kmeans;
 mod moments;
 mod sample;
+mod softmax;
 #[cfg(test)]
 mod tests;
 
@@ -78,6 +80,7 @@ pub use glm::{GlmSpec, GlmStats};
 pub use kmeans::{KMeansSpec, KMeansStats};
 pub use moments::{CrossMoments, CrossSpec, centred_gram};
 pub use sample::{KMeansSample, SampleSpec, keyed_uniform};
+pub use softmax::{SoftmaxSpec, SoftmaxStats};
 
 use crate::{Error, Float, Result};
 use ndarray::{ArrayView1, ArrayView2};

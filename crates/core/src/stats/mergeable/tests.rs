@@ -217,6 +217,19 @@ proptest! {
         });
         prop_assert_eq!(laws::<f64, GlmStats<f64>>(&spec, &blocks, &all, 1e-12), Ok(()));
     }
+
+    #[test]
+    fn softmax_stats_obey_the_laws((x, _, lab, w, lo, hi) in data(), weighted in any::<bool>()) {
+        let d = x.ncols();
+        let xc = &x - &x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(d));
+        let coef = Array2::from_shape_fn((3, d), |(c, j)| 0.2 * c as f64 - 0.1 * j as f64);
+        let spec = SoftmaxSpec { coef, intercept: array![0.3, -0.2, 0.0], hessian: true };
+        let (blocks, all) = split(&xc, lo, hi, |b, r| {
+            let b = b.labels(lab.slice(s![r.clone()]));
+            if weighted { b.weights(w.slice(s![r])) } else { b }
+        });
+        prop_assert_eq!(laws::<f64, SoftmaxStats<f64>>(&spec, &blocks, &all, 1e-12), Ok(()));
+    }
 }
 
 #[test]
@@ -591,4 +604,181 @@ fn bad_blocks_and_bytes_are_typed_errors() {
         CrossMoments::<f32>::decode(&m32.encode()).expect("bytes"),
         m32
     );
+}
+
+/// The softmax statistics over all of `x` at `(W, b)`, weighted.
+fn softmax_at(
+    x: &Array2<f64>,
+    y: &Array1<usize>,
+    w: &Array1<f64>,
+    coef: Array2<f64>,
+    intercept: Array1<f64>,
+) -> SoftmaxStats<f64> {
+    let spec = SoftmaxSpec {
+        coef,
+        intercept,
+        hessian: true,
+    };
+    SoftmaxStats::of(
+        &spec,
+        &RowBlock::new(x.view()).labels(y.view()).weights(w.view()),
+    )
+    .expect("block")
+}
+
+#[test]
+fn softmax_stats_match_a_direct_computation_and_finite_differences() {
+    let x: Array2<f64> = array![
+        [0.5, -1.0],
+        [1.5, 0.3],
+        [-0.7, 2.0],
+        [0.1, 0.1],
+        [2.0, -0.5],
+        [-1.2, -0.4]
+    ];
+    let y = ndarray::arr1(&[0usize, 2, 1, 1, 0, 2]);
+    let w = array![1.0, 0.5, 2.0, 0.0, 1.5, 1.0];
+    let (w0, b0) = (
+        array![[0.2, -0.3], [0.0, 0.4], [-0.5, 0.1]],
+        array![0.1, -0.2, 0.05],
+    );
+    let st = softmax_at(&x, &y, &w, w0.clone(), b0.clone());
+    // the value by its definition, row by row
+    let mut direct = 0.0;
+    for i in 0..x.nrows() {
+        let z: Vec<f64> = (0..3).map(|c| w0.row(c).dot(&x.row(i)) + b0[c]).collect();
+        let lse = z.iter().map(|v| v.exp()).sum::<f64>().ln();
+        direct += w[i] * (lse - z[y[i]]);
+    }
+    assert!(
+        (st.value - direct).abs() < 1e-13,
+        "{} vs {direct}",
+        st.value
+    );
+    assert_eq!(st.weight_sum, 6.0);
+    assert_eq!(st.n, 6);
+    // gradient and Hessian against central differences over the packed [w_k, b_k] blocks
+    let hess = st.hessian.clone().expect("hessian");
+    let packed = |s: &SoftmaxStats<f64>| -> Vec<f64> {
+        let mut g = Vec::new();
+        for c in 0..3 {
+            g.extend(s.grad_coef.row(c).iter());
+            g.push(s.grad_intercept[c]);
+        }
+        g
+    };
+    let g0 = packed(&st);
+    let h = 1e-6;
+    for t in 0..9 {
+        let at = |sgn: f64| {
+            let (mut wc, mut bc) = (w0.clone(), b0.clone());
+            let (c, j) = (t / 3, t % 3);
+            if j < 2 {
+                wc[[c, j]] += sgn * h;
+            } else {
+                bc[c] += sgn * h;
+            }
+            softmax_at(&x, &y, &w, wc, bc)
+        };
+        let (p, m) = (at(1.0), at(-1.0));
+        let fd = (p.value - m.value) / (2.0 * h);
+        assert!((fd - g0[t]).abs() < 1e-7, "gradient {t}: {fd} vs {}", g0[t]);
+        let (gp, gm) = (packed(&p), packed(&m));
+        for r in 0..9 {
+            let fdh = (gp[r] - gm[r]) / (2.0 * h);
+            assert!((fdh - hess[[r, t]]).abs() < 1e-6, "hessian {r},{t}");
+        }
+    }
+    assert!((&hess - &hess.t()).iter().all(|v| v.abs() < 1e-14));
+    // two classes: the binary log-loss of the score difference (W = [0; w], b = [0; b])
+    let yb = y.mapv(|c| usize::from(c == 2));
+    let two = softmax_at(
+        &x,
+        &yb,
+        &w,
+        array![[0.0, 0.0], [0.4, -0.7]],
+        array![0.0, 0.25],
+    );
+    let glm = GlmStats::of(
+        &GlmSpec {
+            loss: Loss::LogLoss,
+            coef: array![0.4, -0.7],
+            intercept: 0.25,
+            hessian: false,
+        },
+        &RowBlock::new(x.view())
+            .targets(yb.mapv(|v| v as f64).insert_axis(Axis(1)).view())
+            .weights(w.view()),
+    )
+    .expect("glm");
+    assert!((two.value - glm.value).abs() < 1e-13);
+    for j in 0..2 {
+        assert!((two.grad_coef[[1, j]] - glm.grad_coef[j]).abs() < 1e-13);
+        assert!((two.grad_coef[[0, j]] + glm.grad_coef[j]).abs() < 1e-13);
+    }
+    assert!((two.grad_intercept[1] - glm.grad_intercept).abs() < 1e-13);
+}
+
+#[test]
+fn softmax_stats_errors_and_bytes() {
+    let x: Array2<f64> = array![[1.0, 2.0], [3.0, 4.0]];
+    let spec = SoftmaxSpec {
+        coef: Array2::zeros((3, 2)),
+        intercept: Array1::zeros(3),
+        hessian: false,
+    };
+    let mut st = SoftmaxStats::zero(&spec);
+    assert!(matches!(
+        st.update(&RowBlock::new(x.view())),
+        Err(crate::Error::InvalidParam { .. })
+    ));
+    let bad = ndarray::arr1(&[0usize, 3]);
+    assert!(matches!(
+        st.update(&RowBlock::new(x.view()).labels(bad.view())),
+        Err(crate::Error::InvalidLabel {
+            label: 3,
+            index: 1,
+            ..
+        })
+    ));
+    let labels = ndarray::arr1(&[0usize, 2]);
+    assert!(matches!(
+        st.update(&RowBlock::new(x.slice(s![.., ..1])).labels(labels.view())),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+    let nan = array![[1.0, f64::NAN], [3.0, 4.0]];
+    assert!(matches!(
+        st.update(&RowBlock::new(nan.view()).labels(labels.view())),
+        Err(crate::Error::NonFinite { .. })
+    ));
+    let one_class = SoftmaxSpec {
+        coef: Array2::zeros((1, 2)),
+        intercept: Array1::zeros(1),
+        hessian: false,
+    };
+    let zeros = ndarray::arr1(&[0usize, 0]);
+    assert!(SoftmaxStats::of(&one_class, &RowBlock::new(x.view()).labels(zeros.view())).is_err());
+    // huge scores overflow into a typed error, not NaN statistics
+    let huge = SoftmaxSpec {
+        coef: Array2::from_elem((3, 2), 1e308),
+        ..spec.clone()
+    };
+    assert!(matches!(
+        SoftmaxStats::of(&huge, &RowBlock::new(x.view()).labels(labels.view())),
+        Err(crate::Error::NonFiniteResult { .. })
+    ));
+    st.update(&RowBlock::new(x.view()).labels(labels.view()))
+        .expect("block");
+    let other = SoftmaxStats::zero(&SoftmaxSpec {
+        hessian: true,
+        ..spec
+    });
+    assert!(matches!(
+        st.merge(&other),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+    let bytes = st.encode();
+    assert_eq!(SoftmaxStats::<f64>::decode(&bytes).expect("bytes"), st);
+    assert!(SoftmaxStats::<f64>::decode(&bytes[..bytes.len() - 8]).is_err());
+    assert!(GlmStats::<f64>::decode(&bytes).is_err());
 }
