@@ -65,6 +65,7 @@
 use ndarray::{Array1, Array2, ArrayRef2, Axis, s};
 use ndlearn_core::Estimator;
 use ndlearn_core::linalg;
+use ndlearn_core::stats::mergeable::ClassScatter;
 use ndlearn_core::stats::symmetrize;
 use ndlearn_core::validate::{
     CheckModel, ModelCheck, check_classification_input, check_finite_through, check_n_features,
@@ -310,31 +311,74 @@ impl<F: Float> Fit<F> for LinearDiscriminantAnalysis {
         self.validate()?;
         let k = check_classification_input(x, y, 2, "LinearDiscriminantAnalysis::fit")?;
         let (n, d) = x.dim();
-        if n <= k {
-            return Err(Error::TooFewSamples {
-                context: "LinearDiscriminantAnalysis::fit (more samples than classes)",
-                needed: k + 1,
-                found: n,
-            });
+        check_more_samples_than_classes(n, k)?;
+        let n_components = self.n_components_for(k, d)?;
+        if self.solver != LdaSolver::Svd && self.shrinkage != Shrinkage::Auto {
+            // the lsqr and eigen solvers read the rows only through the class scatter, the
+            // statistics a fit from data passes merges
+            return self.fit_moments(&ClassScatter::from_rows(x, y, None, k));
         }
-        let max_components = (k - 1).min(d);
-        let n_components = match self.n_components {
-            None => max_components,
-            Some(c) if c >= 1 && c <= max_components => c,
-            Some(c) => {
-                return Err(Error::invalid_param(
-                    "n_components",
-                    format!(
-                        "need 1 <= n_components <= min(n_classes - 1, n_features) = {max_components}, got {c}"
-                    ),
-                ));
-            }
-        };
         let (means, counts) = class_means(x, y, k);
         let priors64 = priors_for(&self.priors, &counts)?;
-        let priors: Array1<F> = priors64.mapv(F::cast);
         let log_priors = priors64.mapv(|p| F::cast(p.ln()));
-        let mut fitted = FittedLinearDiscriminantAnalysis {
+        let mut fitted = self.unsolved(means, priors64.mapv(F::cast), n_components);
+        match self.solver {
+            LdaSolver::Svd => fitted.solve_svd(x, y, &counts, &log_priors)?,
+            LdaSolver::Lsqr | LdaSolver::Eigen => {
+                // Ledoit–Wolf shrinkage needs the rows of every class
+                let mut sw = Array2::<F>::zeros((d, d));
+                for c in 0..k {
+                    let cov = cov_with(&class_rows(x, y, c), self.shrinkage)?;
+                    sw.scaled_add(fitted.priors[c], &cov);
+                }
+                let st = match self.solver {
+                    LdaSolver::Eigen => Some(cov_with(x, self.shrinkage)?),
+                    _ => None,
+                };
+                fitted.solve_covariances(sw, st, &log_priors)?;
+            }
+        }
+        Ok(fitted)
+    }
+}
+
+/// `n > K` rows, or [`Error::TooFewSamples`].
+fn check_more_samples_than_classes(n: usize, k: usize) -> Result<()> {
+    if n <= k {
+        return Err(Error::TooFewSamples {
+            context: "LinearDiscriminantAnalysis::fit (more samples than classes)",
+            needed: k + 1,
+            found: n,
+        });
+    }
+    Ok(())
+}
+
+impl LinearDiscriminantAnalysis {
+    /// The number of discriminant directions kept: `n_components`, or `min(K − 1, d)`.
+    fn n_components_for(&self, k: usize, d: usize) -> Result<usize> {
+        let max_components = (k - 1).min(d);
+        match self.n_components {
+            None => Ok(max_components),
+            Some(c) if c >= 1 && c <= max_components => Ok(c),
+            Some(c) => Err(Error::invalid_param(
+                "n_components",
+                format!(
+                    "need 1 <= n_components <= min(n_classes - 1, n_features) = {max_components}, got {c}"
+                ),
+            )),
+        }
+    }
+
+    /// A fitted model with its means and priors, before a solver fills in the rest.
+    fn unsolved<F: Float>(
+        &self,
+        means: Array2<F>,
+        priors: Array1<F>,
+        n_components: usize,
+    ) -> FittedLinearDiscriminantAnalysis<F> {
+        let (k, d) = means.dim();
+        FittedLinearDiscriminantAnalysis {
             params: self.clone(),
             means,
             priors,
@@ -345,53 +389,100 @@ impl<F: Float> Fit<F> for LinearDiscriminantAnalysis {
             explained_variance_ratio: Array1::zeros(0),
             covariance: None,
             n_components,
-        };
-        match self.solver {
-            LdaSolver::Svd => fitted.solve_svd(x, y, &counts, &log_priors)?,
-            LdaSolver::Lsqr | LdaSolver::Eigen => {
-                let mut sw = Array2::<F>::zeros((d, d));
-                for c in 0..k {
-                    let xc = class_rows(x, y, c);
-                    let cov = cov_with(&xc, self.shrinkage)?;
-                    sw.scaled_add(fitted.priors[c], &cov);
-                }
-                symmetrize(&mut sw);
-                if self.solver == LdaSolver::Lsqr {
-                    for c in 0..k {
-                        let sol = linalg::lstsq(&sw, &fitted.means.row(c), None)?;
-                        fitted.beta.row_mut(c).assign(&sol.solution);
-                    }
-                } else {
-                    let mut st = cov_with(x, self.shrinkage)?;
-                    symmetrize(&mut st);
-                    let mut sb = &st - &sw;
-                    symmetrize(&mut sb);
-                    let (evals, evecs) = linalg::eigh_generalized(&sb, &sw).map_err(|_| {
-                        Error::invalid_param(
-                            "solver",
-                            "the within-class covariance is singular; use the svd solver or shrinkage",
-                        )
-                    })?;
-                    // descending
-                    let order: Vec<usize> = (0..d).rev().collect();
-                    let evecs = evecs.select(Axis(1), &order);
-                    let total: F = evals.sum();
-                    fitted.explained_variance_ratio = order
-                        .iter()
-                        .take(max_components)
-                        .map(|&i| evals[i] / total)
-                        .collect();
-                    fitted.beta = fitted.means.dot(&evecs).dot(&evecs.t());
-                    fitted.scalings = Some(evecs);
-                }
-                for c in 0..k {
-                    fitted.gamma[c] = -F::cast(0.5) * fitted.means.row(c).dot(&fitted.beta.row(c))
-                        + log_priors[c];
-                }
-                fitted.covariance = Some(sw);
-            }
         }
+    }
+
+    /// Whether [`fit_moments`](Self::fit_moments) takes these hyperparameters (valid, solver
+    /// lsqr or eigen, shrinkage none or fixed), checked before any data pass.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming what needs the rows or is invalid.
+    pub fn check_fit_moments(&self) -> Result<()> {
+        self.validate()?;
+        if self.solver == LdaSolver::Svd {
+            return Err(Error::invalid_param(
+                "solver",
+                "the svd solver needs the rows; fits from statistics take lsqr or eigen",
+            ));
+        }
+        if self.shrinkage == Shrinkage::Auto {
+            return Err(Error::invalid_param(
+                "shrinkage",
+                "Ledoit–Wolf shrinkage needs the rows; fits from statistics take none or a fixed value",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The lsqr or eigen fit from merged per-class statistics (the rows' class counts, means
+    /// and centred scatter matrices, [`ClassScatter`]), for statistics computed elsewhere (data
+    /// passes over partitions of a table); [`Fit::fit`] computes through this for those
+    /// solvers, so both agree by construction. The class covariances are the scatter matrices
+    /// over the class counts (shrunk with [`Shrinkage::Fixed`]), pooled with the priors; the
+    /// eigen solver's total covariance follows from the same statistics.
+    ///
+    /// # Errors
+    /// The svd solver or Ledoit–Wolf shrinkage (both need the rows), invalid hyperparameters
+    /// ([`Error::InvalidParam`]); fewer than two classes, a class without rows
+    /// ([`Error::InvalidLabel`]), no more rows than classes; a singular within-class
+    /// covariance (eigen).
+    pub fn fit_moments<F: Float>(
+        &self,
+        stats: &ClassScatter<F>,
+    ) -> Result<FittedLinearDiscriminantAnalysis<F>> {
+        self.check_fit_moments()?;
+        let (k, d) = stats.mean.dim();
+        if k < 2 {
+            return Err(Error::TooFewClasses {
+                context: "LinearDiscriminantAnalysis::fit_moments",
+                needed: 2,
+                found: k,
+            });
+        }
+        let n = usize::try_from(stats.n).unwrap_or(usize::MAX);
+        check_more_samples_than_classes(n, k)?;
+        let n_components = self.n_components_for(k, d)?;
+        let counts: Vec<f64> = stats.count.iter().map(|v| v.to_f64_lossless()).collect();
+        let priors64 = priors_for_weights(&self.priors, &counts)?;
+        let log_priors = priors64.mapv(|p| F::cast(p.ln()));
+        let mut fitted = self.unsolved(stats.mean.clone(), priors64.mapv(F::cast), n_components);
+        let shrink = |cov: Array2<F>| match self.shrinkage {
+            Shrinkage::Fixed(s) => shrunk_covariance(&cov, s),
+            _ => Ok(cov),
+        };
+        let mut sw = Array2::<F>::zeros((d, d));
+        for c in 0..k {
+            sw.scaled_add(fitted.priors[c], &shrink(stats.covariance(c))?);
+        }
+        let st = match self.solver {
+            LdaSolver::Eigen => Some(shrink(stats.total_covariance())?),
+            _ => None,
+        };
+        fitted.solve_covariances(sw, st, &log_priors)?;
         Ok(fitted)
+    }
+}
+
+/// Priors from weighted class counts: given (checked) or the counts' shares. Every class needs
+/// positive weight.
+fn priors_for_weights(given: &Option<Vec<f64>>, counts: &[f64]) -> Result<Array1<f64>> {
+    if let Some(c) = counts.iter().position(|&n| n.is_nan() || n <= 0.0) {
+        return Err(Error::InvalidLabel {
+            label: c,
+            index: 0,
+            reason: "discriminant analysis needs at least one sample of every class 0..n_classes"
+                .into(),
+        });
+    }
+    match given {
+        Some(p) => {
+            check_priors(p, counts.len())?;
+            Ok(Array1::from(p.clone()))
+        }
+        None => {
+            let n: f64 = counts.iter().sum();
+            Ok(counts.iter().map(|&c| c / n).collect())
+        }
     }
 }
 
@@ -418,6 +509,55 @@ impl<F: Float> ndlearn_core::NFeaturesIn for FittedLinearDiscriminantAnalysis<F>
 }
 
 impl<F: Float> FittedLinearDiscriminantAnalysis<F> {
+    /// The lsqr or eigen solution from the pooled within-class covariance `sw` (and, for eigen,
+    /// the total covariance `st`).
+    fn solve_covariances(
+        &mut self,
+        mut sw: Array2<F>,
+        st: Option<Array2<F>>,
+        log_priors: &Array1<F>,
+    ) -> Result<()> {
+        let (k, d) = self.means.dim();
+        let max_components = (k - 1).min(d);
+        symmetrize(&mut sw);
+        match st {
+            None => {
+                for c in 0..k {
+                    let sol = linalg::lstsq(&sw, &self.means.row(c), None)?;
+                    self.beta.row_mut(c).assign(&sol.solution);
+                }
+            }
+            Some(mut st) => {
+                symmetrize(&mut st);
+                let mut sb = &st - &sw;
+                symmetrize(&mut sb);
+                let (evals, evecs) = linalg::eigh_generalized(&sb, &sw).map_err(|_| {
+                    Error::invalid_param(
+                        "solver",
+                        "the within-class covariance is singular; use the svd solver or shrinkage",
+                    )
+                })?;
+                // descending
+                let order: Vec<usize> = (0..d).rev().collect();
+                let evecs = evecs.select(Axis(1), &order);
+                let total: F = evals.sum();
+                self.explained_variance_ratio = order
+                    .iter()
+                    .take(max_components)
+                    .map(|&i| evals[i] / total)
+                    .collect();
+                self.beta = self.means.dot(&evecs).dot(&evecs.t());
+                self.scalings = Some(evecs);
+            }
+        }
+        for c in 0..k {
+            self.gamma[c] =
+                -F::cast(0.5) * self.means.row(c).dot(&self.beta.row(c)) + log_priors[c];
+        }
+        self.covariance = Some(sw);
+        Ok(())
+    }
+
     fn solve_svd(
         &mut self,
         x: &ArrayRef2<F>,
@@ -1116,6 +1256,93 @@ mod check_tests {
             r[5] = r[0] + eps_dup * r[5];
         }
         z / (n as f64).sqrt()
+    }
+
+    #[test]
+    fn a_fit_from_merged_class_scatter_equals_the_fit_on_rows() {
+        use ndlearn_core::PredictProba;
+        use ndlearn_core::stats::mergeable::{ClassSpec, Mergeable, RowBlock};
+        let mut rng = ndlearn_core::random::rng(11);
+        let n = 240;
+        let y: Array1<usize> = (0..n).map(|i| i % 3).collect();
+        let x = Array2::from_shape_fn((n, 4), |(i, j)| {
+            ndlearn_core::random::standard_normal::<f64>(&mut rng) + (y[i] * (j + 1)) as f64 * 0.7
+        });
+        let spec = ClassSpec {
+            n_classes: 3,
+            n_features: 4,
+        };
+        for (solver, shrinkage) in [
+            (LdaSolver::Lsqr, Shrinkage::None),
+            (LdaSolver::Eigen, Shrinkage::None),
+            (LdaSolver::Eigen, Shrinkage::Fixed(0.2)),
+        ] {
+            let est = LinearDiscriminantAnalysis::default()
+                .solver(solver)
+                .shrinkage(shrinkage);
+            let direct = est.fit(&x, &y).expect("fit");
+            // four uneven parts, merged in reverse
+            let cuts = [0, 17, 90, 91, n];
+            let mut merged = ClassScatter::zero(&spec);
+            for p in (0..4).rev() {
+                let r = cuts[p]..cuts[p + 1];
+                let part = ClassScatter::of(
+                    &spec,
+                    &RowBlock::new(x.slice(s![r.clone(), ..])).labels(y.slice(s![r])),
+                )
+                .expect("part");
+                merged.merge(&part).expect("merge");
+            }
+            let fit = est.fit_moments(&merged).expect("moments");
+            let scale = direct.beta().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            assert!(
+                (fit.beta() - direct.beta())
+                    .iter()
+                    .all(|v| v.abs() <= 1e-10 * scale),
+                "{solver:?} {shrinkage:?}"
+            );
+            assert!(
+                (fit.gamma() - direct.gamma())
+                    .iter()
+                    .all(|v| v.abs() <= 1e-10 * scale)
+            );
+            assert_eq!(fit.priors(), direct.priors());
+            let p = (fit.predict_proba(&x).expect("p") - direct.predict_proba(&x).expect("q"))
+                .iter()
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            assert!(p <= 1e-10, "{p}");
+        }
+        // what needs the rows, and statistics that cannot give a fit
+        let stats = ClassScatter::of(&spec, &RowBlock::new(x.view()).labels(y.view())).expect("s");
+        for est in [
+            LinearDiscriminantAnalysis::default(),
+            LinearDiscriminantAnalysis::default()
+                .solver(LdaSolver::Lsqr)
+                .shrinkage(Shrinkage::Auto),
+        ] {
+            assert!(matches!(
+                est.fit_moments(&stats),
+                Err(Error::InvalidParam { .. })
+            ));
+        }
+        let lsqr = LinearDiscriminantAnalysis::default().solver(LdaSolver::Lsqr);
+        let two = ClassSpec {
+            n_classes: 4,
+            n_features: 4,
+        };
+        let missing = ClassScatter::of(&two, &RowBlock::new(x.view()).labels(y.view())).expect("s");
+        assert!(matches!(
+            lsqr.fit_moments(&missing),
+            Err(Error::InvalidLabel { label: 3, .. })
+        ));
+        let one = ClassScatter::<f64>::zero(&ClassSpec {
+            n_classes: 1,
+            n_features: 4,
+        });
+        assert!(matches!(
+            lsqr.fit_moments(&one),
+            Err(Error::TooFewClasses { .. })
+        ));
     }
 
     #[test]

@@ -4,10 +4,10 @@
 
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use ndlearn_ballista::Cluster;
-use ndlearn_bayes::GaussianNB;
-use ndlearn_core::Fit;
+use ndlearn_bayes::{GaussianNB, LdaSolver, LinearDiscriminantAnalysis};
+use ndlearn_core::{Fit, PredictProba};
 use ndlearn_datafusion::fit;
-use ndlearn_linear::LinearRegression;
+use ndlearn_linear::{LinearRegression, LogisticRegression};
 
 mod common;
 use common::{COLS, data, write_table};
@@ -37,6 +37,35 @@ async fn fits_on_a_standalone_cluster_equal_single_machine_fits() {
     );
 
     common::assert_kmeans_matches(&df).await;
+
+    // the statistics of LDA (class scatter) and of the multinomial logistic regression
+    // (softmax at the current coefficients) travel through the codecs too
+    let est = LinearDiscriminantAnalysis::default().solver(LdaSolver::Eigen);
+    let a = fit::lda(&df, &COLS, "label", &est, None)
+        .await
+        .expect("lda");
+    let b = est.fit(&x, &l).expect("lda");
+    let scale = b.coef().iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    assert!(
+        (a.coef() - b.coef())
+            .iter()
+            .all(|v| v.abs() <= 1e-9 * scale)
+    );
+    // five L-BFGS iterations on both sides: the same iterates up to the rounding of the merged
+    // statistics (the precision of converged fits is the DataFusion tests' business)
+    let est = LogisticRegression::default().max_iter(5);
+    let a = fit::logistic_regression(&df, &COLS, "label", None, &est, Some(3))
+        .await
+        .expect("multinomial logistic");
+    let b = est.fit(&x, &l).expect("logistic");
+    assert_eq!(a.coef().dim(), (3, 3));
+    let (p, q) = (
+        a.predict_proba(&x).expect("p"),
+        b.predict_proba(&x).expect("q"),
+    );
+    let worst = (&p - &q).iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    assert!(worst <= 1e-6, "{worst}");
+    assert_eq!((a.n_iter(), b.n_iter()), (5, 5));
 
     // k-means‖ ships its sampling function (centres, cost, round) to the executor: the same
     // centres as in-process DataFusion on the same files

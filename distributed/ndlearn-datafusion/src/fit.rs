@@ -10,12 +10,14 @@ use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Int64Type};
 use datafusion::functions_aggregate::expr_fn::max;
 use datafusion::prelude::{DataFrame, Expr, ident};
-use ndlearn_bayes::{FittedGaussianNB, GaussianNB};
+use ndlearn_bayes::{
+    FittedGaussianNB, FittedLinearDiscriminantAnalysis, GaussianNB, LinearDiscriminantAnalysis,
+};
 use ndlearn_cluster::{FittedKMeans, KMeans};
 use ndlearn_core::loss::Loss;
 use ndlearn_core::stats::mergeable::{
-    ClassMoments, ClassSpec, CrossMoments, CrossSpec, GlmSpec, GlmStats, KMeansSpec, KMeansStats,
-    Mergeable,
+    ClassMoments, ClassScatter, ClassSpec, CrossMoments, CrossSpec, GlmSpec, GlmStats, KMeansSpec,
+    KMeansStats, Mergeable, SoftmaxSpec, SoftmaxStats,
 };
 use ndlearn_decomposition::{FittedPca, Pca};
 use ndlearn_linear::{
@@ -376,6 +378,49 @@ pub async fn gaussian_nb<'a>(
     Ok(est.fit_moments(&stats)?)
 }
 
+/// [`LinearDiscriminantAnalysis`] (lsqr or eigen solver, no or fixed shrinkage) from one scan of
+/// the per-class counts, means and centred scatter matrices ([`ClassScatter`]; see
+/// [`LinearDiscriminantAnalysis::fit_moments`]). `n_classes_given`: `None` asks the table with
+/// [`n_classes`].
+///
+/// # Errors
+/// As [`aggregate`] and the fit (the svd solver and Ledoit–Wolf shrinkage need the rows: an
+/// [`DistError::Ndlearn`] error before any scan).
+pub async fn lda<'a>(
+    df: &DataFrame,
+    features: impl Into<Input<'a>>,
+    label: &str,
+    est: &LinearDiscriminantAnalysis,
+    n_classes_given: Option<usize>,
+) -> Result<FittedLinearDiscriminantAnalysis<f64>> {
+    let input = features.into();
+    // refuse what needs the rows before scanning
+    est.check_fit_moments()?;
+    let k = match n_classes_given {
+        Some(k) => k,
+        None => n_classes(df, label).await?,
+    };
+    let spec = ClassSpec {
+        n_classes: k,
+        n_features: input.width(),
+    };
+    let layout = Layout {
+        features: input.features(),
+        targets: 0,
+        labels: true,
+        weights: false,
+    };
+    let mut args = input.exprs();
+    args.push(ident(label));
+    let stats: ClassScatter<f64> = aggregate(
+        df,
+        StatsAggregate::new("ndlearn_class_scatter", spec, layout),
+        args,
+    )
+    .await?;
+    Ok(est.fit_moments(&stats)?)
+}
+
 /// [`KMeans`] by Lloyd's rounds, one aggregate scan per round ([`KMeansStats`] at the current
 /// centres), from the estimator's given centres ([`ndlearn_cluster::KMeansInit::Centers`]); one
 /// scan before (the column variances that scale `tol`) and one after (the final inertia). The
@@ -421,27 +466,43 @@ pub async fn kmeans<'a>(
     .await
 }
 
-/// Binary [`LogisticRegression`] by L-BFGS on the driver, one aggregate scan per evaluation of
-/// the objective ([`GlmStats`] of the log-loss at the current coefficients; see
-/// [`LogisticRegression::fit_passes`] for what is supported). `label`: an integer column of
-/// `0`/`1`; `weight`: an optional sample-weight column.
+/// [`LogisticRegression`] by L-BFGS on the driver, one aggregate scan per evaluation of the
+/// objective: two classes by [`GlmStats`] of the log-loss at the current coefficients
+/// ([`LogisticRegression::fit_passes`]), three or more by [`SoftmaxStats`] of the multinomial
+/// log-loss ([`LogisticRegression::fit_passes_multinomial`]; see there for what is supported).
+/// `label`: an integer column of labels `0..K`; `weight`: an optional sample-weight column;
+/// `n_classes_given`: `None` asks the table with [`n_classes`] (one extra scan).
 ///
 /// # Errors
-/// As [`aggregate`] and [`LogisticRegression::fit_passes`]; labels outside `{0, 1}` are an
-/// [`DistError::Ndlearn`] error of the statistics.
+/// As [`aggregate`] and the fits; fewer than two classes is [`DistError::Ndlearn`]'s
+/// `TooFewClasses`.
 pub async fn logistic_regression<'a>(
     df: &DataFrame,
     features: impl Into<Input<'a>>,
     label: &str,
     weight: Option<&str>,
     est: &LogisticRegression,
+    n_classes_given: Option<usize>,
 ) -> Result<FittedLogisticRegression<f64>> {
     let input = features.into();
     let d = input.width();
+    let k = match n_classes_given {
+        Some(k) => k,
+        None => n_classes(df, label).await?,
+    };
+    if k < 2 {
+        return Err(ndlearn_core::Error::TooFewClasses {
+            context: "logistic regression on a table",
+            needed: 2,
+            found: k,
+        }
+        .into());
+    }
+    // two classes: the 0/1 label as the log-loss's target column; more: class labels
     let layout = Layout {
         features: input.features(),
-        targets: 1,
-        labels: false,
+        targets: usize::from(k == 2),
+        labels: k > 2,
         weights: weight.is_some(),
     };
     let mut args = input.exprs();
@@ -452,16 +513,29 @@ pub async fn logistic_regression<'a>(
     let df = df.clone();
     let est = est.clone();
     drive("logistic-regression", move |passes| {
-        est.fit_passes(d, |coef, b| {
-            let spec = GlmSpec {
-                loss: Loss::LogLoss,
-                coef: coef.clone(),
-                intercept: b,
-                hessian: false,
-            };
-            let agg = StatsAggregate::<GlmStats<f64>>::new("ndlearn_glm_pass", spec, layout);
-            passes.run(&df, agg, args.clone())
-        })
+        if k == 2 {
+            est.fit_passes(d, |coef, b| {
+                let spec = GlmSpec {
+                    loss: Loss::LogLoss,
+                    coef: coef.clone(),
+                    intercept: b,
+                    hessian: false,
+                };
+                let agg = StatsAggregate::<GlmStats<f64>>::new("ndlearn_glm_pass", spec, layout);
+                passes.run(&df, agg, args.clone())
+            })
+        } else {
+            est.fit_passes_multinomial(d, k, |coef, b| {
+                let spec = SoftmaxSpec {
+                    coef: coef.clone(),
+                    intercept: b.clone(),
+                    hessian: false,
+                };
+                let agg =
+                    StatsAggregate::<SoftmaxStats<f64>>::new("ndlearn_softmax_pass", spec, layout);
+                passes.run(&df, agg, args.clone())
+            })
+        }
     })
     .await
 }

@@ -14,9 +14,10 @@
 //! | [`fit::linear_regression`], [`fit::ridge`], [`fit::elastic_net`], [`fit::lasso`] | centred `XᵀX`, `Xᵀy`, means, count | yes |
 //! | [`fit::pca`] | centred `XᵀX`, means, count | yes |
 //! | [`fit::gaussian_nb`] | per-class counts, means, squared deviations | yes (plus one `MAX(label)` when the class count is not given) |
+//! | [`fit::lda`] | per-class counts, means, centred scatter matrices | yes (plus one `MAX(label)` when the class count is not given) |
 //! | [`fit::kmeans`] | cluster sums, counts and inertia at the current centres | one per Lloyd round |
 //! | [`kmeans_parallel_init`] | the first pick, then per round the cost at the candidates and a cost-weighted sample keyed by row id | `2 + 2·rounds` |
-//! | [`fit::logistic_regression`] | log-loss value and gradient at the current coefficients | one per L-BFGS evaluation |
+//! | [`fit::logistic_regression`] | log-loss value and gradient at the current coefficients (binary or multinomial) | one per L-BFGS evaluation (plus one `MAX(label)` when the classes are not given) |
 //!
 //! Arrow to ndarray: features come either as one `FixedSizeList<Float64>` column of width `d`
 //! (read in place, no copy: its values are the row-major `n × d` block) or as `d` numeric columns

@@ -23,8 +23,8 @@ pub use generate::{Spec as GenerateSpec, write as generate};
 
 use clap::{Args, Parser, Subcommand};
 use datafusion::prelude::{DataFrame, ParquetReadOptions, SessionConfig, SessionContext};
-use ndlearn_bayes::GaussianNB;
-use ndlearn_cli::model_file::{FORMAT, FORMAT_VERSION, ModelFile};
+use ndlearn_bayes::{GaussianNB, LinearDiscriminantAnalysis};
+use ndlearn_cli::model_file::ModelFile;
 use ndlearn_cluster::{KMeans, KMeansInit};
 use ndlearn_core::registry::{Kind, Precision};
 use ndlearn_core::{Fit, FitUnsupervised};
@@ -128,11 +128,12 @@ pub struct MeasureArgs {
 }
 
 /// The estimators `fit` runs on a cluster.
-pub const ALGORITHMS: [&str; 8] = [
+pub const ALGORITHMS: [&str; 9] = [
     "elastic_net",
     "gaussian_nb",
     "kmeans",
     "lasso",
+    "lda",
     "linear_regression",
     "logistic_regression",
     "pca",
@@ -151,8 +152,8 @@ pub struct FitArgs {
     /// the executors must see the same path).
     #[arg(long)]
     pub data: String,
-    /// Algorithm (registry name): one of elastic_net, gaussian_nb, kmeans, lasso,
-    /// linear_regression, logistic_regression, pca, ridge.
+    /// Algorithm (registry name): one of elastic_net, gaussian_nb, kmeans, lasso, lda (solver
+    /// lsqr or eigen), linear_regression, logistic_regression, pca, ridge.
     #[arg(long)]
     pub algo: String,
     /// Feature columns, comma-separated; `prefix*` matches every column starting with `prefix`
@@ -464,20 +465,15 @@ pub async fn run_fit(args: &FitArgs) -> Result<Value, Failure> {
     };
     let seconds = started.elapsed().as_secs_f64();
     let passes = metrics::snapshot();
-    let file = ModelFile {
-        format: FORMAT.into(),
-        format_version: FORMAT_VERSION,
-        ndlearn_version: env!("CARGO_PKG_VERSION").into(),
-        algorithm: entry.name().into(),
-        kind: entry.kind(),
-        precision: Precision::F64,
-        hyperparameters: fitted.hyperparameters,
-        feature_names: cols.features.clone(),
-        target_name: cols.target.clone(),
-        labels: fitted.labels,
-        model: fitted.model,
-        encoding: None,
-    };
+    let file = ModelFile::new(
+        entry,
+        Precision::F64,
+        fitted.hyperparameters,
+        cols.features.clone(),
+        fitted.model,
+    )
+    .with_target(cols.target.clone())
+    .with_labels(fitted.labels);
     // the file must load back through the registry, as `ndlearn predict` loads it
     file.restore(entry, "the fitted model")?;
     file.save(&args.model)?;
@@ -542,16 +538,19 @@ async fn fit_cluster(
             let m = fit::gaussian_nb(df, f, target, None, &est, Some(k)).await?;
             fitted(params, &m, class_names(k))?
         }
+        "lda" => {
+            let est: LinearDiscriminantAnalysis = from_json(params, algo)?;
+            est.check_fit_moments()
+                .map_err(|e| Failure(format!("lda on a cluster: {e}")))?;
+            let k = fit::n_classes(df, target).await?;
+            let m = fit::lda(df, f, target, &est, Some(k)).await?;
+            fitted(params, &m, class_names(k))?
+        }
         "logistic_regression" => {
             let est: LogisticRegression = from_json(params, algo)?;
             let k = fit::n_classes(df, target).await?;
-            if k > 2 {
-                return Err(Failure(format!(
-                    "logistic_regression on a cluster is binary (labels 0 and 1); `{target}` has {k} classes"
-                )));
-            }
-            let m = fit::logistic_regression(df, f, target, None, &est).await?;
-            fitted(params, &m, class_names(2))?
+            let m = fit::logistic_regression(df, f, target, None, &est, Some(k)).await?;
+            fitted(params, &m, class_names(k))?
         }
         "kmeans" => {
             let mut est: KMeans = from_json(params, algo)?;
@@ -628,6 +627,12 @@ fn fit_local(algo: &str, params: &Value, t: table::Rows) -> Result<Fitted, Failu
         }
         "gaussian_nb" => {
             let est: GaussianNB = from_json(params, algo)?;
+            let l = labels()?;
+            let k = l.iter().max().map_or(0, |&m| m + 1);
+            fitted(params, &est.fit(&t.x, &l)?, class_names(k))?
+        }
+        "lda" => {
+            let est: LinearDiscriminantAnalysis = from_json(params, algo)?;
             let l = labels()?;
             let k = l.iter().max().map_or(0, |&m| m + 1);
             fitted(params, &est.fit(&t.x, &l)?, class_names(k))?

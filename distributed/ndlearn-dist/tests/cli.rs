@@ -17,7 +17,7 @@ static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 fn args(dir: &Path, cluster: &str, algo: &str) -> FitArgs {
     let target = match algo {
-        "gaussian_nb" => Some("class".to_string()),
+        "gaussian_nb" | "lda" => Some("class".to_string()),
         "logistic_regression" => Some("b".to_string()),
         "kmeans" | "pca" => None,
         _ => Some("y".to_string()),
@@ -30,6 +30,7 @@ fn args(dir: &Path, cluster: &str, algo: &str) -> FitArgs {
         ],
         "lasso" | "elastic_net" => vec!["alpha=0.05".to_string(), "tol=1e-12".to_string()],
         "logistic_regression" => vec!["tol=1e-10".to_string()],
+        "lda" => vec!["solver=eigen".to_string()],
         _ => vec![],
     };
     FitArgs {
@@ -128,6 +129,24 @@ async fn distributed_model_files_equal_single_machine_ones_and_ndlearn_predicts_
             }
         }
     }
+
+    // multinomial logistic regression on the three-class column
+    let multi = |cluster: &str| FitArgs {
+        target: Some("class".into()),
+        model: dir.path().join(format!("multinomial-{cluster}.json")),
+        ..args(dir.path(), cluster, "logistic_regression")
+    };
+    run_fit(&multi("datafusion")).await.expect("multinomial");
+    run_fit(&multi("local")).await.expect("multinomial, local");
+    let (fd, pd) = predict(&multi("datafusion").model, &rows.x);
+    let (fl, pl) = predict(&multi("local").model, &rows.x);
+    assert_eq!(fd.labels.as_ref().map(Vec::len), Some(3));
+    assert_eq!(fd.labels, fl.labels);
+    let (u, v) = (values(&pd), values(&pl));
+    let agree = u.iter().zip(&v).filter(|(a, b)| a == b).count();
+    assert!(agree >= 2_990, "{agree} of 3000 labels agree");
+    let coef = |f: &ModelFile| f.model["coef"].clone();
+    assert_eq!(coef(&fd)["dim"], serde_json::json!([3, D]), "{}", coef(&fd));
 
     // `ndlearn predict` on a CSV of the table, with the distributed ridge
     let csv = dir.path().join("t.csv");
@@ -234,14 +253,20 @@ async fn fit_errors_are_clear() {
     })
     .await;
     assert!(e.contains("--id"), "{e}");
-    // a multi-class target for the binary distributed logistic regression
+    // LDA's default svd solver needs the rows
     let e = err(FitArgs {
-        target: Some("id".into()),
-        features: vec!["x0".into()],
+        params: vec![],
+        ..args(dir.path(), "datafusion", "lda")
+    })
+    .await;
+    assert!(e.contains("svd"), "{e}");
+    // a float target is not a class label
+    let e = err(FitArgs {
+        target: Some("y".into()),
         ..args(dir.path(), "datafusion", "logistic_regression")
     })
     .await;
-    assert!(e.contains("binary"), "{e}");
+    assert!(e.contains("integer"), "{e}");
     let e = err(FitArgs {
         pass_timeout: Some(1e20),
         ..base.clone()

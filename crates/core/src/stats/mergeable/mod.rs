@@ -16,6 +16,7 @@
 //! |---|---|---|
 //! | [`CrossMoments`] | row count, column means of `X` and `Y`, centred `X_cᵀY_c`, `‖y_c‖²`, optionally centred `X_cᵀX_c` | OLS, ridge, the lasso / elastic-net Gram path, Bayesian ridge, PCA's covariance solvers |
 //! | [`ClassMoments`] | per-class (weighted) counts, means and sums of squared deviations, overall variances | Gaussian naive Bayes |
+//! | [`ClassScatter`] | per-class (weighted) counts, means and full centred scatter matrices | linear discriminant analysis (lsqr, eigen) |
 //! | [`KMeansStats`] | per-cluster sums and counts, inertia, for given centres | k-means (Lloyd's round) |
 //! | [`KMeansSample`] | rows drawn with probability `ℓ D²(x) / φ`, each draw keyed by the row's id (so the sample does not depend on the blocks) | k-means‖ initialisation |
 //! | [`GlmStats`] | value, gradient (and Hessian) of a pointwise loss of `Xw + b` at given `(w, b)` | logistic and other GLM fits by L-BFGS or Newton |
@@ -71,6 +72,7 @@ mod glm;
 pub mod kmeans;
 mod moments;
 mod sample;
+mod scatter;
 mod softmax;
 #[cfg(test)]
 mod tests;
@@ -80,6 +82,7 @@ pub use glm::{GlmSpec, GlmStats};
 pub use kmeans::{KMeansSpec, KMeansStats};
 pub use moments::{CrossMoments, CrossSpec, centred_gram};
 pub use sample::{KMeansSample, SampleSpec, keyed_uniform};
+pub use scatter::ClassScatter;
 pub use softmax::{SoftmaxSpec, SoftmaxStats};
 
 use crate::{Error, Float, Result};

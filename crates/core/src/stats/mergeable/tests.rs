@@ -219,6 +219,16 @@ proptest! {
     }
 
     #[test]
+    fn class_scatter_obeys_the_laws((x, _, lab, w, lo, hi) in data(), weighted in any::<bool>()) {
+        let spec = ClassSpec { n_classes: 3, n_features: x.ncols() };
+        let (blocks, all) = split(&x, lo, hi, |b, r| {
+            let b = b.labels(lab.slice(s![r.clone()]));
+            if weighted { b.weights(w.slice(s![r])) } else { b }
+        });
+        prop_assert_eq!(laws::<f64, ClassScatter<f64>>(&spec, &blocks, &all, 1e-12), Ok(()));
+    }
+
+    #[test]
     fn softmax_stats_obey_the_laws((x, _, lab, w, lo, hi) in data(), weighted in any::<bool>()) {
         let d = x.ncols();
         let xc = &x - &x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(d));
@@ -781,4 +791,106 @@ fn softmax_stats_errors_and_bytes() {
     assert_eq!(SoftmaxStats::<f64>::decode(&bytes).expect("bytes"), st);
     assert!(SoftmaxStats::<f64>::decode(&bytes[..bytes.len() - 8]).is_err());
     assert!(GlmStats::<f64>::decode(&bytes).is_err());
+}
+
+#[test]
+fn class_scatter_matches_a_direct_computation() {
+    // far from the origin: the centring must be exact
+    let x: Array2<f64> = array![
+        [1e6 + 1.0, 2.0, -1.0],
+        [1e6 + 2.0, 1.5, 0.0],
+        [1e6 + 4.0, 3.0, 1.0],
+        [1e6 + 0.5, 2.5, 3.0],
+        [1e6 + 3.0, 0.5, 2.0],
+        [1e6 + 2.5, 1.0, -2.0],
+        [1e6 + 1.5, 4.0, 0.5]
+    ];
+    let y = ndarray::arr1(&[0usize, 1, 0, 2, 1, 0, 2]);
+    let w = array![2.0, 1.0, 1.0, 3.0, 1.0, 1.0, 1.0];
+    let spec = ClassSpec {
+        n_classes: 3,
+        n_features: 3,
+    };
+    let st = ClassScatter::of(&spec, &RowBlock::new(x.view()).labels(y.view())).expect("stats");
+    assert_eq!(st.n, 7);
+    for c in 0..3 {
+        let idx: Vec<usize> = (0..7).filter(|&i| y[i] == c).collect();
+        let rows = x.select(Axis(0), &idx);
+        let mean = rows.mean_axis(Axis(0)).expect("rows");
+        let xc = &rows - &mean;
+        let cov = xc.t().dot(&xc) / idx.len() as f64;
+        assert_eq!(st.count[c], idx.len() as f64);
+        assert!((&st.mean.row(c) - &mean).iter().all(|v| v.abs() < 1e-9));
+        assert!((&st.covariance(c) - &cov).iter().all(|v| v.abs() < 1e-12));
+    }
+    // the total covariance from the class statistics = the covariance of all rows
+    let mean = x.mean_axis(Axis(0)).expect("rows");
+    let xc = &x - &mean;
+    let total = xc.t().dot(&xc) / 7.0;
+    assert!(
+        (&st.total_covariance() - &total)
+            .iter()
+            .all(|v| v.abs() < 1e-10)
+    );
+    assert!((&st.overall_mean() - &mean).iter().all(|v| v.abs() < 1e-9));
+    // integer weights = repeated rows
+    let weighted = ClassScatter::of(
+        &spec,
+        &RowBlock::new(x.view()).labels(y.view()).weights(w.view()),
+    )
+    .expect("weighted");
+    let rep: Vec<usize> = vec![0, 0, 1, 2, 3, 3, 3, 4, 5, 6];
+    let repeated = ClassScatter::of(
+        &spec,
+        &RowBlock::new(x.select(Axis(0), &rep).view()).labels(y.select(Axis(0), &rep).view()),
+    )
+    .expect("repeated");
+    assert_eq!(weighted.count, repeated.count);
+    assert!(
+        (&weighted.mean - &repeated.mean)
+            .iter()
+            .all(|v| v.abs() < 1e-9)
+    );
+    assert!(
+        (&weighted.scatter - &repeated.scatter)
+            .iter()
+            .all(|v| v.abs() < 1e-9)
+    );
+    // errors: labels missing or out of range, wrong width, NaN, another spec, bytes
+    let mut z = ClassScatter::<f64>::zero(&spec);
+    assert!(matches!(
+        z.update(&RowBlock::new(x.view())),
+        Err(crate::Error::InvalidParam { .. })
+    ));
+    let bad = ndarray::arr1(&[0usize, 1, 0, 3, 1, 0, 2]);
+    assert!(matches!(
+        z.update(&RowBlock::new(x.view()).labels(bad.view())),
+        Err(crate::Error::InvalidLabel {
+            label: 3,
+            index: 3,
+            ..
+        })
+    ));
+    assert!(matches!(
+        z.update(&RowBlock::new(x.slice(s![.., ..2])).labels(y.view())),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+    let mut nan = x.clone();
+    nan[[2, 1]] = f64::NAN;
+    assert!(matches!(
+        z.update(&RowBlock::new(nan.view()).labels(y.view())),
+        Err(crate::Error::NonFinite { .. })
+    ));
+    let other = ClassScatter::<f64>::zero(&ClassSpec {
+        n_classes: 2,
+        n_features: 3,
+    });
+    assert!(matches!(
+        z.merge(&other),
+        Err(crate::Error::ShapeMismatch { .. })
+    ));
+    let bytes = st.encode();
+    assert_eq!(ClassScatter::<f64>::decode(&bytes).expect("bytes"), st);
+    assert!(ClassScatter::<f64>::decode(&bytes[..bytes.len() - 8]).is_err());
+    assert!(ClassMoments::<f64>::decode(&bytes).is_err());
 }
