@@ -106,8 +106,11 @@ where
     }
 
     fn accumulator(&self, _acc_args: AccumulatorArgs<'_>) -> DfResult<Box<dyn Accumulator>> {
+        let zero = S::zero(&self.spec);
         Ok(Box::new(StatsAccumulator::<S> {
-            stats: S::zero(&self.spec),
+            stats: zero.clone(),
+            zero,
+            parts: Vec::new(),
             layout: self.layout,
             bytes: self.key.len(),
         }))
@@ -124,8 +127,19 @@ where
 
 /// The accumulator of a [`StatsAggregate`]: statistics updated with every batch, merged with
 /// the partial states of other partitions.
+///
+/// The engine hands partial states over in the order the partitions finish, which varies from
+/// run to run; merging in that order would change the last bits of the result (merges
+/// commute only up to rounding). So the states are kept as they arrive and merged, with the
+/// accumulator's own rows, in a canonical order (by their bytes) when the result is asked for:
+/// the same partitioning of the same table gives the same bits in every run.
 pub struct StatsAccumulator<S: Mergeable<f64>> {
+    /// Statistics of the rows this accumulator read (and, once settled, of every part).
     stats: S,
+    /// The statistics of no rows (the start of the canonical fold).
+    zero: S,
+    /// Partial states of other partitions, not yet merged.
+    parts: Vec<S>,
     layout: Layout,
     /// Size of the statistics' byte form (fixed by the spec).
     bytes: usize,
@@ -149,11 +163,12 @@ impl<S: Mergeable<f64> + 'static> Accumulator for StatsAccumulator<S> {
     }
 
     fn evaluate(&mut self) -> DfResult<ScalarValue> {
+        self.settle()?;
         Ok(ScalarValue::Binary(Some(self.stats.encode())))
     }
 
     fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.bytes
+        std::mem::size_of_val(self) + self.bytes * (1 + self.parts.len())
     }
 
     fn state(&mut self) -> DfResult<Vec<ScalarValue>> {
@@ -170,10 +185,32 @@ impl<S: Mergeable<f64> + 'static> Accumulator for StatsAccumulator<S> {
                 continue;
             }
             let part = S::decode(bin.value(i)).map_err(|e| to_engine(DistError::Ndlearn(e)))?;
-            self.stats
-                .merge(&part)
+            if part.n_rows() > 0 {
+                self.parts.push(part);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<S: Mergeable<f64>> StatsAccumulator<S> {
+    /// Merges the kept partial states and the own statistics in the order of their bytes.
+    fn settle(&mut self) -> DfResult<()> {
+        if self.parts.is_empty() {
+            return Ok(());
+        }
+        let mut all = std::mem::take(&mut self.parts);
+        if self.stats.n_rows() > 0 {
+            all.push(self.stats.clone());
+        }
+        all.sort_by_cached_key(|p| p.encode());
+        let mut merged = self.zero.clone();
+        for p in &all {
+            merged
+                .merge(p)
                 .map_err(|e| to_engine(DistError::Ndlearn(e)))?;
         }
+        self.stats = merged;
         Ok(())
     }
 }

@@ -506,3 +506,33 @@ async fn kfold_cv_from_one_scan_equals_refitting_on_the_rows() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn repeated_scans_of_the_same_partitioning_give_the_same_bits() {
+    use ndlearn_core::stats::mergeable::Mergeable;
+    use ndlearn_linear::LogisticRegression;
+    // partitions finish in a different order from run to run; the merge order is canonical
+    let (_ctx, df) = table(7);
+    let first = fit::moments(&df, &COLS, &["y"], true)
+        .await
+        .expect("moments")
+        .encode();
+    let est = LogisticRegression::default().max_iter(15);
+    let fit0 = fit::logistic_regression(&df, &COLS, "label", None, &est, Some(3))
+        .await
+        .expect("logistic");
+    for _ in 0..6 {
+        let again = fit::moments(&df, &COLS, &["y"], true)
+            .await
+            .expect("moments")
+            .encode();
+        assert_eq!(again, first);
+    }
+    for _ in 0..2 {
+        let fit1 = fit::logistic_regression(&df, &COLS, "label", None, &est, Some(3))
+            .await
+            .expect("logistic");
+        assert_eq!(fit1.coef(), fit0.coef());
+        assert_eq!(fit1.intercept(), fit0.intercept());
+    }
+}
