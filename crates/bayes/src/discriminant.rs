@@ -149,24 +149,8 @@ fn class_rows<F: Float>(x: &ArrayRef2<F>, y: &Labels, c: usize) -> Array2<F> {
 
 /// Priors: given (checked) or class frequencies. Every class needs at least one sample.
 fn priors_for(given: &Option<Vec<f64>>, counts: &[usize]) -> Result<Array1<f64>> {
-    if let Some(c) = counts.iter().position(|&n| n == 0) {
-        return Err(Error::InvalidLabel {
-            label: c,
-            index: 0,
-            reason: "discriminant analysis needs at least one sample of every class 0..n_classes"
-                .into(),
-        });
-    }
-    match given {
-        Some(p) => {
-            check_priors(p, counts.len())?;
-            Ok(Array1::from(p.clone()))
-        }
-        None => {
-            let n: usize = counts.iter().sum();
-            Ok(counts.iter().map(|&c| c as f64 / n as f64).collect())
-        }
-    }
+    let counts: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+    priors_for_weights(given, &counts)
 }
 
 /// Column standard deviations (MLE, `1/n`), with 1 for constant columns (scikit-learn's
@@ -463,10 +447,10 @@ impl LinearDiscriminantAnalysis {
     }
 }
 
-/// Priors from weighted class counts: given (checked) or the counts' shares. Every class needs
-/// positive weight.
+/// Priors from (weighted) class counts: given (checked) or the counts' shares. Every class
+/// needs a positive, finite count.
 fn priors_for_weights(given: &Option<Vec<f64>>, counts: &[f64]) -> Result<Array1<f64>> {
-    if let Some(c) = counts.iter().position(|&n| n.is_nan() || n <= 0.0) {
+    if let Some(c) = counts.iter().position(|&n| !n.is_finite() || n <= 0.0) {
         return Err(Error::InvalidLabel {
             label: c,
             index: 0,

@@ -482,6 +482,9 @@ impl LogisticRegression {
             if st.grad_coef.dim() != (n_classes, n_features) {
                 return Err(pass_shape(n_classes * n_features, st.grad_coef.len()));
             }
+            if st.grad_intercept.len() != n_classes {
+                return Err(pass_shape(n_classes, st.grad_intercept.len()));
+            }
             Ok(PassSums {
                 weight_sum: st.weight_sum,
                 value: st.value,

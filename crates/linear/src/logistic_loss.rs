@@ -212,6 +212,9 @@ impl<F: Float> LogLoss<'_, F> {
             let mut yb = Vec::with_capacity(rows);
             let mut ok = true;
             for r in blocks {
+                if !ok {
+                    break;
+                }
                 yb.clear();
                 yb.extend(
                     ys[r.clone()]
@@ -232,6 +235,9 @@ impl<F: Float> LogLoss<'_, F> {
             let mut st = SoftmaxStats::zero(&spec);
             let mut ok = true;
             for r in blocks {
+                if !ok {
+                    break;
+                }
                 let wb = ws.map(|w| &w[r.clone()]);
                 ok &= st
                     .accumulate(&self.x.slice(s![r.clone(), ..]), &ys[r], wb)
@@ -240,7 +246,12 @@ impl<F: Float> LogLoss<'_, F> {
             (st.value, st.grad_coef, st.grad_intercept, ok)
         };
         if !ok {
-            return (F::infinity(), gw, gb);
+            // the optimisers step back from an infinite value; no gradient is read there
+            return (
+                F::infinity(),
+                gw.mapv(|_| F::zero()),
+                gb.mapv(|_| F::zero()),
+            );
         }
         if scale != F::one() {
             gw.mapv_inplace(|v| v * scale);
@@ -815,6 +826,35 @@ mod tests {
                         assert!((fdh[i] - h[[i, j]]).abs() < 1e-6);
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn overflowing_scores_give_an_infinite_value_and_no_nan() {
+        // scores of 1e300 · 1e10 overflow: the kernel refuses, the objective is +∞ (a line
+        // search steps back), uniform and given weights alike
+        let x = array![[1e300, 0.0], [-1e300, 1.0], [0.5, 0.5]];
+        let sw = Array1::from_elem(3, 1.0 / 3.0);
+        for (y, k) in [(array![1usize, 0, 1], 1), (array![0usize, 1, 2], 3)] {
+            for weights in [SampleWeights::Uniform(1.0 / 3.0), SampleWeights::Given(&sw)] {
+                let loss = LogLoss {
+                    x: &x,
+                    y: &y,
+                    sw: weights,
+                    k,
+                    d: 2,
+                    fit_intercept: true,
+                    l2: 0.0,
+                    l1: 0.0,
+                };
+                let theta = Array1::from_elem(loss.dim(), 1e10);
+                let (v, g) = loss.value_grad(&theta);
+                assert_eq!(v, f64::INFINITY, "k = {k}");
+                assert!(g.iter().all(|v| v.is_finite()), "k = {k}");
+                // a finite point still evaluates
+                let (v, _) = loss.value_grad(&Array1::zeros(loss.dim()));
+                assert!(v.is_finite() && v > 0.0);
             }
         }
     }

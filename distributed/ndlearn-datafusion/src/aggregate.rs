@@ -130,9 +130,10 @@ where
 ///
 /// The engine hands partial states over in the order the partitions finish, which varies from
 /// run to run; merging in that order would change the last bits of the result (merges
-/// commute only up to rounding). So the states are kept as they arrive and merged, with the
-/// accumulator's own rows, in a canonical order (by their bytes) when the result is asked for:
-/// the same partitioning of the same table gives the same bits in every run.
+/// commute only up to rounding). So the states are kept as they arrive (memory: one copy of
+/// the statistics per partition) and merged, with the accumulator's own rows, in a canonical
+/// order (by their bytes) when the result is asked for: when the partitions themselves are the
+/// same in every run, so are the bits of the result.
 pub struct StatsAccumulator<S: Mergeable<f64>> {
     /// Statistics of the rows this accumulator read (and, once settled, of every part).
     stats: S,
@@ -163,12 +164,12 @@ impl<S: Mergeable<f64> + 'static> Accumulator for StatsAccumulator<S> {
     }
 
     fn evaluate(&mut self) -> DfResult<ScalarValue> {
-        self.settle()?;
-        Ok(ScalarValue::Binary(Some(self.stats.encode())))
+        Ok(ScalarValue::Binary(Some(self.settled()?.encode())))
     }
 
     fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.bytes * (1 + self.parts.len())
+        // own statistics, zero, and the kept parts
+        std::mem::size_of_val(self) + self.bytes * (2 + self.parts.len())
     }
 
     fn state(&mut self) -> DfResult<Vec<ScalarValue>> {
@@ -194,23 +195,24 @@ impl<S: Mergeable<f64> + 'static> Accumulator for StatsAccumulator<S> {
 }
 
 impl<S: Mergeable<f64>> StatsAccumulator<S> {
-    /// Merges the kept partial states and the own statistics in the order of their bytes.
-    fn settle(&mut self) -> DfResult<()> {
+    /// The own statistics merged with the kept partial states, in the order of their bytes
+    /// (neither is changed, so asking again, or after more input, gives the canonical result
+    /// of everything seen).
+    fn settled(&self) -> DfResult<S> {
         if self.parts.is_empty() {
-            return Ok(());
+            return Ok(self.stats.clone());
         }
-        let mut all = std::mem::take(&mut self.parts);
+        let mut all: Vec<&S> = self.parts.iter().collect();
         if self.stats.n_rows() > 0 {
-            all.push(self.stats.clone());
+            all.push(&self.stats);
         }
         all.sort_by_cached_key(|p| p.encode());
         let mut merged = self.zero.clone();
-        for p in &all {
+        for p in all {
             merged
                 .merge(p)
                 .map_err(|e| to_engine(DistError::Ndlearn(e)))?;
         }
-        self.stats = merged;
-        Ok(())
+        Ok(merged)
     }
 }

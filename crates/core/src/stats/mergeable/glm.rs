@@ -32,9 +32,9 @@ pub struct GlmSpec<F: Float> {
 /// penalty; every data pass of the fit is one aggregate of these statistics. The point
 /// `(w, b)` and the loss travel with the statistics: statistics at other points do not merge.
 ///
-/// In one block: one GEMV for the scores, the loss's pointwise derivatives
-/// ([`Loss::gradients_hessians_into`]), one GEMV `Xᵀg` and one GEMM `(X ∘ h)ᵀX` for the
-/// Hessian.
+/// In one block: one GEMV for the scores, the loss's value and first derivative per row
+/// ([`Loss::value_gradient`]; the second derivative only for the Hessian), one GEMV `Xᵀg` and,
+/// when asked, one GEMM `(X ∘ h)ᵀX` for the Hessian.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GlmStats<F: Float> {

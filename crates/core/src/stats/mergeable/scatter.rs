@@ -104,7 +104,10 @@ impl<F: Float> ClassScatter<F> {
     }
 
     /// The statistics of the rows `x` with classes `y` (in `0..n_classes`) and weights `w`,
-    /// without [`Mergeable::update`]'s input checks (labels must be below `n_classes`).
+    /// without [`Mergeable::update`]'s finiteness checks.
+    ///
+    /// # Panics
+    /// If `y` or `w` has not one entry per row of `x`, or a label is `≥ n_classes`.
     pub fn from_rows(
         x: &ArrayRef2<F>,
         y: &ArrayRef1<usize>,
@@ -112,6 +115,15 @@ impl<F: Float> ClassScatter<F> {
         n_classes: usize,
     ) -> Self {
         let (n, d) = x.dim();
+        assert_eq!(y.len(), n, "ClassScatter::from_rows: one label per row");
+        assert!(
+            w.is_none_or(|w| w.len() == n),
+            "ClassScatter::from_rows: one weight per row"
+        );
+        assert!(
+            y.iter().all(|&c| c < n_classes),
+            "ClassScatter::from_rows: labels below n_classes"
+        );
         let mut out = Self::zero(&ClassSpec {
             n_classes,
             n_features: d,

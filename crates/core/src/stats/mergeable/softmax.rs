@@ -19,7 +19,8 @@ pub struct SoftmaxSpec<F: Float> {
     pub coef: Array2<F>,
     /// The intercepts `b` (`K`).
     pub intercept: Array1<F>,
-    /// Also accumulate the Hessian (`(K (d + 1))²`, for Newton steps).
+    /// Also accumulate the Hessian (`(K (d + 1))²`, for Newton steps; the intercept rows and
+    /// columns are always there: a fit without intercepts drops them).
     pub hessian: bool,
 }
 
@@ -63,7 +64,8 @@ impl<F: Float> SoftmaxStats<F> {
     /// [`Error::NonFiniteResult`] when the value or gradient overflows at the spec's point.
     ///
     /// # Panics
-    /// If `x` has not `d` columns, `y` / `w` have not one entry per row, or a label is `≥ K`.
+    /// If `x` has not `d` columns, the spec has not one intercept per coefficient row, `y` / `w`
+    /// have not one entry per row, or a label is `≥ K`.
     pub fn accumulate(&mut self, x: &ArrayRef2<F>, y: &[usize], w: Option<&[F]>) -> Result<()> {
         let (n, d) = x.dim();
         let k = self.at.coef.nrows();
@@ -105,7 +107,7 @@ impl<F: Float> SoftmaxStats<F> {
                 *v = (*v - m).exp();
                 sum += *v;
             }
-            value += s * (sum.ln() + m - zy);
+            value += s * ((m - zy) + sum.ln());
             weight_sum += s;
             let inv = F::one() / sum;
             for v in row.iter_mut() {
