@@ -3,7 +3,7 @@
 
 use super::bytes::{Reader, Writer};
 use super::{Mergeable, RowBlock, spec_mismatch};
-use crate::{Error, Float, Result, par};
+use crate::{Float, Result, par};
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, Axis};
 
 /// Rows per chunk of the two passes (fixed: results do not depend on the thread count).
@@ -105,29 +105,13 @@ impl<F: Float> Mergeable<F> for ClassMoments<F> {
     fn update(&mut self, block: &RowBlock<'_, F>) -> Result<()> {
         let spec = self.spec();
         block.check(spec.n_features, "ClassMoments::update")?;
-        let Some(labels) = &block.labels else {
-            return Err(Error::invalid_param(
-                "y",
-                "ClassMoments::update needs class labels in the row block",
-            ));
-        };
-        if let Some((index, &label)) = labels
-            .iter()
-            .enumerate()
-            .find(|&(_, &l)| l >= spec.n_classes)
-        {
-            return Err(Error::InvalidLabel {
-                label,
-                index,
-                reason: format!("the statistics hold {} classes", spec.n_classes),
-            });
-        }
+        let labels = block.require_labels(spec.n_classes, "ClassMoments::update")?;
         if block.nrows() == 0 {
             return Ok(());
         }
         crate::validate::check_finite_2d(&block.x, "X")?;
         let w = block.weights.as_deref();
-        let part = class_moments(&block.x, labels, w, spec.n_classes);
+        let part = class_moments(&block.x, &labels, w, spec.n_classes);
         self.merge(&part)
     }
 

@@ -250,6 +250,29 @@ impl<'a, F: Float> RowBlock<'a, F> {
         Ok(())
     }
 
+    /// The class labels, or an error naming `context` when the block has none
+    /// ([`Error::InvalidParam`]) or one is `≥ n_classes` ([`Error::InvalidLabel`]).
+    fn require_labels(
+        &self,
+        n_classes: usize,
+        context: &'static str,
+    ) -> Result<ArrayView1<'a, usize>> {
+        let Some(labels) = self.labels else {
+            return Err(Error::invalid_param(
+                "y",
+                format!("{context} needs class labels in the row block"),
+            ));
+        };
+        if let Some((index, &label)) = labels.iter().enumerate().find(|&(_, &l)| l >= n_classes) {
+            return Err(Error::InvalidLabel {
+                label,
+                index,
+                reason: format!("{context}: the statistics hold {n_classes} classes"),
+            });
+        }
+        Ok(labels)
+    }
+
     /// The targets, or an error naming `context` when the block has none or has not `t` columns.
     fn require_targets(&self, t: usize, context: &'static str) -> Result<ArrayView2<'a, F>> {
         match &self.y {

@@ -4,7 +4,7 @@ use super::bytes::{Reader, Writer};
 use super::{ClassSpec, Mergeable, RowBlock, spec_mismatch};
 use crate::linalg::gemm;
 use crate::stats::symmetrize;
-use crate::{Error, Float, Result};
+use crate::{Float, Result};
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
 
 /// Byte-form tag.
@@ -182,28 +182,12 @@ impl<F: Float> Mergeable<F> for ClassScatter<F> {
     fn update(&mut self, block: &RowBlock<'_, F>) -> Result<()> {
         let spec = self.spec();
         block.check(spec.n_features, "ClassScatter::update")?;
-        let Some(labels) = &block.labels else {
-            return Err(Error::invalid_param(
-                "y",
-                "ClassScatter::update needs class labels in the row block",
-            ));
-        };
-        if let Some((index, &label)) = labels
-            .iter()
-            .enumerate()
-            .find(|&(_, &l)| l >= spec.n_classes)
-        {
-            return Err(Error::InvalidLabel {
-                label,
-                index,
-                reason: format!("the statistics hold {} classes", spec.n_classes),
-            });
-        }
+        let labels = block.require_labels(spec.n_classes, "ClassScatter::update")?;
         if block.nrows() == 0 {
             return Ok(());
         }
         crate::validate::check_finite_2d(&block.x, "X")?;
-        let part = Self::from_rows(&block.x, labels, block.weights.as_deref(), spec.n_classes);
+        let part = Self::from_rows(&block.x, &labels, block.weights.as_deref(), spec.n_classes);
         self.merge(&part)
     }
 

@@ -193,16 +193,7 @@ impl<F: Float> Mergeable<F> for SoftmaxStats<F> {
             return Ok(());
         }
         crate::validate::check_finite_2d(&block.x, "X")?;
-        let labels = block.labels.as_ref().ok_or_else(|| {
-            Error::invalid_param("labels", "SoftmaxStats::update needs class labels")
-        })?;
-        if let Some(i) = labels.iter().position(|&c| c >= k) {
-            return Err(Error::InvalidLabel {
-                label: labels[i],
-                index: i,
-                reason: format!("SoftmaxStats::update: labels must be below K = {k}"),
-            });
-        }
+        let labels = block.require_labels(k, "SoftmaxStats::update")?;
         let y = labels.to_vec();
         let w = block.weights.as_ref().map(|w| w.to_vec());
         self.accumulate(&block.x, &y, w.as_deref())
