@@ -123,7 +123,12 @@ use crate::common::{Growth, check_weighted_classes, check_x_and_weights};
 use crate::criterion::RegCrit;
 use crate::params::{MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::{Tree, check_trees};
+use crate::tree::{LOCKSTEP, PackedTree, Tree, check_trees, packed_leaves};
+
+/// Rows per parallel task of the gradient-boosting predictions: small enough that a few
+/// thousand rows keep every thread busy, large enough that a task's walk over all the trees
+/// outweighs its start.
+const PREDICT_CHUNK: usize = 256;
 
 mod user_init;
 pub use user_init::GradientBoostingWithInit;
@@ -481,8 +486,43 @@ impl<F: Float> Ensemble<F> {
         Ok(raw)
     }
 
+    /// Adds every stage to starting raw scores `raw` (`n × K`), the same sums in the same order
+    /// as [`Ensemble::add_stages`], for chunks of rows in parallel: the trees are packed once
+    /// and each chunk is walked in lockstep blocks (one copy of the chunk's rows, not one per
+    /// tree), so the result is bitwise the same for any thread count. `x` is checked by the
+    /// caller.
+    fn add_all(&self, x: &ArrayRef2<F>, mut raw: Array2<f64>) -> Array2<f64> {
+        let k = self.n_trees_per_stage.max(1);
+        let packed: Vec<PackedTree<F>> = self.trees.iter().map(Tree::packed).collect();
+        let d = x.ncols().max(1);
+        let lr = self.learning_rate;
+        ndlearn_core::par::for_each_row_chunk_mut(&mut raw, PREDICT_CHUNK, |range, mut acc| {
+            let rows = x.slice(ndarray::s![range, ..]);
+            let flat: Vec<F> = match rows.as_slice() {
+                Some(s) => s.to_vec(),
+                None => rows.iter().copied().collect(),
+            };
+            let mut leaves = vec![0usize; rows.nrows()];
+            for (t, (tree, nodes)) in self.trees.iter().zip(&packed).enumerate() {
+                let c = t % k;
+                for (block, out) in flat.chunks(LOCKSTEP * d).zip(leaves.chunks_mut(LOCKSTEP)) {
+                    packed_leaves(nodes, block, d, out);
+                }
+                for (r, &leaf) in acc.column_mut(c).iter_mut().zip(&leaves) {
+                    *r += lr * tree.node_value(leaf)[0];
+                }
+            }
+        });
+        raw
+    }
+
     fn raw(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
-        self.raw_staged(x, context, |_, _| {})
+        validate::check_predict_input(x, self.n_features, context)?;
+        let mut raw = Array2::<f64>::zeros((x.nrows(), self.n_trees_per_stage));
+        for mut row in raw.rows_mut() {
+            row.iter_mut().zip(&self.init).for_each(|(r, &v)| *r = v);
+        }
+        Ok(self.add_all(x, raw))
     }
 
     fn staged(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Vec<Array2<f64>>> {

@@ -3,6 +3,7 @@
 use crate::Estimator;
 use crate::validate::{CheckModel, ModelCheck};
 use ndarray::{Array2, ArrayRef2};
+use std::sync::OnceLock;
 
 use super::{check_fitted_input, map_rows};
 use crate::traits::{FitUnsupervised, Transform};
@@ -190,36 +191,13 @@ impl<F: Float> FitUnsupervised<F> for PolynomialFeatures {
         } else {
             block_start[self.min_degree.max(1)]
         };
-        // Exponents of every column of the bias-free layout, derived from the plan.
-        let mut all: Vec<Vec<usize>> = (0..n)
-            .map(|j| {
-                let mut p = vec![0; n];
-                p[j] = 1;
-                p
-            })
-            .collect();
-        if self.degree == 0 {
-            all.clear();
-        }
-        for s in &segments {
-            for c in s.src..s.end {
-                let mut p = all[c].clone();
-                p[s.feature] += 1;
-                all.push(p);
-            }
-        }
-        let mut powers = Vec::with_capacity(total - first + 1);
-        if self.include_bias {
-            powers.push(vec![0; n]);
-        }
-        powers.extend(all.into_iter().skip(first));
         Ok(FittedPolynomialFeatures {
             params: *self,
             n_features: n,
             segments,
             total,
             first,
-            powers,
+            powers: OnceLock::new(),
         })
     }
 }
@@ -247,9 +225,11 @@ fn check_overflow<F: Float>(x: &ArrayRef2<F>, degree: usize) -> Result<()> {
     }
 }
 
-/// A fitted [`PolynomialFeatures`]: the segment plan, the column exponents and the feature
-/// count.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A fitted [`PolynomialFeatures`]: the segment plan and the feature count. The column
+/// exponents ([`FittedPolynomialFeatures::powers`], `n_out × n_features`) follow from the plan;
+/// they are built on first use (fit allocates nothing of that size, as scikit-learn's lazy
+/// `powers_`) and are not part of the model file.
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FittedPolynomialFeatures {
     params: PolynomialFeatures,
@@ -259,8 +239,22 @@ pub struct FittedPolynomialFeatures {
     total: usize,
     /// First column of the layout that is output (start of degree max(1, min_degree)).
     first: usize,
-    powers: Vec<Vec<usize>>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    powers: OnceLock<Vec<Vec<usize>>>,
 }
+
+impl PartialEq for FittedPolynomialFeatures {
+    /// Equal plans: the cached exponents follow from them.
+    fn eq(&self, other: &Self) -> bool {
+        self.params == other.params
+            && self.n_features == other.n_features
+            && self.segments == other.segments
+            && self.total == other.total
+            && self.first == other.first
+    }
+}
+
+impl Eq for FittedPolynomialFeatures {}
 
 impl crate::NFeaturesIn for FittedPolynomialFeatures {
     fn n_features_in(&self) -> usize {
@@ -279,12 +273,39 @@ impl FittedPolynomialFeatures {
     }
     /// Number of output columns.
     pub fn n_features_out(&self) -> usize {
-        self.powers.len()
+        self.total - self.first + usize::from(self.params.include_bias)
     }
     /// Exponent of each input feature in each output column (`n_out` rows of `n_features`;
-    /// scikit-learn's `powers_`).
+    /// scikit-learn's `powers_`), derived from the segment plan on the first call.
     pub fn powers(&self) -> &[Vec<usize>] {
-        &self.powers
+        self.powers.get_or_init(|| self.derive_powers())
+    }
+
+    /// The exponents of the output columns: those of the bias-free layout follow the plan
+    /// (column `dst + i` is column `src + i` times feature `f`), the bias column is all zeros.
+    fn derive_powers(&self) -> Vec<Vec<usize>> {
+        let n = self.n_features;
+        let mut all: Vec<Vec<usize>> = Vec::with_capacity(self.total);
+        if self.params.degree > 0 {
+            all.extend((0..n).map(|j| {
+                let mut p = vec![0; n];
+                p[j] = 1;
+                p
+            }));
+        }
+        for s in &self.segments {
+            for c in s.src..s.end {
+                let mut p = all[c].clone();
+                p[s.feature] += 1;
+                all.push(p);
+            }
+        }
+        let mut powers = Vec::with_capacity(self.n_features_out());
+        if self.params.include_bias {
+            powers.push(vec![0; n]);
+        }
+        powers.extend(all.into_iter().skip(self.first));
+        powers
     }
 
     /// scikit-learn's `get_feature_names_out`: `"1"` for the bias, otherwise the factors joined
@@ -303,7 +324,7 @@ impl FittedPolynomialFeatures {
             None => default.iter().map(String::as_str).collect(),
         };
         Ok(self
-            .powers
+            .powers()
             .iter()
             .map(|p| {
                 let terms: Vec<String> = p
@@ -374,10 +395,17 @@ impl CheckModel for FittedPolynomialFeatures {
         c.that(self.first <= self.total && n <= self.total.max(n), || {
             "`first` is past the end of the layout".into()
         })?;
-        let bias = usize::from(self.params.include_bias);
-        c.len("powers", self.powers.len(), self.total - self.first + bias)?;
-        c.that(self.powers.iter().all(|p| p.len() == n), || {
-            format!("every row of `powers` needs {n} exponents")
+        // the segments write the columns back to back after the input features, so the
+        // exponents (and the transform) follow from them in order
+        let mut next = if self.params.degree == 0 { 0 } else { n };
+        for s in &self.segments {
+            c.that(s.dst == next && s.src < s.end, || {
+                "the segments do not lay the columns out back to back".into()
+            })?;
+            next += s.end - s.src;
+        }
+        c.that(self.total == next, || {
+            format!("the segments lay out {next} columns, `total` says {}", self.total)
         })?;
         // Every segment reads and writes inside the bias-free layout of `total` columns.
         for s in &self.segments {

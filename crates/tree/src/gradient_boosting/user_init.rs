@@ -352,7 +352,7 @@ where
     /// `m(x) + λ Σ_m tree_m(x)`.
     fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
         let start = self.raw_start(x, "GradientBoostingWithInit::predict")?;
-        let raw = self.boosted.ensemble.add_stages(x, start, |_, _| {})?;
+        let raw = self.boosted.ensemble.add_all(x, start);
         Ok(raw.column(0).mapv(F::cast))
     }
 }
@@ -372,7 +372,7 @@ where
 
     fn raw(&self, x: &ArrayRef2<F>, context: &'static str) -> Result<Array2<f64>> {
         let start = self.raw_start(x, context)?;
-        self.boosted.ensemble.add_stages(x, start, |_, _| {})
+        Ok(self.boosted.ensemble.add_all(x, start))
     }
 
     /// The class probabilities after every stage (`staged_predict_proba`).
