@@ -285,14 +285,13 @@ impl FittedPolynomialFeatures {
     /// (column `dst + i` is column `src + i` times feature `f`), the bias column is all zeros.
     fn derive_powers(&self) -> Vec<Vec<usize>> {
         let n = self.n_features;
+        // (degree 0 lays out the input features too, but outputs none of them: `first = total`)
         let mut all: Vec<Vec<usize>> = Vec::with_capacity(self.total);
-        if self.params.degree > 0 {
-            all.extend((0..n).map(|j| {
-                let mut p = vec![0; n];
-                p[j] = 1;
-                p
-            }));
-        }
+        all.extend((0..n).map(|j| {
+            let mut p = vec![0; n];
+            p[j] = 1;
+            p
+        }));
         for s in &self.segments {
             for c in s.src..s.end {
                 let mut p = all[c].clone();
@@ -397,7 +396,7 @@ impl CheckModel for FittedPolynomialFeatures {
         })?;
         // the segments write the columns back to back after the input features, so the
         // exponents (and the transform) follow from them in order
-        let mut next = if self.params.degree == 0 { 0 } else { n };
+        let mut next = n;
         for s in &self.segments {
             c.that(s.dst == next && s.src < s.end, || {
                 "the segments do not lay the columns out back to back".into()
@@ -428,6 +427,49 @@ mod tests {
 
     fn binom(n: usize, k: usize) -> usize {
         (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    }
+
+    #[test]
+    fn check_model_accepts_fits_and_rejects_a_broken_plan() {
+        let x: Array2<f64> = array![[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]];
+        for (deg, min_deg, inter, bias) in [
+            (3, 1, false, true),
+            (2, 2, true, false),
+            (0, 0, false, true),
+            (1, 1, false, false),
+        ] {
+            let mut est = PolynomialFeatures::new(deg);
+            est.min_degree = min_deg;
+            est.interaction_only = inter;
+            est.include_bias = bias;
+            let p = est.fit(&x).expect("fit");
+            p.check_model().expect("a fit is a valid model");
+            // the lazily derived exponents describe the transform's columns
+            assert_eq!(p.powers().len(), p.n_features_out());
+            let z = p.transform(&x).expect("t");
+            assert_eq!(z.ncols(), p.n_features_out());
+            for (c, pw) in p.powers().iter().enumerate() {
+                for (r, row) in x.rows().into_iter().enumerate() {
+                    let want: f64 = pw
+                        .iter()
+                        .zip(row)
+                        .map(|(&e, &v)| v.powi(e as i32))
+                        .product();
+                    assert_eq!(z[[r, c]], want, "degree {deg}, column {c}");
+                }
+            }
+        }
+        let p = PolynomialFeatures::new(3).fit(&x).expect("fit");
+        let mut gap = p.clone();
+        gap.segments[1].dst += 1;
+        assert!(gap.check_model().is_err(), "a gap in the layout");
+        let mut short = p.clone();
+        short.total -= 1;
+        assert!(short.check_model().is_err(), "a total that disagrees with the segments");
+        // the cached exponents do not take part in equality
+        let fresh = PolynomialFeatures::new(3).fit(&x).expect("fit");
+        let _ = p.powers();
+        assert_eq!(p, fresh);
     }
 
     #[test]
