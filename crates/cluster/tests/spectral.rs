@@ -251,3 +251,65 @@ fn shift_invert_path_matches_the_dense_solver() {
         }
     }
 }
+
+#[test]
+fn sparse_graph_path_matches_the_dense_solver() {
+    // kNN and ε graphs from SHIFT_INVERT_MIN_ROWS rows stay sparse: the sparse Cholesky
+    // factor of L + σI drives the Krylov iteration. The same graph made dense and given
+    // precomputed takes the dense solvers: the same eigenvalues, the same clusters.
+    use ndlearn_core::distance::Metric;
+    use ndlearn_core::neighbors::{Symmetrize, epsilon_graph, kneighbors_graph};
+    let (x, y) = moons(400);
+    let knn = kneighbors_graph(&x, 10, &Metric::Euclidean, false)
+        .expect("graph")
+        .symmetrize(Symmetrize::Union);
+    let s = knn.data().iter().map(|d| d * d).sum::<f64>() / knn.nnz() as f64;
+    let knn = knn.map_weights(|d| (-d * d / s).exp()).to_dense();
+    let eps = epsilon_graph(&x, 0.15, &Metric::Euclidean, false)
+        .expect("graph")
+        .to_connectivity()
+        .to_dense();
+    for (affinity, w) in [
+        (
+            Affinity::Knn {
+                n_neighbors: 10,
+                sigma: None,
+            },
+            knn,
+        ),
+        (Affinity::Epsilon { eps: 0.15 }, eps),
+    ] {
+        for kind in [
+            LaplacianKind::Unnormalized,
+            LaplacianKind::Symmetric,
+            LaplacianKind::RandomWalk,
+        ] {
+            let est = SpectralClustering::new(2)
+                .affinity(affinity)
+                .laplacian(kind);
+            let sparse = est.fit(&x).expect("sparse fit");
+            let dense = est.fit_precomputed(&w).expect("dense fit");
+            let l = laplacian(&w, kind).expect("laplacian");
+            let scale = l.diag().iter().fold(0.0f64, |a, &v| a.max(v));
+            for (j, (a, b)) in sparse
+                .eigenvalues()
+                .iter()
+                .zip(dense.eigenvalues())
+                .enumerate()
+            {
+                assert!(
+                    (a - b).abs() < 1e-9 * scale,
+                    "{affinity:?} {kind:?} λ_{j}: {a} vs {b}"
+                );
+            }
+            assert_eq!(sparse.labels(), dense.labels(), "{affinity:?} {kind:?}");
+            assert!(
+                same_partition(
+                    sparse.labels().as_slice().expect("labels"),
+                    y.as_slice().expect("y")
+                ),
+                "{affinity:?} {kind:?}"
+            );
+        }
+    }
+}

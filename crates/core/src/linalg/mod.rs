@@ -32,6 +32,7 @@ mod distance;
 mod gemm;
 mod iterative;
 mod projection;
+pub mod sparse;
 
 pub use blas_threads::{SingleThreadedBlas, blas_num_threads};
 pub use distance::{pairwise_sq_euclidean, pairwise_sq_euclidean_self, row_sq_norms};
@@ -45,6 +46,7 @@ pub use iterative::{
 mod refine;
 pub use projection::{gram_schmidt, project_onto, projection_matrix, residual_maker};
 pub use refine::{MIXED_PRECISION_MIN_ORDER, RefinedSolution, SpdSolvePath, solve_spd_refined};
+pub use sparse::{SparseCholesky, SymmetricCsr, eigsh_smallest_psd_sparse};
 
 use ndarray::{Array1, Array2, ArrayRef1, ArrayRef2, ArrayView2, Axis, s};
 use ndarray_linalg::error::LinalgError;

@@ -336,6 +336,93 @@ impl<F: Float> CsrGraph<F> {
         laplacian(&self.to_dense(), kind)
     }
 
+    /// The Laplacian of this graph's weights as a sparse symmetric matrix: the same entries as
+    /// the dense [`laplacian`] (`kind` [`LaplacianKind::Unnormalized`] or
+    /// [`LaplacianKind::Symmetric`]; self-loops ignored, isolated nodes get a zero row), with
+    /// each weight taken as the mean of its two directions so the matrix is exactly symmetric.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for [`LaplacianKind::RandomWalk`] (not symmetric), an edge
+    /// without its reverse, reverse weights that differ by more than the dense
+    /// [`laplacian`]'s tolerance, or negative or non-finite weights.
+    pub fn laplacian_sparse(&self, kind: LaplacianKind) -> Result<crate::linalg::SymmetricCsr<F>> {
+        if kind == LaplacianKind::RandomWalk {
+            return Err(Error::invalid_param(
+                "kind",
+                "the random-walk Laplacian is not symmetric; use the symmetric one (same eigenvalues)",
+            ));
+        }
+        let n = self.n;
+        let mut sym: Vec<Vec<(usize, F)>> = Vec::with_capacity(n);
+        for i in 0..n {
+            let (idx, w) = self.row(i);
+            let mut row = Vec::with_capacity(idx.len());
+            for (&j, &v) in idx.iter().zip(w) {
+                if j == i {
+                    continue;
+                }
+                let back = self.weight(j, i);
+                let ok = v.is_finite()
+                    && v >= F::zero()
+                    && back
+                        .is_some_and(|b| (v - b).abs() <= F::cast(1e-12) * v.abs().max(F::one()));
+                if !ok {
+                    return Err(Error::invalid_param(
+                        "w",
+                        format!(
+                            "weights must be finite, non-negative and symmetric (edge ({i}, {j}))"
+                        ),
+                    ));
+                }
+                let b = back.unwrap_or(v);
+                row.push((j, (v + b) * F::cast(0.5)));
+            }
+            sym.push(row);
+        }
+        let deg: Vec<F> = sym
+            .iter()
+            .map(|r| r.iter().map(|&(_, v)| v).sum())
+            .collect();
+        let mut indptr = Vec::with_capacity(n + 1);
+        let mut indices = Vec::with_capacity(self.nnz() + n);
+        let mut data = Vec::with_capacity(self.nnz() + n);
+        indptr.push(0);
+        for (i, row) in sym.iter().enumerate() {
+            let diag = match kind {
+                LaplacianKind::Unnormalized => deg[i],
+                _ if deg[i] > F::zero() => F::one(),
+                _ => F::zero(),
+            };
+            let mut placed = false;
+            for &(j, v) in row {
+                if !placed && j > i {
+                    indices.push(i);
+                    data.push(diag);
+                    placed = true;
+                }
+                let off = match kind {
+                    LaplacianKind::Unnormalized => v,
+                    _ => {
+                        let s = deg[i] * deg[j];
+                        if s > F::zero() {
+                            v / s.sqrt()
+                        } else {
+                            F::zero()
+                        }
+                    }
+                };
+                indices.push(j);
+                data.push(-off);
+            }
+            if !placed {
+                indices.push(i);
+                data.push(diag);
+            }
+            indptr.push(indices.len());
+        }
+        crate::linalg::SymmetricCsr::from_parts(n, indptr, indices, data)
+    }
+
     /// Connected components (edges taken in either direction): the number of components and
     /// the component of every node, numbered in order of their lowest node.
     pub fn connected_components(&self) -> (usize, Vec<usize>) {
@@ -497,6 +584,58 @@ mod tests {
         assert_eq!(with_self.indices(), &[0, 1, 2, 3]);
         assert!(kneighbors_graph(&x, 4, &Metric::Euclidean, false).is_err());
         assert_eq!(g.row(99).0.len(), 0);
+    }
+
+    #[test]
+    fn sparse_laplacian_equals_the_dense_one() {
+        let x = array![
+            [0.0, 0.0],
+            [1.0, 0.2],
+            [3.0, 1.0],
+            [10.0, 2.0],
+            [10.5, 2.5],
+            [40.0, 0.0]
+        ];
+        // node 5 isolated by a mutual graph; a self-loop on node 0 is ignored
+        let g = kneighbors_graph(&x, 2, &Metric::Euclidean, false)
+            .expect("valid")
+            .symmetrize(Symmetrize::Mutual)
+            .map_weights(|d: f64| (-d * d / 5.0).exp());
+        let mut rows: Vec<Vec<(usize, f64)>> = (0..6)
+            .map(|i| {
+                g.row(i)
+                    .0
+                    .iter()
+                    .copied()
+                    .zip(g.row(i).1.iter().copied())
+                    .collect()
+            })
+            .collect();
+        rows[0].push((0, 3.0));
+        let g = CsrGraph::from_adjacency(6, rows).expect("graph");
+        for kind in [LaplacianKind::Unnormalized, LaplacianKind::Symmetric] {
+            let sparse = g.laplacian_sparse(kind).expect("sparse").to_dense();
+            let dense = g.laplacian(kind).expect("dense");
+            assert!(
+                (&sparse - &dense).iter().all(|v| v.abs() < 1e-15),
+                "{kind:?}: {sparse:?} vs {dense:?}"
+            );
+        }
+        assert!(g.laplacian_sparse(LaplacianKind::RandomWalk).is_err());
+        // a directed edge, a negative weight
+        let directed = CsrGraph::from_adjacency(2, vec![vec![(1, 1.0f64)], vec![]]).expect("ok");
+        assert!(
+            directed
+                .laplacian_sparse(LaplacianKind::Unnormalized)
+                .is_err()
+        );
+        let negative =
+            CsrGraph::from_adjacency(2, vec![vec![(1, -1.0f64)], vec![(0, -1.0)]]).expect("ok");
+        assert!(
+            negative
+                .laplacian_sparse(LaplacianKind::Unnormalized)
+                .is_err()
+        );
     }
 
     #[test]

@@ -404,7 +404,10 @@ impl CheckModel for FittedPolynomialFeatures {
             next += s.end - s.src;
         }
         c.that(self.total == next, || {
-            format!("the segments lay out {next} columns, `total` says {}", self.total)
+            format!(
+                "the segments lay out {next} columns, `total` says {}",
+                self.total
+            )
         })?;
         // Every segment reads and writes inside the bias-free layout of `total` columns.
         for s in &self.segments {
@@ -465,7 +468,10 @@ mod tests {
         assert!(gap.check_model().is_err(), "a gap in the layout");
         let mut short = p.clone();
         short.total -= 1;
-        assert!(short.check_model().is_err(), "a total that disagrees with the segments");
+        assert!(
+            short.check_model().is_err(),
+            "a total that disagrees with the segments"
+        );
         // the cached exponents do not take part in equality
         let fresh = PolynomialFeatures::new(3).fit(&x).expect("fit");
         let _ = p.powers();
