@@ -416,7 +416,9 @@ impl SpectralClustering {
         let (vals, mut vecs) = match w {
             Graph::Sparse(g) => match sparse_smallest_pairs(g, kind, want, self.seed)? {
                 Some(pairs) => pairs,
-                None => smallest_pairs(&laplacian(&g.to_dense(), kind)?, want, self.seed)?,
+                // a small graph, or the sparse iteration failed its test (the dense
+                // shift-invert would run the same iteration): MRRR on the dense L
+                None => linalg::eigh_range(&laplacian(&g.to_dense(), kind)?, 0..want.min(n))?,
             },
             Graph::Dense(a) => smallest_pairs(&laplacian(a, kind)?, want, self.seed)?,
         };

@@ -9,8 +9,8 @@
 //! * **Ordering**: minimum degree on the explicit elimination graph (Tinney & Walker's scheme
 //!   2; George & Liu, "The evolution of the minimum degree ordering algorithm", SIAM Review
 //!   31(1), 1989): repeatedly eliminate a node of least current degree (ties: lowest index)
-//!   and join its neighbours into a clique. When the least degree is the number of nodes left
-//!   minus one, the rest is one clique and is appended in index order. Deterministic.
+//!   and join its neighbours into a clique, until the graph left is dense (below).
+//!   Deterministic.
 //! * **Factorisation**: up-looking sparse Cholesky `P (A + σI) Pᵀ = L Lᵀ` (the row pattern of
 //!   `L` from the elimination tree, each row by a sparse triangular solve; Davis, "Direct
 //!   Methods for Sparse Linear Systems", SIAM 2006, ch. 4). `L` is stored by columns with the
@@ -249,9 +249,6 @@ impl<F: Float> SymmetricCsr<F> {
 /// minimum degree) 81,000, at a fraction of the ordering time of the last.
 const DENSE_TAIL_DENSITY: f64 = 0.7;
 
-/// The largest dense block (order) the factorisation keeps: `8 · 4000²` bytes = 128 MB.
-const DENSE_TAIL_MAX: usize = 4_000;
-
 /// A minimum-degree elimination order of the graph of `a` (see the module docs): `perm[k]` is
 /// the node eliminated `k`-th; the last `tail` nodes (in order of their degree at the switch,
 /// ties by index) form the remainder that became dense, factored as one dense block.
@@ -300,9 +297,8 @@ fn minimum_degree_bitset<F: Float>(a: &SymmetricCsr<F>) -> (Vec<usize>, usize) {
         if !is_alive(&alive, v) || deg[v] != d {
             continue;
         }
-        let dense = remaining <= DENSE_TAIL_MAX
-            && degree_sum as f64 >= DENSE_TAIL_DENSITY * (remaining * (remaining - 1)) as f64;
-        if dense || d + 1 >= remaining {
+        // (a clique, density 1, and the last node left count as dense)
+        if degree_sum as f64 >= DENSE_TAIL_DENSITY * (remaining * (remaining - 1)) as f64 {
             let mut rest: Vec<(usize, usize)> = (0..n)
                 .filter(|&u| is_alive(&alive, u))
                 .map(|u| (deg[u], u))
@@ -369,10 +365,9 @@ fn minimum_degree_lists<F: Float>(a: &SymmetricCsr<F>) -> (Vec<usize>, usize) {
         if !alive[v] || adj[v].len() != d {
             continue;
         }
-        let dense = remaining <= DENSE_TAIL_MAX
-            && degree_sum as f64 >= DENSE_TAIL_DENSITY * (remaining * (remaining - 1)) as f64;
-        if dense || d + 1 >= remaining {
-            // the rest is (nearly) one clique: a dense block, nodes by degree
+        // (a clique, density 1, and the last node left count as dense)
+        if degree_sum as f64 >= DENSE_TAIL_DENSITY * (remaining * (remaining - 1)) as f64 {
+            // the rest is dense: one dense block, nodes by degree
             let mut rest: Vec<(usize, usize)> = (0..n)
                 .filter(|&u| alive[u])
                 .map(|u| (adj[u].len(), u))
@@ -831,8 +826,15 @@ mod tests {
 
     #[test]
     fn factor_solves_against_the_dense_system() {
-        for (n, extra, seed) in [(1, 0, 0), (2, 0, 1), (7, 5, 2), (60, 120, 3), (300, 900, 4)] {
-            let a = random_laplacian(n.max(3), extra, seed);
+        // one node, two nodes (a single edge), then rings with chords
+        let tiny = [
+            SymmetricCsr::from_triplets(1, &[(0, 0, 2.0)]).expect("1"),
+            SymmetricCsr::from_triplets(2, &[(0, 0, 1.0), (0, 1, -1.0), (1, 1, 1.0)]).expect("2"),
+        ];
+        let rings = [(7, 5, 2), (60, 120, 3), (300, 900, 4)]
+            .map(|(n, extra, seed)| random_laplacian(n, extra, seed));
+        for (seed, a) in tiny.into_iter().chain(rings).enumerate() {
+            let seed = seed as u64;
             let n = a.n();
             let f = SparseCholesky::factor(&a, 0.3).expect("factor");
             let mut perm = f.perm().to_vec();

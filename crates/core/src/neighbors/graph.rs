@@ -336,10 +336,12 @@ impl<F: Float> CsrGraph<F> {
         laplacian(&self.to_dense(), kind)
     }
 
-    /// The Laplacian of this graph's weights as a sparse symmetric matrix: the same entries as
-    /// the dense [`laplacian`] (`kind` [`LaplacianKind::Unnormalized`] or
+    /// The Laplacian of this graph's weights as a sparse symmetric matrix: the entries of the
+    /// dense [`laplacian`] (`kind` [`LaplacianKind::Unnormalized`] or
     /// [`LaplacianKind::Symmetric`]; self-loops ignored, isolated nodes get a zero row), with
-    /// each weight taken as the mean of its two directions so the matrix is exactly symmetric.
+    /// each weight taken as the mean of its two directions so the matrix is exactly symmetric
+    /// (an edge without a reverse passes the symmetry test only with a weight within `10⁻¹²` of
+    /// zero, and is then left out).
     ///
     /// # Errors
     /// [`Error::InvalidParam`] for [`LaplacianKind::RandomWalk`] (not symmetric), an edge
@@ -358,14 +360,11 @@ impl<F: Float> CsrGraph<F> {
             let (idx, w) = self.row(i);
             let mut row = Vec::with_capacity(idx.len());
             for (&j, &v) in idx.iter().zip(w) {
-                if j == i {
-                    continue;
-                }
-                let back = self.weight(j, i);
+                // a missing reverse counts as weight 0, as in the dense matrix
+                let back = self.weight(j, i).unwrap_or_else(F::zero);
                 let ok = v.is_finite()
                     && v >= F::zero()
-                    && back
-                        .is_some_and(|b| (v - b).abs() <= F::cast(1e-12) * v.abs().max(F::one()));
+                    && (v - back).abs() <= F::cast(1e-12) * v.abs().max(F::one());
                 if !ok {
                     return Err(Error::invalid_param(
                         "w",
@@ -374,8 +373,11 @@ impl<F: Float> CsrGraph<F> {
                         ),
                     ));
                 }
-                let b = back.unwrap_or(v);
-                row.push((j, (v + b) * F::cast(0.5)));
+                // self-loops are checked but ignored; an edge whose reverse is absent (a weight
+                // within the tolerance of 0) is dropped, so the pattern stays symmetric
+                if j != i && self.weight(j, i).is_some() {
+                    row.push((j, (v + back) * F::cast(0.5)));
+                }
             }
             sym.push(row);
         }
@@ -636,6 +638,25 @@ mod tests {
                 .laplacian_sparse(LaplacianKind::Unnormalized)
                 .is_err()
         );
+        // a negative self-loop is refused as by the dense Laplacian; a zero-weight edge
+        // without its reverse is accepted and left out (the dense matrix holds 0 there)
+        let bad_loop =
+            CsrGraph::from_adjacency(2, vec![vec![(0, -1.0f64), (1, 1.0)], vec![(0, 1.0)]])
+                .expect("ok");
+        assert!(
+            bad_loop
+                .laplacian_sparse(LaplacianKind::Unnormalized)
+                .is_err()
+        );
+        assert!(laplacian(&bad_loop.to_dense(), LaplacianKind::Unnormalized).is_err());
+        let zero =
+            CsrGraph::from_adjacency(3, vec![vec![(1, 1.0f64), (2, 0.0)], vec![(0, 1.0)], vec![]])
+                .expect("ok");
+        let sparse = zero
+            .laplacian_sparse(LaplacianKind::Unnormalized)
+            .expect("sparse");
+        let dense = zero.laplacian(LaplacianKind::Unnormalized).expect("dense");
+        assert_eq!(sparse.to_dense(), dense);
     }
 
     #[test]

@@ -401,7 +401,9 @@ impl CheckModel for FittedPolynomialFeatures {
             c.that(s.dst == next && s.src < s.end, || {
                 "the segments do not lay the columns out back to back".into()
             })?;
-            next += s.end - s.src;
+            let after = next.checked_add(s.end - s.src);
+            c.that(after.is_some(), || "the layout overflows usize".into())?;
+            next = after.unwrap_or(next);
         }
         c.that(self.total == next, || {
             format!(
