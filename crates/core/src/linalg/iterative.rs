@@ -610,12 +610,7 @@ pub fn eigsh_smallest_psd<F: Float>(
     check_finite_2d(a, "matrix")?;
     let n = a.nrows();
     check_k(k, n)?;
-    if !(sigma > F::zero() && sigma.is_finite()) {
-        return Err(Error::invalid_param(
-            "sigma",
-            format!("must be positive and finite, got {sigma}"),
-        ));
-    }
+    check_shift(sigma)?;
     let mut shifted = a.to_owned();
     for i in 0..n {
         shifted[[i, i]] += sigma;
@@ -624,6 +619,18 @@ pub fn eigsh_smallest_psd<F: Float>(
     let top = eigsh_top_op(n, |q| factor.solve_many(q), k, tol, max_iter, seed)?;
     let av = super::matmul(a, &top.vectors);
     Ok(smallest_from_top(top, &av))
+}
+
+/// The shift-invert shift `σ` must be positive and finite.
+pub(super) fn check_shift<F: Float>(sigma: F) -> Result<()> {
+    if sigma > F::zero() && sigma.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::invalid_param(
+            "sigma",
+            format!("must be positive and finite, got {sigma}"),
+        ))
+    }
 }
 
 /// The smallest pairs from the top pairs of `(A + σI)⁻¹` (vectors `V`) and `A V`: each

@@ -764,18 +764,8 @@ pub fn eigsh_smallest_psd_sparse<F: Float>(
     seed: u64,
 ) -> Result<SmallestEigen<F>> {
     let n = a.n();
-    if !(1..=n).contains(&k) {
-        return Err(Error::invalid_param(
-            "k",
-            format!("must be in 1..={n}, got {k}"),
-        ));
-    }
-    if !(sigma > F::zero() && sigma.is_finite()) {
-        return Err(Error::invalid_param(
-            "sigma",
-            format!("must be positive and finite, got {sigma}"),
-        ));
-    }
+    super::check_k(k, n)?;
+    super::iterative::check_shift(sigma)?;
     let factor = SparseCholesky::factor(a, sigma)?;
     let top = super::iterative::eigsh_top_op_shaped(
         n,
