@@ -176,6 +176,8 @@ pub(crate) struct Columns<'a, F> {
     col_stride: usize,
     /// The histogram split mode's bins (`None`: exact thresholds).
     bins: Option<&'a TreeBins<F>>,
+    /// The random splitter's codes ([`SplitCodes`]; `None`: it reads the raw values only).
+    codes: Option<&'a SplitCodes<F>>,
 }
 
 /// The histogram split mode's inputs: every feature's bin codes and the thresholds between its
@@ -252,6 +254,65 @@ impl<F: Float> TreeBins<F> {
     /// Feature `f`'s codes.
     #[inline]
     fn column(&self, f: usize) -> &[u8] {
+        &self.codes[f * self.n..(f + 1) * self.n]
+    }
+}
+
+/// The random splitter's view of the features: every value replaced by a 16-bit code, its bin
+/// among at most 65,536 of consecutive distinct values (one value per bin when the feature has
+/// at most 65,536 distinct values). Bin `b` of feature `f` holds `edges[f][b − 1] < x ≤
+/// edges[f][b]` (comparisons in `F`), so the range of a node and the side of every row for a
+/// threshold follow from the codes exactly, reading raw values only in the lowest, the highest
+/// and the threshold's bin (decision 0036).
+#[derive(Debug, Clone)]
+pub(crate) struct SplitCodes<F> {
+    /// `codes[f·n + i]`.
+    codes: Vec<u16>,
+    /// The largest value of every bin but the last, per feature, increasing.
+    edges: Vec<Vec<F>>,
+    n: usize,
+}
+
+impl<F: Float> SplitCodes<F> {
+    /// The codes of every feature of `data` (features in parallel; each one sort).
+    pub(crate) fn fit(data: &Columns<'_, F>) -> Self {
+        let (n, d) = (data.n, data.d);
+        let per: Vec<(Vec<u16>, Vec<F>)> = (0..d)
+            .into_par_iter()
+            .map(|f| {
+                let mut pairs: Vec<(F, usize)> = (0..n).map(|i| (data.get(f, i), i)).collect();
+                sort_pairs(&mut pairs);
+                let distinct = 1 + pairs.windows(2).filter(|w| w[0].0 != w[1].0).count();
+                let per_bin = distinct.div_ceil(1 << 16);
+                let mut codes = vec![0u16; n];
+                let mut edges = Vec::new();
+                let (mut code, mut seen) = (0u16, 0usize);
+                for j in 0..n {
+                    if j > 0 && pairs[j].0 != pairs[j - 1].0 {
+                        seen += 1;
+                        if seen == per_bin {
+                            edges.push(pairs[j - 1].0);
+                            code += 1;
+                            seen = 0;
+                        }
+                    }
+                    codes[pairs[j].1] = code;
+                }
+                (codes, edges)
+            })
+            .collect();
+        let mut codes = Vec::with_capacity(n * d);
+        let mut edges = Vec::with_capacity(d);
+        for (c, e) in per {
+            codes.extend_from_slice(&c);
+            edges.push(e);
+        }
+        SplitCodes { codes, edges, n }
+    }
+
+    /// Feature `f`'s codes.
+    #[inline]
+    fn column(&self, f: usize) -> &[u16] {
         &self.codes[f * self.n..(f + 1) * self.n]
     }
 }
@@ -416,6 +477,7 @@ impl<'a, F: Float> Columns<'a, F> {
             row_stride: 1,
             col_stride: n,
             bins: None,
+            codes: None,
         }
     }
 
@@ -424,6 +486,13 @@ impl<'a, F: Float> Columns<'a, F> {
     pub(crate) fn maybe_with_bins(mut self, bins: Option<&'a TreeBins<F>>) -> Self {
         debug_assert!(bins.is_none_or(|b| b.n == self.n));
         self.bins = bins;
+        self
+    }
+
+    /// The same columns with the random splitter's codes (fitted on these columns) when given.
+    pub(crate) fn maybe_with_codes(mut self, codes: Option<&'a SplitCodes<F>>) -> Self {
+        debug_assert!(codes.is_none_or(|c| c.n == self.n));
+        self.codes = codes;
         self
     }
 
@@ -446,16 +515,197 @@ impl<'a, F: Float> Columns<'a, F> {
                 row_stride,
                 col_stride,
                 bins: None,
+                codes: None,
             };
         }
         *copy = to_columns(x);
         Columns::column_major(copy, n, d)
     }
 
+    /// `out[j] = x[rows[j], f]`: a loop with nothing but the loads and stores, so that many
+    /// of the (scattered, often cache-missing) loads are in flight at once.
+    #[inline]
+    pub(crate) fn gather(&self, f: usize, rows: &[usize], out: &mut [F]) {
+        debug_assert_eq!(rows.len(), out.len());
+        if self.row_stride == 1 {
+            let col = &self.xt[f * self.col_stride..f * self.col_stride + self.n];
+            for (o, &i) in out.iter_mut().zip(rows) {
+                *o = col[i];
+            }
+        } else {
+            let (rs, base) = (self.row_stride, &self.xt[f * self.col_stride..]);
+            for (o, &i) in out.iter_mut().zip(rows) {
+                *o = base[i * rs];
+            }
+        }
+    }
+
     #[inline]
     pub(crate) fn get(&self, f: usize, i: usize) -> F {
         self.xt[i * self.row_stride + f * self.col_stride]
     }
+}
+
+/// Moves the rows with `left[j] = 1` to the front of `rows`, both sides in their order, without
+/// a branch on the side (the right side goes through `spill`). Returns the number on the left.
+fn stable_partition_mask(rows: &mut [usize], left: &[u8], spill: &mut [usize]) -> usize {
+    let (mut l, mut r) = (0usize, 0usize);
+    for j in 0..rows.len() {
+        let (i, b) = (rows[j], usize::from(left[j]));
+        rows[l] = i;
+        spill[r] = i;
+        l += b;
+        r += 1 - b;
+    }
+    rows[l..].copy_from_slice(&spill[..r]);
+    l
+}
+
+/// scikit-learn's partition of `rows` by their sides (`left[j] = 1`: `rows[j]` goes left; both,
+/// and `carry` when given, are permuted together): a row of the right side at the front is
+/// swapped with the last unseen row. Returns the number of rows on the left.
+fn two_pointer(rows: &mut [usize], left: &mut [u8], mut carry: Option<&mut [u8]>) -> usize {
+    let (mut lo, mut hi) = (0, rows.len());
+    while lo < hi {
+        if left[lo] != 0 {
+            lo += 1;
+        } else {
+            hi -= 1;
+            rows.swap(lo, hi);
+            left.swap(lo, hi);
+            if let Some(c) = carry.as_deref_mut() {
+                c.swap(lo, hi);
+            }
+        }
+    }
+    lo
+}
+
+/// Rows from which a random split reads the bin codes ([`Splitter::coded_range`]) instead of the
+/// raw values: below it the node's values are few and in cache.
+const CODED_MIN_ROWS: usize = 2048;
+
+/// The random splitter's buffers (empty for the best splitter): the sides of the rows for the
+/// last candidate with a range (the rows are partitioned by it after the search, as
+/// scikit-learn's loop leaves them) and for the best one, the gathered bin codes and the
+/// interleaved left sums ([`masked_left`]).
+struct RandomScratch {
+    last: Vec<u8>,
+    best: Vec<u8>,
+    /// The right side of a stable partition ([`stable_partition_mask`]).
+    spill: Vec<usize>,
+    codes: Vec<u16>,
+    /// The node's row statistics ([`row_stats`]), `width` per row.
+    stats: Vec<f64>,
+    acc: Vec<f64>,
+    /// The left sums of the best candidate so far.
+    best_left: Vec<f64>,
+}
+
+impl RandomScratch {
+    fn new(random_splits: bool, n: usize, width: usize) -> Self {
+        let n = if random_splits { n } else { 0 };
+        RandomScratch {
+            last: vec![0; n],
+            best: vec![0; n],
+            spill: vec![0; n],
+            codes: vec![0; n],
+            stats: vec![0.0; n * width],
+            acc: Vec::new(),
+            best_left: vec![0.0; width],
+        }
+    }
+}
+
+/// Writes every row's statistics in the criterion's bin layout (`width` values, as
+/// [`Criterion::hist_add`] adds them) in the node's order: read once per node, then by every
+/// candidate in order ([`masked_left`]).
+fn row_stats<C: Criterion>(crit: &C, rows: &[usize], width: usize, out: &mut [f64]) {
+    out.iter_mut().for_each(|v| *v = 0.0);
+    for (&i, o) in rows.iter().zip(out.chunks_exact_mut(width)) {
+        crit.hist_add(i, o);
+    }
+}
+
+/// The left sums of the rows' statistics `stats` ([`row_stats`], `width` per row) over the rows
+/// with `mask[j] = 1`, in one pass without a branch on the mask (a row's values times its 0 or
+/// 1), in four interleaved partial sums so that a row does not wait for the sum of the row
+/// before it; written to `acc[4·width..5·width]`. Exact for integer weights; otherwise it
+/// differs from a sequential sum in the last bits only.
+fn masked_left<'s>(stats: &[f64], mask: &[u8], width: usize, acc: &'s mut Vec<f64>) -> &'s [f64] {
+    match width {
+        2 => masked_left_fixed::<2>(stats, mask, acc),
+        3 => masked_left_fixed::<3>(stats, mask, acc),
+        4 => masked_left_fixed::<4>(stats, mask, acc),
+        _ => {
+            acc.clear();
+            acc.resize(5 * width, 0.0);
+            for (j, (row, &b)) in stats.chunks_exact(width).zip(mask).enumerate() {
+                let m = f64::from(b);
+                let at = (j & 3) * width;
+                for (a, &v) in acc[at..at + width].iter_mut().zip(row) {
+                    *a += v * m;
+                }
+            }
+            let (parts, out) = acc.split_at_mut(4 * width);
+            for part in parts.chunks_exact(width) {
+                for (o, &v) in out.iter_mut().zip(part) {
+                    *o += v;
+                }
+            }
+            out
+        }
+    }
+}
+
+/// [`masked_left`] for `W` values per row, the partial sums in registers.
+#[inline]
+fn masked_left_fixed<'s, const W: usize>(
+    stats: &[f64],
+    mask: &[u8],
+    acc: &'s mut Vec<f64>,
+) -> &'s [f64] {
+    let mut part = [[0.0f64; W]; 4];
+    let rows4 = stats.chunks_exact(4 * W);
+    let tail = rows4.remainder();
+    for (rows, m4) in rows4.zip(mask.chunks_exact(4)) {
+        for q in 0..4 {
+            let m = f64::from(m4[q]);
+            for k in 0..W {
+                part[q][k] += rows[q * W + k] * m;
+            }
+        }
+    }
+    let done = stats.len() / (4 * W) * 4;
+    for (q, (row, &b)) in tail.chunks_exact(W).zip(&mask[done..]).enumerate() {
+        let m = f64::from(b);
+        for k in 0..W {
+            part[q][k] += row[k] * m;
+        }
+    }
+    acc.clear();
+    acc.resize(W, 0.0);
+    for p in &part {
+        for k in 0..W {
+            acc[k] += p[k];
+        }
+    }
+    acc
+}
+
+/// The smallest and largest of `v` (finite values; `(∞, −∞)` when empty).
+#[inline]
+fn min_max<F: Float>(v: &[F]) -> (F, F) {
+    let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
+    for &x in v {
+        if x < lo {
+            lo = x;
+        }
+        if x > hi {
+            hi = x;
+        }
+    }
+    (lo, hi)
 }
 
 /// Column-major copy of `x`.
@@ -606,6 +856,11 @@ struct Splitter<'a, F, C> {
     constant_features: Vec<usize>,
     pairs: Vec<(F, usize)>,
     xf: Vec<F>,
+    /// The random splitter's buffers.
+    random: RandomScratch,
+    /// After a split with exact sums: the left and right children's statistics in the bin
+    /// layout ([`Criterion::init_from_stats`]).
+    child_stats: Option<(Vec<f64>, Vec<f64>)>,
     total_weight: f64,
     rng: &'a mut TreeRng,
     presort: Option<Presort<F>>,
@@ -634,34 +889,112 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
     }
 
     /// Moves the rows with `x[f] ≤ t` to the front of `samples[start..end]`; returns the split
-    /// position.
+    /// position. Gathers the column into `xf`, then [`partition_gathered`](Self::partition_gathered).
     fn partition(&mut self, f: usize, t: F, start: usize, end: usize) -> usize {
-        let (mut lo, mut hi) = (start, end);
-        while lo < hi {
-            if self.data.get(f, self.samples[lo]) <= t {
-                lo += 1;
-            } else {
-                hi -= 1;
-                self.samples.swap(lo, hi);
-            }
-        }
-        lo
+        self.data
+            .gather(f, &self.samples[start..end], &mut self.xf[start..end]);
+        self.partition_gathered(t, start, end)
     }
 
-    /// [`partition`](Self::partition) on the values gathered in `xf[start..end]` (moved along
-    /// with the rows): the same row order, without reading the feature column again.
+    /// Moves the rows with `xf ≤ t` (the values gathered in `xf[start..end]`, moved along with
+    /// the rows) to the front of `samples[start..end]`; returns the split position: the
+    /// two-pointer pass of scikit-learn's partitioner (a row above `t` at the front is swapped
+    /// with the last unseen row), so the rows end in the same order.
     fn partition_gathered(&mut self, t: F, start: usize, end: usize) -> usize {
-        let (mut lo, mut hi) = (start, end);
+        let rows = &mut self.samples[start..end];
+        let xf = &mut self.xf[start..end];
+        let (mut lo, mut hi) = (0, rows.len());
         while lo < hi {
-            if self.xf[lo] <= t {
+            if xf[lo] <= t {
                 lo += 1;
             } else {
                 hi -= 1;
-                self.samples.swap(lo, hi);
-                self.xf.swap(lo, hi);
+                rows.swap(lo, hi);
+                xf.swap(lo, hi);
             }
         }
-        lo
+        start + lo
+    }
+
+    /// The exact range of feature `f` over `samples[start..end]` read through the codes
+    /// ([`SplitCodes`]): the codes are gathered (two bytes per row, from a column that stays in
+    /// cache) into `random.codes`, and the raw values only of the rows in the lowest and the
+    /// highest bin. `None` when all rows share one bin.
+    fn coded_range(
+        &mut self,
+        codes_of: &SplitCodes<F>,
+        f: usize,
+        start: usize,
+        end: usize,
+    ) -> Option<(F, F)> {
+        let col = codes_of.column(f);
+        let rows = &self.samples[start..end];
+        let codes = &mut self.random.codes[start..end];
+        // One pass: the codes, the lowest and highest code seen so far and the extreme raw
+        // value among the rows of that code (a raw value is read only when a row's code ties
+        // or passes the extreme code: rare after the first rows, so the branches predict well).
+        let (mut cmin, mut cmax) = (u16::MAX, 0u16);
+        let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
+        for (c, &i) in codes.iter_mut().zip(rows) {
+            let code = col[i];
+            *c = code;
+            if code <= cmin {
+                let v = self.data.get(f, i);
+                if code < cmin || v < lo {
+                    lo = v;
+                }
+                cmin = code;
+            }
+            if code >= cmax {
+                let v = self.data.get(f, i);
+                if code > cmax || v > hi {
+                    hi = v;
+                }
+                cmax = code;
+            }
+        }
+        (cmin != cmax).then_some((lo, hi))
+    }
+
+    /// Fills `random.last[start..end]` with the rows' sides of the split `x[f] ≤ t` (1 on the
+    /// left) and returns the number on the left. From the codes [`coded_range`]
+    /// (Self::coded_range) left in `random.codes` when `coded`: a row below the bin that holds
+    /// `t` is on the left, one above on the right, and only the rows of that bin compare their
+    /// raw value (bin `b` holds `edges[b − 1] < x ≤ edges[b]`, so this is `x ≤ t` exactly);
+    /// else from the values gathered in `xf`.
+    fn random_mask(
+        &mut self,
+        coded: Option<&SplitCodes<F>>,
+        f: usize,
+        t: F,
+        start: usize,
+        end: usize,
+    ) -> usize {
+        let mask = &mut self.random.last[start..end];
+        let mut n_left = 0usize;
+        if let Some(codes_of) = coded {
+            let bt = codes_of.edges[f].partition_point(|&e| e < t);
+            let rows = &self.samples[start..end];
+            for ((b, &c), &i) in mask
+                .iter_mut()
+                .zip(&self.random.codes[start..end])
+                .zip(rows)
+            {
+                let c = usize::from(c);
+                *b = if c == bt {
+                    u8::from(self.data.get(f, i) <= t)
+                } else {
+                    u8::from(c < bt)
+                };
+                n_left += usize::from(*b);
+            }
+        } else {
+            for (b, &v) in mask.iter_mut().zip(&self.xf[start..end]) {
+                *b = u8::from(v <= t);
+                n_left += usize::from(*b);
+            }
+        }
+        n_left
     }
 
     /// The best split of `samples[start..end]` (or `None`), and the updated count of known
@@ -691,6 +1024,14 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         // loop's order, so the result is the sequential one whatever the thread count.
         let parallel = !self.cfg.random_splits && end - start >= self.cfg.parallel_min_rows;
         let mut planned: Vec<usize> = Vec::new();
+        // Random splits: the width of the row statistics when the rows are partitioned after
+        // the search (`None`: after every candidate, as scikit-learn), and whether
+        // `random.stats` holds this node's.
+        let deferred = self
+            .crit
+            .hist_width()
+            .filter(|_| self.cfg.random_splits && self.crit.exact_sums());
+        let mut stats_ready = false;
         while f_i > n_total_constants
             && (n_visited < self.cfg.max_features
                 || n_visited <= n_found_constants + n_drawn_constants)
@@ -708,15 +1049,18 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             let f = self.features[f_j];
             last_feature = Some(f);
             if self.cfg.random_splits {
-                // One pass over the (scattered) feature column: the range, and the values in
-                // `xf` for the partition.
-                let (mut lo, mut hi) = (F::infinity(), F::neg_infinity());
-                for j in start..end {
-                    let v = self.data.get(f, self.samples[j]);
-                    self.xf[j] = v;
-                    lo = lo.min(v);
-                    hi = hi.max(v);
-                }
+                let coded = self.data.codes.filter(|_| end - start >= CODED_MIN_ROWS);
+                let (lo, hi, coded) = match coded.and_then(|b| self.coded_range(b, f, start, end)) {
+                    Some((lo, hi)) => (lo, hi, coded),
+                    None => {
+                        // One pass over the (scattered) feature column: the values, then
+                        // their range.
+                        let xf = &mut self.xf[start..end];
+                        self.data.gather(f, &self.samples[start..end], xf);
+                        let (lo, hi) = min_max(xf);
+                        (lo, hi, None)
+                    }
+                };
                 if within_threshold(lo, hi) {
                     self.features.swap(f_j, n_total_constants);
                     n_found_constants += 1;
@@ -730,23 +1074,68 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 if t >= hi || t < lo {
                     t = lo;
                 }
-                let pos = self.partition_gathered(t, start, end);
-                if pos - start < min_leaf || end - pos < min_leaf {
+                let n_left = self.random_mask(coded, f, t, start, end);
+                let Some(width) = deferred else {
+                    // Sums whose order matters: scikit-learn's partition now, its sums over the
+                    // rows so ordered.
+                    let pos = start
+                        + two_pointer(
+                            &mut self.samples[start..end],
+                            &mut self.random.last[start..end],
+                            None,
+                        );
+                    debug_assert_eq!(pos - start, n_left);
+                    if pos - start < min_leaf || end - pos < min_leaf {
+                        continue;
+                    }
+                    self.crit.reset();
+                    self.crit.update(&self.samples[start..end], pos - start);
+                    let wl = self.crit.weighted_left();
+                    if wl < min_w || self.crit.weighted_n() - wl < min_w {
+                        continue;
+                    }
+                    let proxy = self.crit.proxy(&self.samples[start..end], pos - start);
+                    if proxy > best_proxy {
+                        best_proxy = proxy;
+                        best = Some(Split {
+                            feature: f,
+                            threshold: t,
+                            pos,
+                            impurity_left: 0.0,
+                            impurity_right: 0.0,
+                            improvement: 0.0,
+                        });
+                    }
+                    continue;
+                };
+                // Exact sums (class counts of integer weights): the rows stay put (each
+                // candidate's side of every row is a mask, its left sums one branch-free pass)
+                // and are partitioned after the search as scikit-learn's loop leaves them.
+                if n_left < min_leaf || end - start - n_left < min_leaf {
                     continue;
                 }
-                self.crit.reset();
-                self.crit.update(&self.samples[start..end], pos - start);
+                let r = &mut self.random;
+                let stats = &mut r.stats[start * width..end * width];
+                if !stats_ready {
+                    row_stats(&self.crit, &self.samples[start..end], width, stats);
+                    stats_ready = true;
+                }
+                let mask = &r.last[start..end];
+                let left = masked_left(stats, mask, width, &mut r.acc);
+                self.crit.hist_set_left(left);
                 let wl = self.crit.weighted_left();
                 if wl < min_w || self.crit.weighted_n() - wl < min_w {
                     continue;
                 }
-                let proxy = self.crit.proxy(&self.samples[start..end], pos - start);
+                let proxy = self.crit.proxy(&self.samples[start..end], n_left);
                 if proxy > best_proxy {
                     best_proxy = proxy;
+                    r.best[start..end].copy_from_slice(mask);
+                    r.best_left.copy_from_slice(left);
                     best = Some(Split {
                         feature: f,
                         threshold: t,
-                        pos,
+                        pos: start + n_left,
                         impurity_left: 0.0,
                         impurity_right: 0.0,
                         improvement: 0.0,
@@ -933,6 +1322,27 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             }
             debug_assert_eq!(lo, s.pos);
             p.partition(start, end, end - start >= self.cfg.parallel_min_rows);
+        } else if deferred.is_some() {
+            // Exact sums: the row order inside a node decides nothing, so the rows are split by
+            // a stable partition, which keeps every node's rows in increasing order (the root's
+            // order): later reads of their codes and values go forward through memory.
+            let r = &mut self.random;
+            let rows = &mut self.samples[start..end];
+            s.pos = start + stable_partition_mask(rows, &r.best[start..end], &mut r.spill);
+            // The children's statistics, exact: the best left sums and the node's totals less
+            // them (the depth-first builder starts the children from them).
+            let width = r.best_left.len();
+            let mut right = vec![0.0; width];
+            self.crit.node_stats(&mut right);
+            for (v, &l) in right.iter_mut().zip(&r.best_left) {
+                *v -= l;
+            }
+            self.child_stats = Some((r.best_left.clone(), right));
+            debug_assert!(
+                self.samples[start..s.pos]
+                    .iter()
+                    .all(|&i| self.data.get(s.feature, i) <= s.threshold)
+            );
         } else if !self.cfg.random_splits || last_feature != Some(s.feature) {
             s.pos = self.partition(s.feature, s.threshold, start, end);
         }
@@ -974,6 +1384,7 @@ pub(crate) fn build<F: Float, C: Criterion>(
         && n_samples > 1
         && n_samples.saturating_mul(data.d) <= PRESORT_MAX_ENTRIES)
         .then(|| Presort::new(data, &samples));
+    let width = crit.hist_width().unwrap_or(0);
     let mut sp = Splitter {
         data,
         crit,
@@ -983,6 +1394,8 @@ pub(crate) fn build<F: Float, C: Criterion>(
         constant_features: (0..data.d).collect(),
         pairs: Vec::with_capacity(n_samples),
         xf: vec![F::zero(); n_samples],
+        random: RandomScratch::new(cfg.random_splits, n_samples, width),
+        child_stats: None,
         total_weight,
         rng,
         presort,
@@ -1011,6 +1424,8 @@ struct Frame {
     parent: Option<(usize, bool)>,
     impurity: f64,
     n_constant: usize,
+    /// The node's statistics when its parent's split left them exact.
+    stats: Option<Vec<f64>>,
 }
 
 /// `is_leaf` before the split search (scikit-learn's stopping rules).
@@ -1039,11 +1454,15 @@ fn depth_first<F: Float, C: Criterion>(
         parent: None,
         impurity: f64::INFINITY,
         n_constant: 0,
+        stats: None,
     }];
     let mut first = true;
     while let Some(fr) = stack.pop() {
         let n_node = fr.end - fr.start;
-        sp.crit.init(&sp.samples[fr.start..fr.end]);
+        match &fr.stats {
+            Some(stats) => sp.crit.init_from_stats(stats),
+            None => sp.crit.init(&sp.samples[fr.start..fr.end]),
+        }
         let wn = sp.crit.weighted_n();
         let mut is_leaf = stops(sp, n_node, wn, fr.depth);
         let mut impurity = fr.impurity;
@@ -1054,9 +1473,11 @@ fn depth_first<F: Float, C: Criterion>(
         is_leaf = is_leaf || impurity <= EPSILON;
         let mut split = None;
         let mut n_constant = fr.n_constant;
+        let mut child_stats = None;
         if !is_leaf {
             let (s, nc) = sp.node_split(fr.start, fr.end, impurity, fr.n_constant);
             n_constant = nc;
+            child_stats = sp.child_stats.take();
             match s {
                 Some(s) if s.improvement + EPSILON >= sp.cfg.min_impurity_decrease => {
                     split = Some(s);
@@ -1076,6 +1497,7 @@ fn depth_first<F: Float, C: Criterion>(
             fr.depth,
         );
         if let (false, Some(s)) = (is_leaf, split) {
+            let (left, right) = child_stats.unzip();
             stack.push(Frame {
                 start: s.pos,
                 end: fr.end,
@@ -1083,6 +1505,7 @@ fn depth_first<F: Float, C: Criterion>(
                 parent: Some((id, false)),
                 impurity: s.impurity_right,
                 n_constant,
+                stats: right,
             });
             stack.push(Frame {
                 start: fr.start,
@@ -1091,6 +1514,7 @@ fn depth_first<F: Float, C: Criterion>(
                 parent: Some((id, true)),
                 impurity: s.impurity_left,
                 n_constant,
+                stats: left,
             });
         }
     }
@@ -1129,6 +1553,8 @@ fn add_split_node<F: Float, C: Criterion>(
     let mut split = None;
     if !is_leaf {
         let (s, _) = sp.node_split(start, end, impurity, 0);
+        // Best-first growth starts every node from its rows.
+        sp.child_stats = None;
         split = s.filter(|s| s.improvement + EPSILON >= sp.cfg.min_impurity_decrease);
     }
     sp.crit.node_value(value);
@@ -1343,6 +1769,121 @@ mod tests {
         }
         check(&x, &yc);
         check(&x.mapv(|v| v as f32), &yc);
+    }
+
+    /// 70,000 rows: a coarse feature, two continuous ones (more distinct values than codes, so
+    /// bins of two values), a constant one and one of few values with both zeros.
+    fn coded_data() -> (Vec<f64>, usize, usize) {
+        let (n, d) = (70_000usize, 5usize);
+        let mut s = 977u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut xt = vec![0.0f64; n * d];
+        for f in 0..d {
+            for i in 0..n {
+                let v = next();
+                xt[f * n + i] = match f {
+                    0 => (v * 8.0).floor(),
+                    2 => 3.0,
+                    3 => [-0.0, 0.0, 1.5, -2.0][(v * 4.0) as usize],
+                    _ => v * 10.0 - 5.0,
+                };
+            }
+        }
+        (xt, n, d)
+    }
+
+    #[test]
+    fn split_codes_bin_every_value_exactly() {
+        let (xt, n, d) = coded_data();
+        let data = Columns::column_major(&xt, n, d);
+        let codes = SplitCodes::fit(&data);
+        for f in 0..d {
+            let e = &codes.edges[f];
+            assert!(
+                e.windows(2).all(|w| w[0] < w[1]),
+                "feature {f}: increasing edges"
+            );
+            assert!(e.len() < 1 << 16);
+            for i in 0..n {
+                let (c, x) = (usize::from(codes.column(f)[i]), data.get(f, i));
+                assert!(
+                    c == 0 || e[c - 1] < x,
+                    "feature {f}, row {i}: above the bin below"
+                );
+                assert!(
+                    c == e.len() || x <= e[c],
+                    "feature {f}, row {i}: within its bin"
+                );
+            }
+        }
+        // One value per bin for few distinct values; two per bin above 65,536.
+        assert_eq!(codes.edges[0].len(), 7);
+        assert_eq!(codes.edges[2].len(), 0);
+        assert_eq!(codes.edges[3].len(), 2, "-0.0 and 0.0 share a bin");
+        assert_eq!(codes.edges[1].len(), 34_999);
+    }
+
+    #[test]
+    fn coded_random_splits_give_the_raw_tree() {
+        let (xt, n, d) = coded_data();
+        let raw = Columns::column_major(&xt, n, d);
+        let codes = SplitCodes::fit(&raw);
+        let coded = Columns::column_major(&xt, n, d).maybe_with_codes(Some(&codes));
+        let yc: Vec<usize> = (0..n)
+            .map(|i| usize::from(xt[i] + xt[n + i] > 3.0) + usize::from(xt[4 * n + i] > 2.0))
+            .collect();
+        let yr: Vec<f64> = (0..n)
+            .map(|i| xt[i] + (xt[n + i]).sin() + xt[3 * n + i] * xt[4 * n + i])
+            .collect();
+        let w_int: Vec<f64> = (0..n).map(|i| (i % 3) as f64).collect();
+        let w_frac: Vec<f64> = (0..n).map(|i| (i % 3) as f64 + 0.5).collect();
+        let mut cfg = config(usize::MAX, 3);
+        cfg.random_splits = true;
+        cfg.max_depth = 14;
+        for data in [&raw, &coded] {
+            assert!(data.codes.is_none() == std::ptr::eq(data, &raw));
+        }
+        let grow = |data: &Columns<'_, f64>, w: Option<&Vec<f64>>| {
+            let w = w.map(Vec::as_slice);
+            let mut rng = TreeRng::from_seed(3);
+            build(
+                data,
+                w,
+                ClassCrit::new(&yc, w, 3, ClassCriterion::Gini),
+                cfg,
+                &mut rng,
+                1,
+                3,
+            )
+        };
+        for w in [None, Some(&w_int), Some(&w_frac)] {
+            let tree = grow(&coded, w);
+            assert!(tree.node_count() > 200);
+            assert_eq!(
+                tree,
+                grow(&raw, w),
+                "classification, weights {:?}",
+                w.map(|w| w[1])
+            );
+        }
+        let grow_r = |data: &Columns<'_, f64>| {
+            let mut rng = TreeRng::from_seed(5);
+            let crit = RegCrit::new(&yr, 1, None, RegCriterion::SquaredError);
+            build(data, None, crit, cfg, &mut rng, 1, 1)
+        };
+        assert_eq!(grow_r(&coded), grow_r(&raw), "regression");
+        let grow_m = |data: &Columns<'_, f64>| {
+            let mut rng = TreeRng::from_seed(5);
+            let mut cfg = cfg;
+            cfg.max_depth = 3;
+            build(data, None, MaeCrit::new(&yr, 1, None), cfg, &mut rng, 1, 1)
+        };
+        assert_eq!(grow_m(&coded), grow_m(&raw), "absolute error");
     }
 
     #[test]

@@ -31,6 +31,20 @@ pub(crate) trait Criterion: Clone + Send + Sync {
     fn proxy(&self, samples: &[usize], pos: usize) -> f64;
     /// Impurities of `samples[..pos]` and `samples[pos..]` (the current partition).
     fn children_impurity(&self, samples: &[usize], pos: usize) -> (f64, f64);
+    /// Whether the sums of any subset of rows are exact in any order (class counts of integer
+    /// weights), so that left sums computed in another order than scikit-learn's are its
+    /// bits.
+    fn exact_sums(&self) -> bool {
+        false
+    }
+    /// Sets the node's totals from its statistics in the bin layout (weight first, as
+    /// [`hist_add`](Self::hist_add) sums them) instead of a pass over its rows: the same values
+    /// as [`init`](Self::init) when the sums are exact ([`exact_sums`](Self::exact_sums); only
+    /// called then). The left child becomes empty.
+    fn init_from_stats(&mut self, _stats: &[f64]) {}
+    /// The node's totals in the bin layout (the counterpart of
+    /// [`init_from_stats`](Self::init_from_stats)).
+    fn node_stats(&self, _out: &mut [f64]) {}
     /// Values per bin of this criterion's histogram statistics (the histogram split mode);
     /// `None` when it can only sweep rows (absolute error's medians).
     fn hist_width(&self) -> Option<usize> {
@@ -71,6 +85,8 @@ pub(crate) struct ClassCrit<'a> {
     wl: f64,
     pos: usize,
     node_entropy: f64,
+    /// Every weight an integer and their total below 2⁵³ ([`Criterion::exact_sums`]).
+    integer_weights: bool,
 }
 
 /// The impurity `kind` of weighted class counts summing to `wsum`.
@@ -85,7 +101,12 @@ impl<'a> ClassCrit<'a> {
         n_classes: usize,
         kind: ClassCriterion,
     ) -> Self {
+        let integer_weights = w.is_none_or(|w| {
+            w.iter().all(|&v| v.fract() == 0.0 && v >= 0.0)
+                && w.iter().sum::<f64>() < 9_007_199_254_740_992.0
+        });
         ClassCrit {
+            integer_weights,
             yw: y
                 .iter()
                 .enumerate()
@@ -218,6 +239,23 @@ impl Criterion for ClassCrit<'_> {
 
     fn children_impurity(&self, _samples: &[usize], _pos: usize) -> (f64, f64) {
         self.left_right()
+    }
+
+    fn exact_sums(&self) -> bool {
+        self.integer_weights
+    }
+
+    fn init_from_stats(&mut self, stats: &[f64]) {
+        self.wn = stats[0];
+        self.total.copy_from_slice(&stats[1..]);
+        self.node_entropy =
+            Self::impurity_of(ClassCriterion::Entropy, self.total.iter().copied(), self.wn);
+        self.reset();
+    }
+
+    fn node_stats(&self, out: &mut [f64]) {
+        out[0] = self.wn;
+        out[1..].copy_from_slice(&self.total);
     }
 
     fn hist_width(&self) -> Option<usize> {

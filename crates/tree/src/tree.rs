@@ -93,10 +93,18 @@ pub(crate) fn packed_leaves<F: Float>(
     out.fill(0);
     let nodes = &tree.nodes;
     for _ in 0..tree.depth {
+        // A row at its leaf stays there; the walk ends when every row of the block has
+        // arrived (deep, unbalanced trees: well before the deepest leaf's depth).
+        let mut moved = false;
         for (r, i) in out.iter_mut().enumerate() {
             let n = nodes[*i];
             let left = block[r * d + n.feature as usize] <= n.threshold;
-            *i = if left { n.left } else { n.right } as usize;
+            let next = if left { n.left } else { n.right } as usize;
+            moved |= next != *i;
+            *i = next;
+        }
+        if !moved {
+            break;
         }
     }
 }
