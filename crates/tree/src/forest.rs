@@ -102,7 +102,7 @@ use crate::common::{check_x_and_weights, r2, validate_max_samples};
 use crate::params::{ClassCriterion, MaxFeatures, RegCriterion, SampleCount, SplitterKind};
 use crate::regressor::DecisionTreeRegressor;
 use crate::sk_random::{RandomState, TreeRng, numpy_sum};
-use crate::tree::{LOCKSTEP, PackedTree, Tree, check_trees, packed_leaves};
+use crate::tree::{PackedTree, Tree, check_trees, packed_leaves_all};
 
 /// `np.iinfo(np.int32).max`: the bound of scikit-learn's per-tree seeds.
 const MAX_INT: u64 = 0x7FFF_FFFF;
@@ -298,63 +298,101 @@ fn forest_oob_rows(
         .collect())
 }
 
-/// `Σ_b value_b(leaf_b(x))` for row chunks in parallel, the trees summed in order; with
-/// `normalize`, each tree's value row is divided by its sum first (class fractions, as a
-/// tree's `predict_proba`).
+/// A forest's trees prepared for prediction ([`PackedTree`] and every leaf's value row, divided
+/// by its sum for class fractions), built at fit (or on the first prediction of a model read
+/// from a file) and kept. Derived data: not serialised, ignored by equality, not cloned.
+pub(crate) struct PreparedTrees<F>(std::sync::OnceLock<Vec<(PackedTree<F>, Vec<f64>)>>);
+
+impl<F> Default for PreparedTrees<F> {
+    fn default() -> Self {
+        PreparedTrees(std::sync::OnceLock::new())
+    }
+}
+
+impl<F> Clone for PreparedTrees<F> {
+    /// Empty: the clone prepares its own on first use.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl<F> PartialEq for PreparedTrees<F> {
+    /// Always equal: a function of the trees, which the models compare.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<F> std::fmt::Debug for PreparedTrees<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PreparedTrees")
+    }
+}
+
+impl<F: Float> PreparedTrees<F> {
+    /// The prepared trees (prepared now if not yet, the trees in parallel).
+    fn get(
+        &self,
+        trees: &[Tree<F>],
+        width: usize,
+        normalize: bool,
+    ) -> &[(PackedTree<F>, Vec<f64>)] {
+        self.0.get_or_init(|| {
+            trees
+                .par_iter()
+                .map(|t| {
+                    let mut values = vec![0.0; t.node_count() * width];
+                    for (node, out) in values.chunks_exact_mut(width).enumerate() {
+                        if !t.is_leaf(node) {
+                            continue;
+                        }
+                        let v = t.node_value(node);
+                        let s: f64 = if normalize {
+                            ndarray::ArrayView1::from(v).sum()
+                        } else {
+                            0.0
+                        };
+                        if s > 0.0 {
+                            for (o, &a) in out.iter_mut().zip(v) {
+                                *o = a / s;
+                            }
+                        } else {
+                            out.copy_from_slice(v);
+                        }
+                    }
+                    (t.packed(), values)
+                })
+                .collect()
+        })
+    }
+}
+
+/// `Σ_b value_b(leaf_b(x))` over prepared trees ([`PreparedTrees`]) for row chunks in
+/// parallel, the trees summed in order.
 fn sum_over_trees<F: Float>(
-    trees: &[Tree<F>],
+    prepared: &[(PackedTree<F>, Vec<f64>)],
     x: &ArrayRef2<F>,
     width: usize,
-    normalize: bool,
 ) -> Array2<f64> {
-    // Per tree, once: the packed nodes and every leaf's value row (divided by its sum with
-    // `normalize`, as each row's tree prediction would divide it).
-    let prepared: Vec<(PackedTree<F>, Vec<f64>)> = trees
-        .par_iter()
-        .map(|t| {
-            let mut values = vec![0.0; t.node_count() * width];
-            for (node, out) in values.chunks_exact_mut(width).enumerate() {
-                if !t.is_leaf(node) {
-                    continue;
-                }
-                let v = t.node_value(node);
-                let s: f64 = if normalize {
-                    ndarray::ArrayView1::from(v).sum()
-                } else {
-                    0.0
-                };
-                if s > 0.0 {
-                    for (o, &a) in out.iter_mut().zip(v) {
-                        *o = a / s;
-                    }
-                } else {
-                    out.copy_from_slice(v);
-                }
-            }
-            (t.packed(), values)
-        })
-        .collect();
     let d = x.ncols();
     // Large row chunks, each walked tree by tree: a tree's nodes are reused by many rows while
     // they are in cache. Every row's sum runs over the trees in order whatever the chunks.
     let chunk = x
         .nrows()
-        .div_ceil(2 * par::current_num_threads())
-        .clamp(256, 8192);
+        .div_ceil(par::current_num_threads())
+        .clamp(256, 1 << 16);
     let parts = par::map_row_chunks(x, chunk, |_, chunk| {
         // The chunk as one contiguous row-major block, so a row is a plain slice.
         let flat: Vec<F> = match chunk.as_slice() {
             Some(s) => s.to_vec(),
             None => chunk.iter().copied().collect(),
         };
-        let mut acc = Array2::<f64>::zeros((chunk.nrows(), width));
+        let mut acc = vec![0.0f64; chunk.nrows() * width];
         let d = d.max(1);
         let mut leaves = vec![0usize; chunk.nrows()];
-        for (nodes, values) in &prepared {
-            for (block, out) in flat.chunks(LOCKSTEP * d).zip(leaves.chunks_mut(LOCKSTEP)) {
-                packed_leaves(nodes, block, d, out);
-            }
-            for (&leaf, mut out) in leaves.iter().zip(acc.rows_mut()) {
+        for (nodes, values) in prepared {
+            packed_leaves_all(nodes, &flat, d, &mut leaves);
+            for (&leaf, out) in leaves.iter().zip(acc.chunks_exact_mut(width)) {
                 let v = &values[leaf * width..(leaf + 1) * width];
                 for (o, &a) in out.iter_mut().zip(v) {
                     *o += a;
@@ -363,11 +401,9 @@ fn sum_over_trees<F: Float>(
         }
         acc
     });
-    let views: Vec<_> = parts.iter().map(|p| p.view()).collect();
-    if views.is_empty() {
-        return Array2::zeros((0, width));
-    }
-    ndarray::concatenate(Axis(0), &views).unwrap_or_else(|_| Array2::zeros((0, width)))
+    let flat: Vec<f64> = parts.concat();
+    Array2::from_shape_vec((x.nrows(), width), flat)
+        .unwrap_or_else(|_| Array2::zeros((x.nrows(), width)))
 }
 
 /// Whether an extra-trees forest gives its random splitter the features' codes
@@ -604,7 +640,9 @@ macro_rules! forest_classifier {
                     n_features: d,
                     oob_score: None,
                     oob_decision_function: None,
+                    prepared: PreparedTrees::default(),
                 };
+                fitted.prepared.get(&fitted.trees, n_classes, true);
                 if self.oob_score {
                     let mut acc = Array2::<f64>::zeros((n, n_classes));
                     let mut hits = vec![0usize; n];
@@ -683,6 +721,8 @@ macro_rules! forest_classifier {
             n_features: usize,
             oob_score: Option<f64>,
             oob_decision_function: Option<Array2<f64>>,
+            #[cfg_attr(feature = "serde", serde(skip))]
+            prepared: PreparedTrees<F>,
         }
 
         impl<F: Float> $fitted<F> {
@@ -762,7 +802,8 @@ macro_rules! forest_classifier {
             fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
                 validate::check_predict_input(x, self.n_features, concat!(stringify!($name), "::predict_proba"))?;
                 let b = self.trees.len() as f64;
-                let sum = sum_over_trees(&self.trees, x, self.n_classes, true);
+                let prepared = self.prepared.get(&self.trees, self.n_classes, true);
+                let sum = sum_over_trees(prepared, x, self.n_classes);
                 Ok(sum.mapv(|v| F::cast(v / b)))
             }
         }
@@ -1010,7 +1051,9 @@ macro_rules! forest_regressor {
                     n_features: d,
                     oob_score: None,
                     oob_prediction: None,
+                    prepared: PreparedTrees::default(),
                 };
+                fitted.prepared.get(&fitted.trees, 1, false);
                 if self.oob_score {
                     let mut acc = vec![0.0f64; n];
                     let mut hits = vec![0usize; n];
@@ -1082,6 +1125,8 @@ macro_rules! forest_regressor {
             n_features: usize,
             oob_score: Option<f64>,
             oob_prediction: Option<Array1<f64>>,
+            #[cfg_attr(feature = "serde", serde(skip))]
+            prepared: PreparedTrees<F>,
         }
 
         impl<F: Float> $fitted<F> {
@@ -1158,7 +1203,8 @@ macro_rules! forest_regressor {
             fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
                 validate::check_predict_input(x, self.n_features, concat!(stringify!($name), "::predict"))?;
                 let b = self.trees.len() as f64;
-                let sum = sum_over_trees(&self.trees, x, 1, false);
+                let prepared = self.prepared.get(&self.trees, 1, false);
+                let sum = sum_over_trees(prepared, x, 1);
                 Ok(sum.column(0).mapv(|v| F::cast(v / b)))
             }
         }
