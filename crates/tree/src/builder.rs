@@ -178,6 +178,9 @@ pub(crate) struct Columns<'a, F> {
     bins: Option<&'a TreeBins<F>>,
     /// The random splitter's codes ([`SplitCodes`]; `None`: it reads the raw values only).
     codes: Option<&'a SplitCodes<F>>,
+    /// Whether a tree may search the candidate features of a large node in parallel (`false`
+    /// when the trees themselves are grown in parallel: [`Columns::trees_in_parallel`]).
+    parallel_nodes: bool,
 }
 
 /// The histogram split mode's inputs: every feature's bin codes and the thresholds between its
@@ -478,6 +481,7 @@ impl<'a, F: Float> Columns<'a, F> {
             col_stride: n,
             bins: None,
             codes: None,
+            parallel_nodes: true,
         }
     }
 
@@ -486,6 +490,15 @@ impl<'a, F: Float> Columns<'a, F> {
     pub(crate) fn maybe_with_bins(mut self, bins: Option<&'a TreeBins<F>>) -> Self {
         debug_assert!(bins.is_none_or(|b| b.n == self.n));
         self.bins = bins;
+        self
+    }
+
+    /// The same columns for trees grown in parallel with each other (`parallel`: a forest of
+    /// at least twice as many trees as threads): each tree then searches its nodes
+    /// sequentially, in buffers it keeps, instead of splitting a large node's candidate
+    /// features over threads that are busy with other trees. The trees are the same.
+    pub(crate) fn trees_in_parallel(mut self, parallel: bool) -> Self {
+        self.parallel_nodes = !parallel;
         self
     }
 
@@ -516,6 +529,7 @@ impl<'a, F: Float> Columns<'a, F> {
                 col_stride,
                 bins: None,
                 codes: None,
+                parallel_nodes: true,
             };
         }
         *copy = to_columns(x);
@@ -855,6 +869,8 @@ struct Splitter<'a, F, C> {
     features: Vec<usize>,
     constant_features: Vec<usize>,
     pairs: Vec<(F, usize)>,
+    /// The integer sort keys of [`sort_by_feature`](Self::sort_by_feature).
+    keys: Vec<u128>,
     xf: Vec<F>,
     /// The random splitter's buffers.
     random: RandomScratch,
@@ -877,14 +893,33 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
             self.xf[start..end].copy_from_slice(&p.vals[at + start..at + end]);
             return;
         }
-        self.pairs.clear();
-        for &i in &self.samples[start..end] {
-            self.pairs.push((self.data.get(f, i), i));
+        if end - start < 64 {
+            self.pairs.clear();
+            for &i in &self.samples[start..end] {
+                self.pairs.push((self.data.get(f, i), i));
+            }
+            sort_pairs(&mut self.pairs);
+            for (j, &(v, i)) in self.pairs.iter().enumerate() {
+                self.samples[start + j] = i;
+                self.xf[start + j] = v;
+            }
+            return;
         }
-        sort_pairs(&mut self.pairs);
-        for (j, &(v, i)) in self.pairs.iter().enumerate() {
-            self.samples[start + j] = i;
-            self.xf[start + j] = v;
+        // `sort_pairs`' integer keys, built straight from the gathered values into a buffer
+        // kept between nodes.
+        let (rows, xf) = (&mut self.samples[start..end], &mut self.xf[start..end]);
+        self.data.gather(f, rows, xf);
+        self.keys.clear();
+        self.keys.extend(
+            xf.iter()
+                .zip(rows.iter())
+                .map(|(&v, &i)| (u128::from(order_key(v.to_f64_lossless())) << 64) | i as u128),
+        );
+        self.keys.sort_unstable();
+        for ((k, r), x) in self.keys.iter().zip(rows.iter_mut()).zip(xf.iter_mut()) {
+            *r = (*k as u64) as usize;
+            // The value of row `r` (the key of −0.0 is that of +0.0, as `sort_pairs`).
+            *x = F::cast(from_order_key((*k >> 64) as u64));
         }
     }
 
@@ -1239,9 +1274,12 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         }
         if (parallel || self.presort.is_some())
             && self.data.bins.is_none()
+            && !self.crit.exact_sums()
             && let Some(lf) = last_feature
         {
-            // The rows as the sequential loop leaves them: sorted by the last feature drawn.
+            // The rows as the sequential loop leaves them: sorted by the last feature drawn
+            // (their order decides the order of the children's sums; with exact sums it
+            // decides nothing).
             self.sort_by_feature(lf, start, end);
         }
         if parallel && !planned.is_empty() {
@@ -1263,11 +1301,20 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                         let rows = &p.rows[at + start..at + end];
                         return sweep(&mut c, rows, &p.vals[at + start..at + end], &cfg);
                     }
-                    let mut pairs: Vec<(F, usize)> =
-                        node.iter().map(|&i| (data.get(f, i), i)).collect();
-                    sort_pairs(&mut pairs);
-                    let rows: Vec<usize> = pairs.iter().map(|p| p.1).collect();
-                    let xf: Vec<F> = pairs.iter().map(|p| p.0).collect();
+                    // `sort_pairs`' integer keys (as `sort_by_feature`).
+                    let mut keys: Vec<u128> = node
+                        .iter()
+                        .map(|&i| {
+                            let v = data.get(f, i).to_f64_lossless();
+                            (u128::from(order_key(v)) << 64) | i as u128
+                        })
+                        .collect();
+                    keys.sort_unstable();
+                    let rows: Vec<usize> = keys.iter().map(|&k| (k as u64) as usize).collect();
+                    let xf: Vec<F> = keys
+                        .iter()
+                        .map(|&k| F::cast(from_order_key((k >> 64) as u64)))
+                        .collect();
                     sweep(&mut c, &rows, &xf, &cfg)
                 })
                 .collect();
@@ -1385,6 +1432,10 @@ pub(crate) fn build<F: Float, C: Criterion>(
         && n_samples.saturating_mul(data.d) <= PRESORT_MAX_ENTRIES)
         .then(|| Presort::new(data, &samples));
     let width = crit.hist_width().unwrap_or(0);
+    let mut cfg = cfg;
+    if !data.parallel_nodes {
+        cfg.parallel_min_rows = usize::MAX;
+    }
     let mut sp = Splitter {
         data,
         crit,
@@ -1393,6 +1444,7 @@ pub(crate) fn build<F: Float, C: Criterion>(
         features: (0..data.d).collect(),
         constant_features: (0..data.d).collect(),
         pairs: Vec::with_capacity(n_samples),
+        keys: Vec::new(),
         xf: vec![F::zero(); n_samples],
         random: RandomScratch::new(cfg.random_splits, n_samples, width),
         child_stats: None,
@@ -1950,11 +2002,22 @@ mod tests {
                 unsorted(usize::MAX),
                 "presort, max_features {mf}"
             );
+            // Integer weights (exact sums: the rows are not re-sorted after a parallel search).
+            let w_int: Vec<f64> = (0..n).map(|i| (i % 3) as f64).collect();
+            let grow_i = |par: usize| {
+                let mut rng = TreeRng::from_seed(7);
+                let crit = ClassCrit::new(&yc, Some(&w_int), 3, ClassCriterion::Entropy);
+                build(&data, Some(&w_int), crit, config(par, mf), &mut rng, 1, 3)
+            };
             for threads in [1, 2] {
                 let (a, b) =
                     ndlearn_core::par::with_threads(threads, || (grow_c(usize::MAX), grow_c(16)))
                         .expect("pool");
                 assert_eq!(a, b, "classification, max_features {mf}");
+                let (a, b) =
+                    ndlearn_core::par::with_threads(threads, || (grow_i(usize::MAX), grow_i(16)))
+                        .expect("pool");
+                assert_eq!(a, b, "integer weights, max_features {mf}");
                 let (a, b) =
                     ndlearn_core::par::with_threads(threads, || (grow_r(usize::MAX), grow_r(16)))
                         .expect("pool");

@@ -613,7 +613,11 @@ macro_rules! forest_classifier {
                 let data = Columns::borrowed(x, &mut copy).maybe_with_bins(bins.as_ref());
                 let codes = coded_splits($splitter, n, self.n_estimators)
                     .then(|| SplitCodes::fit(&data));
-                let data = data.maybe_with_codes(codes.as_ref());
+                let data = data
+                    .maybe_with_codes(codes.as_ref())
+                    .trees_in_parallel(
+                        self.n_estimators - keep.len() >= 2 * par::current_num_threads(),
+                    );
                 let ys: Vec<usize> = y.iter().copied().collect();
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
@@ -1032,7 +1036,11 @@ macro_rules! forest_regressor {
                 let data = Columns::borrowed(x, &mut copy).maybe_with_bins(bins.as_ref());
                 let codes = coded_splits($splitter, n, self.n_estimators)
                     .then(|| SplitCodes::fit(&data));
-                let data = data.maybe_with_codes(codes.as_ref());
+                let data = data
+                    .maybe_with_codes(codes.as_ref())
+                    .trees_in_parallel(
+                        self.n_estimators - keep.len() >= 2 * par::current_num_threads(),
+                    );
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
                 let new_trees = par::try_map_tasks(self.n_estimators - n_keep, |t| {
