@@ -299,8 +299,9 @@ fn forest_oob_rows(
 }
 
 /// A forest's trees prepared for prediction ([`PackedTree`] and every leaf's value row, divided
-/// by its sum for class fractions), built at fit (or on the first prediction of a model read
-/// from a file) and kept. Derived data: not serialised, ignored by equality, not cloned.
+/// by its sum for class fractions), built on the first prediction and kept (not at fit: the
+/// fit's peak memory stays the trees'). Derived data: not serialised, ignored by equality, not
+/// cloned.
 pub(crate) struct PreparedTrees<F>(std::sync::OnceLock<Vec<(PackedTree<F>, Vec<f64>)>>);
 
 impl<F> Default for PreparedTrees<F> {
@@ -646,7 +647,6 @@ macro_rules! forest_classifier {
                     oob_decision_function: None,
                     prepared: PreparedTrees::default(),
                 };
-                fitted.prepared.get(&fitted.trees, n_classes, true);
                 if self.oob_score {
                     let mut acc = Array2::<f64>::zeros((n, n_classes));
                     let mut hits = vec![0usize; n];
@@ -1061,7 +1061,6 @@ macro_rules! forest_regressor {
                     oob_prediction: None,
                     prepared: PreparedTrees::default(),
                 };
-                fitted.prepared.get(&fitted.trees, 1, false);
                 if self.oob_score {
                     let mut acc = vec![0.0f64; n];
                     let mut hits = vec![0usize; n];

@@ -460,8 +460,10 @@ impl<F: Float> Tree<F> {
             feature: 0,
             right: at as u32,
         };
-        let preorder = (0..n)
-            .all(|i| self.children_left[i] == TREE_LEAF || self.children_left[i] == i as i64 + 1);
+        let preorder = (0..n).all(|i| {
+            self.children_left[i] == TREE_LEAF
+                || (self.children_left[i] == i as i64 + 1 && self.children_right[i] > i as i64 + 1)
+        });
         let mut depth = 0;
         if preorder {
             let nodes = (0..n)
@@ -477,16 +479,16 @@ impl<F: Float> Tree<F> {
                     }
                 })
                 .collect();
-            // The deepest leaf, by an explicit walk from the root (a checked tree is a tree:
-            // every node is reached once).
-            let mut stack = vec![(0usize, 0usize)];
-            while let Some((i, at)) = stack.pop() {
-                depth = depth.max(at);
+            // The deepest leaf: in preorder a node's depth is known before its children's.
+            let mut at = vec![0u32; n];
+            for i in 0..n {
                 if self.children_left[i] != TREE_LEAF {
-                    stack.push((self.children_left[i] as usize, at + 1));
-                    stack.push((self.children_right[i] as usize, at + 1));
+                    let below = at[i] + 1;
+                    at[i + 1] = below;
+                    at[self.children_right[i] as usize] = below;
                 }
             }
+            depth = at.iter().copied().max().unwrap_or(0) as usize;
             return PackedTree {
                 nodes,
                 depth,
