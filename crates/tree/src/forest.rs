@@ -298,11 +298,10 @@ fn forest_oob_rows(
         .collect())
 }
 
-/// A forest's trees prepared for prediction ([`PackedTree`] and every leaf's value row, divided
-/// by its sum for class fractions), built on the first prediction and kept (not at fit: the
-/// fit's peak memory stays the trees'). Derived data: not serialised, ignored by equality, not
-/// cloned.
-pub(crate) struct PreparedTrees<F>(std::sync::OnceLock<Vec<(PackedTree<F>, Vec<f64>)>>);
+/// A forest's trees packed for prediction ([`PackedTree`]: 16 bytes per node), built at fit (on
+/// the first prediction for a model read from a file or cloned) and kept. Derived data: not
+/// serialised, ignored by equality, not cloned.
+pub(crate) struct PreparedTrees<F>(std::sync::OnceLock<Vec<PackedTree<F>>>);
 
 impl<F> Default for PreparedTrees<F> {
     fn default() -> Self {
@@ -331,49 +330,22 @@ impl<F> std::fmt::Debug for PreparedTrees<F> {
 }
 
 impl<F: Float> PreparedTrees<F> {
-    /// The prepared trees (prepared now if not yet, the trees in parallel).
-    fn get(
-        &self,
-        trees: &[Tree<F>],
-        width: usize,
-        normalize: bool,
-    ) -> &[(PackedTree<F>, Vec<f64>)] {
-        self.0.get_or_init(|| {
-            trees
-                .par_iter()
-                .map(|t| {
-                    let mut values = vec![0.0; t.node_count() * width];
-                    for (node, out) in values.chunks_exact_mut(width).enumerate() {
-                        if !t.is_leaf(node) {
-                            continue;
-                        }
-                        let v = t.node_value(node);
-                        let s: f64 = if normalize {
-                            ndarray::ArrayView1::from(v).sum()
-                        } else {
-                            0.0
-                        };
-                        if s > 0.0 {
-                            for (o, &a) in out.iter_mut().zip(v) {
-                                *o = a / s;
-                            }
-                        } else {
-                            out.copy_from_slice(v);
-                        }
-                    }
-                    (t.packed(), values)
-                })
-                .collect()
-        })
+    /// The packed trees (packed now if not yet, the trees in parallel).
+    fn get(&self, trees: &[Tree<F>]) -> &[PackedTree<F>] {
+        self.0
+            .get_or_init(|| trees.par_iter().map(Tree::packed).collect())
     }
 }
 
-/// `Σ_b value_b(leaf_b(x))` over prepared trees ([`PreparedTrees`]) for row chunks in
-/// parallel, the trees summed in order.
+/// `Σ_b value_b(leaf_b(x))` over the trees (`packed`: the same trees, [`PreparedTrees`]) for
+/// row chunks in parallel, the trees summed in order; with `normalize`, each tree's value row is
+/// divided by its sum first (class fractions, as a tree's `predict_proba`).
 fn sum_over_trees<F: Float>(
-    prepared: &[(PackedTree<F>, Vec<f64>)],
+    trees: &[Tree<F>],
+    packed: &[PackedTree<F>],
     x: &ArrayRef2<F>,
     width: usize,
+    normalize: bool,
 ) -> Array2<f64> {
     let d = x.ncols();
     // Large row chunks, each walked tree by tree: a tree's nodes are reused by many rows while
@@ -391,10 +363,19 @@ fn sum_over_trees<F: Float>(
         let mut acc = vec![0.0f64; chunk.nrows() * width];
         let d = d.max(1);
         let mut leaves = vec![0usize; chunk.nrows()];
-        for (nodes, values) in prepared {
+        for (t, nodes) in trees.iter().zip(packed) {
             packed_leaves_all(nodes, &flat, d, &mut leaves);
             for (&leaf, out) in leaves.iter().zip(acc.chunks_exact_mut(width)) {
-                let v = &values[leaf * width..(leaf + 1) * width];
+                let v = t.node_value(leaf);
+                if normalize {
+                    let s = ndarray::ArrayView1::from(v).sum();
+                    if s > 0.0 {
+                        for (o, &a) in out.iter_mut().zip(v) {
+                            *o += a / s;
+                        }
+                        continue;
+                    }
+                }
                 for (o, &a) in out.iter_mut().zip(v) {
                     *o += a;
                 }
@@ -647,6 +628,7 @@ macro_rules! forest_classifier {
                     oob_decision_function: None,
                     prepared: PreparedTrees::default(),
                 };
+                fitted.prepared.get(&fitted.trees);
                 if self.oob_score {
                     let mut acc = Array2::<f64>::zeros((n, n_classes));
                     let mut hits = vec![0usize; n];
@@ -806,8 +788,8 @@ macro_rules! forest_classifier {
             fn predict_proba(&self, x: &ArrayRef2<F>) -> Result<Array2<F>> {
                 validate::check_predict_input(x, self.n_features, concat!(stringify!($name), "::predict_proba"))?;
                 let b = self.trees.len() as f64;
-                let prepared = self.prepared.get(&self.trees, self.n_classes, true);
-                let sum = sum_over_trees(prepared, x, self.n_classes);
+                let packed = self.prepared.get(&self.trees);
+                let sum = sum_over_trees(&self.trees, packed, x, self.n_classes, true);
                 Ok(sum.mapv(|v| F::cast(v / b)))
             }
         }
@@ -1061,6 +1043,7 @@ macro_rules! forest_regressor {
                     oob_prediction: None,
                     prepared: PreparedTrees::default(),
                 };
+                fitted.prepared.get(&fitted.trees);
                 if self.oob_score {
                     let mut acc = vec![0.0f64; n];
                     let mut hits = vec![0usize; n];
@@ -1210,8 +1193,8 @@ macro_rules! forest_regressor {
             fn predict(&self, x: &ArrayRef2<F>) -> Result<Array1<F>> {
                 validate::check_predict_input(x, self.n_features, concat!(stringify!($name), "::predict"))?;
                 let b = self.trees.len() as f64;
-                let prepared = self.prepared.get(&self.trees, 1, false);
-                let sum = sum_over_trees(prepared, x, 1);
+                let packed = self.prepared.get(&self.trees);
+                let sum = sum_over_trees(&self.trees, packed, x, 1, false);
                 Ok(sum.column(0).mapv(|v| F::cast(v / b)))
             }
         }
