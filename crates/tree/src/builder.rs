@@ -73,16 +73,26 @@ fn sort_pairs<F: Float>(pairs: &mut [(F, usize)]) {
     // The same order on integer keys: `(order_key(value) << 64) | row` compares as
     // `(value, row)` (with −0.0 and +0.0 equal, as `partial_cmp` has them), and integer
     // comparisons sort about twice as fast as the float comparator.
-    let mut keys: Vec<u128> = pairs
-        .iter()
-        .map(|&(v, i)| (u128::from(order_key(v.to_f64_lossless())) << 64) | i as u128)
-        .collect();
+    let mut keys: Vec<u128> = pairs.iter().map(|&(v, i)| sort_key(v, i)).collect();
     keys.sort_unstable();
-    for (p, k) in pairs.iter_mut().zip(&keys) {
-        let i = (*k as u64) as usize;
-        // The value of row `i` in the input (the key of −0.0 is that of +0.0).
-        *p = (F::cast(from_order_key((*k >> 64) as u64)), i);
+    for (p, &k) in pairs.iter_mut().zip(&keys) {
+        *p = from_sort_key(k);
     }
+}
+
+/// `(order_key(value) << 64) | row`: the integer key of [`sort_pairs`]' order.
+#[inline]
+fn sort_key<F: Float>(v: F, i: usize) -> u128 {
+    (u128::from(order_key(v.to_f64_lossless())) << 64) | i as u128
+}
+
+/// The value and row of a [`sort_key`] (the key of −0.0 is that of +0.0).
+#[inline]
+fn from_sort_key<F: Float>(k: u128) -> (F, usize) {
+    (
+        F::cast(from_order_key((k >> 64) as u64)),
+        (k as u64) as usize,
+    )
 }
 
 /// A `u64` whose unsigned order is the order of the (non-NaN) `f64` values, `−0.0` mapped to
@@ -575,21 +585,22 @@ fn stable_partition_mask(rows: &mut [usize], left: &[u8], spill: &mut [usize]) -
     l
 }
 
-/// scikit-learn's partition of `rows` by their sides (`left[j] = 1`: `rows[j]` goes left; both,
-/// and `carry` when given, are permuted together): a row of the right side at the front is
-/// swapped with the last unseen row. Returns the number of rows on the left.
-fn two_pointer(rows: &mut [usize], left: &mut [u8], mut carry: Option<&mut [u8]>) -> usize {
+/// scikit-learn's partition of `rows` by `goes_left(vals[j])` (`vals[j]` belongs to `rows[j]`;
+/// both are permuted together): a row of the right side at the front is swapped with the last
+/// unseen row. Returns the number of rows on the left.
+fn two_pointer<T: Copy>(
+    rows: &mut [usize],
+    vals: &mut [T],
+    goes_left: impl Fn(T) -> bool,
+) -> usize {
     let (mut lo, mut hi) = (0, rows.len());
     while lo < hi {
-        if left[lo] != 0 {
+        if goes_left(vals[lo]) {
             lo += 1;
         } else {
             hi -= 1;
             rows.swap(lo, hi);
-            left.swap(lo, hi);
-            if let Some(c) = carry.as_deref_mut() {
-                c.swap(lo, hi);
-            }
+            vals.swap(lo, hi);
         }
     }
     lo
@@ -600,11 +611,12 @@ fn two_pointer(rows: &mut [usize], left: &mut [u8], mut carry: Option<&mut [u8]>
 const CODED_MIN_ROWS: usize = 2048;
 
 /// The random splitter's buffers (empty for the best splitter): the sides of the rows for the
-/// last candidate with a range (the rows are partitioned by it after the search, as
-/// scikit-learn's loop leaves them) and for the best one, the gathered bin codes and the
-/// interleaved left sums ([`masked_left`]).
+/// current candidate and for the best one so far, the gathered codes, the node's row statistics
+/// and the interleaved left sums ([`masked_left`]).
 struct RandomScratch {
+    /// The rows' sides for the current candidate ([`Splitter::random_mask`]).
     last: Vec<u8>,
+    /// The rows' sides for the best candidate so far.
     best: Vec<u8>,
     /// The right side of a stable partition ([`stable_partition_mask`]).
     spill: Vec<usize>,
@@ -910,16 +922,11 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
         let (rows, xf) = (&mut self.samples[start..end], &mut self.xf[start..end]);
         self.data.gather(f, rows, xf);
         self.keys.clear();
-        self.keys.extend(
-            xf.iter()
-                .zip(rows.iter())
-                .map(|(&v, &i)| (u128::from(order_key(v.to_f64_lossless())) << 64) | i as u128),
-        );
+        self.keys
+            .extend(xf.iter().zip(rows.iter()).map(|(&v, &i)| sort_key(v, i)));
         self.keys.sort_unstable();
-        for ((k, r), x) in self.keys.iter().zip(rows.iter_mut()).zip(xf.iter_mut()) {
-            *r = (*k as u64) as usize;
-            // The value of row `r` (the key of −0.0 is that of +0.0, as `sort_pairs`).
-            *x = F::cast(from_order_key((*k >> 64) as u64));
+        for ((&k, r), x) in self.keys.iter().zip(rows.iter_mut()).zip(xf.iter_mut()) {
+            (*x, *r) = from_sort_key(k);
         }
     }
 
@@ -936,19 +943,8 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
     /// two-pointer pass of scikit-learn's partitioner (a row above `t` at the front is swapped
     /// with the last unseen row), so the rows end in the same order.
     fn partition_gathered(&mut self, t: F, start: usize, end: usize) -> usize {
-        let rows = &mut self.samples[start..end];
-        let xf = &mut self.xf[start..end];
-        let (mut lo, mut hi) = (0, rows.len());
-        while lo < hi {
-            if xf[lo] <= t {
-                lo += 1;
-            } else {
-                hi -= 1;
-                rows.swap(lo, hi);
-                xf.swap(lo, hi);
-            }
-        }
-        start + lo
+        let (rows, xf) = (&mut self.samples[start..end], &mut self.xf[start..end]);
+        start + two_pointer(rows, xf, |v| v <= t)
     }
 
     /// The exact range of feature `f` over `samples[start..end]` read through the codes
@@ -1117,7 +1113,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                         + two_pointer(
                             &mut self.samples[start..end],
                             &mut self.random.last[start..end],
-                            None,
+                            |b| b != 0,
                         );
                     debug_assert_eq!(pos - start, n_left);
                     if pos - start < min_leaf || end - pos < min_leaf {
@@ -1145,7 +1141,7 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                 };
                 // Exact sums (class counts of integer weights): the rows stay put (each
                 // candidate's side of every row is a mask, its left sums one branch-free pass)
-                // and are partitioned after the search as scikit-learn's loop leaves them.
+                // and are partitioned once after the search, by the best candidate, stably.
                 if n_left < min_leaf || end - start - n_left < min_leaf {
                     continue;
                 }
@@ -1302,19 +1298,11 @@ impl<'a, F: Float, C: Criterion> Splitter<'a, F, C> {
                         return sweep(&mut c, rows, &p.vals[at + start..at + end], &cfg);
                     }
                     // `sort_pairs`' integer keys (as `sort_by_feature`).
-                    let mut keys: Vec<u128> = node
-                        .iter()
-                        .map(|&i| {
-                            let v = data.get(f, i).to_f64_lossless();
-                            (u128::from(order_key(v)) << 64) | i as u128
-                        })
-                        .collect();
+                    let mut keys: Vec<u128> =
+                        node.iter().map(|&i| sort_key(data.get(f, i), i)).collect();
                     keys.sort_unstable();
-                    let rows: Vec<usize> = keys.iter().map(|&k| (k as u64) as usize).collect();
-                    let xf: Vec<F> = keys
-                        .iter()
-                        .map(|&k| F::cast(from_order_key((k >> 64) as u64)))
-                        .collect();
+                    let (xf, rows): (Vec<F>, Vec<usize>) =
+                        keys.iter().map(|&k| from_sort_key::<F>(k)).unzip();
                     sweep(&mut c, &rows, &xf, &cfg)
                 })
                 .collect();
@@ -1698,10 +1686,21 @@ fn best_first<F: Float, C: Criterion>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::criterion::{ClassCrit, MaeCrit, RegCrit};
     use crate::params::{ClassCriterion, RegCriterion};
+
+    /// Uniform draws in `[0, 1)` from a xorshift stream seeded with `seed` (test data).
+    pub(crate) fn uniform_stream(seed: u64) -> impl FnMut() -> f64 {
+        let mut s = seed;
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
 
     fn config(parallel_min_rows: usize, max_features: usize) -> Config {
         Config {
@@ -1774,13 +1773,7 @@ mod tests {
         // one constant; f64 and f32. Thresholds are bin edges, every training row lands in the
         // leaf that counted it, and the parallel sweeps give the sequential tree.
         let (n, d) = (3000usize, 4usize);
-        let mut s = 99u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform_stream(99);
         let x = ndarray::Array2::from_shape_fn((n, d), |(_, f)| match f {
             0 | 1 => next() * 10.0 - 3.0,
             2 => (next() * 5.0).floor(),
@@ -1827,13 +1820,7 @@ mod tests {
     /// bins of two values), a constant one and one of few values with both zeros.
     fn coded_data() -> (Vec<f64>, usize, usize) {
         let (n, d) = (70_000usize, 5usize);
-        let mut s = 977u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform_stream(977);
         let mut xt = vec![0.0f64; n * d];
         for f in 0..d {
             for i in 0..n {
@@ -1942,13 +1929,7 @@ mod tests {
     fn parallel_sweeps_give_the_sequential_tree() {
         // 900 rows, 6 features (two of them coarse, so values repeat; one constant).
         let (n, d) = (900usize, 6usize);
-        let mut s = 12345u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform_stream(12345);
         let mut xt = vec![0.0f64; n * d];
         for f in 0..d {
             for i in 0..n {

@@ -396,6 +396,53 @@ fn coded_splits(splitter: SplitterKind, n: usize, n_estimators: usize) -> bool {
     splitter == SplitterKind::Random && n >= CODED_SPLIT_MIN_ROWS && n_estimators >= 4
 }
 
+/// What a forest's training columns borrow besides the caller's matrix: its column-major copy
+/// when the matrix is not contiguous, the histogram mode's bins, the random splitter's codes.
+struct ForestColumns<F> {
+    copy: Vec<F>,
+    bins: Option<TreeBins<F>>,
+    codes: Option<SplitCodes<F>>,
+}
+
+impl<F> Default for ForestColumns<F> {
+    fn default() -> Self {
+        ForestColumns {
+            copy: Vec::new(),
+            bins: None,
+            codes: None,
+        }
+    }
+}
+
+impl<F: Float> ForestColumns<F> {
+    /// The columns the trees of a forest of `n_estimators` (`n_new` of them to grow) split:
+    /// the caller's matrix when contiguous, else a column-major copy; bins with `max_bins`;
+    /// codes when [`coded_splits`]; trees grown in parallel when there are enough of them.
+    ///
+    /// # Errors
+    /// As [`TreeBins::fit_if`].
+    fn columns<'a>(
+        &'a mut self,
+        x: &'a ArrayRef2<F>,
+        max_bins: Option<usize>,
+        splitter: SplitterKind,
+        n_estimators: usize,
+        n_new: usize,
+    ) -> Result<Columns<'a, F>> {
+        self.bins = TreeBins::fit_if(x, None, max_bins)?;
+        let ForestColumns { copy, bins, codes } = self;
+        let bins: &'a Option<TreeBins<F>> = bins;
+        let data = Columns::borrowed(x, copy).maybe_with_bins(bins.as_ref());
+        if coded_splits(splitter, x.nrows(), n_estimators) {
+            *codes = Some(SplitCodes::fit(&data));
+        }
+        let codes: &'a Option<SplitCodes<F>> = codes;
+        Ok(data
+            .maybe_with_codes(codes.as_ref())
+            .trees_in_parallel(n_new >= 2 * par::current_num_threads()))
+    }
+}
+
 /// Training rows from which extra-trees forests code their features ([`coded_splits`]).
 const CODED_SPLIT_MIN_ROWS: usize = 8192;
 
@@ -589,17 +636,14 @@ macro_rules! forest_classifier {
                 let tree_est = self.tree();
                 // Checks max_features against d once, before the parallel part.
                 tree_est.growth().resolve(n, d, 1.0)?;
-                // The caller's matrix when contiguous, else a column-major copy.
-                let mut copy = Vec::new();
-                let bins = TreeBins::fit_if(x, None, self.max_bins)?;
-                let data = Columns::borrowed(x, &mut copy).maybe_with_bins(bins.as_ref());
-                let codes = coded_splits($splitter, n, self.n_estimators)
-                    .then(|| SplitCodes::fit(&data));
-                let data = data
-                    .maybe_with_codes(codes.as_ref())
-                    .trees_in_parallel(
-                        self.n_estimators - keep.len() >= 2 * par::current_num_threads(),
-                    );
+                let mut store = ForestColumns::default();
+                let data = store.columns(
+                    x,
+                    self.max_bins,
+                    $splitter,
+                    self.n_estimators,
+                    self.n_estimators - keep.len(),
+                )?;
                 let ys: Vec<usize> = y.iter().copied().collect();
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
@@ -1012,17 +1056,14 @@ macro_rules! forest_regressor {
                 let m = ens.n_bootstrap(n, base.as_deref());
                 let cdf = base.as_deref().filter(|_| self.bootstrap).map(weight_cdf);
                 tree_est.growth().resolve(n, d, 1.0)?;
-                // The caller's matrix when contiguous, else a column-major copy.
-                let mut copy = Vec::new();
-                let bins = TreeBins::fit_if(x, None, self.max_bins)?;
-                let data = Columns::borrowed(x, &mut copy).maybe_with_bins(bins.as_ref());
-                let codes = coded_splits($splitter, n, self.n_estimators)
-                    .then(|| SplitCodes::fit(&data));
-                let data = data
-                    .maybe_with_codes(codes.as_ref())
-                    .trees_in_parallel(
-                        self.n_estimators - keep.len() >= 2 * par::current_num_threads(),
-                    );
+                let mut store = ForestColumns::default();
+                let data = store.columns(
+                    x,
+                    self.max_bins,
+                    $splitter,
+                    self.n_estimators,
+                    self.n_estimators - keep.len(),
+                )?;
                 let seeds = tree_seeds(self.seed, self.n_estimators);
                 let n_keep = keep.len();
                 let new_trees = par::try_map_tasks(self.n_estimators - n_keep, |t| {

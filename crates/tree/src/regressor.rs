@@ -530,13 +530,7 @@ mod tests {
         // 400 rows, three independent features of at most 40 distinct values each, a smooth
         // target with noise: with 255 bins the candidate splits are the exact splitter's
         // (depth 4, leaves of 10 rows or more: no two features cut a node into the same rows).
-        let mut s = 7u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::builder::tests::uniform_stream(7);
         let x = ndarray::Array2::from_shape_fn((400, 3), |_| (next() * 40.0).floor() / 4.0);
         let y: Array1<f64> = x
             .rows()
